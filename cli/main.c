@@ -1,0 +1,54 @@
+/*
+ * main.c - the ktc command: dispatches to one cmd_<name>() per file in cli/.
+ * The CLI uses only the public API in include/ktc/ (and util/ for option
+ * parsing); it alone decides exit statuses: 0 success, 1 failure, 2 usage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+#ifdef KTC_HAVE_LIBCLANG
+	{"annotate", cmd_annotate, "turn a kernel's tuning literals into a #pragma kt template"},
+#endif
+	{"space", cmd_space, "print a template's parameters, constraints and space size"},
+	{"tune", cmd_tune, "search a template's space on a backend"},
+	{"apply", cmd_apply, "write a template with its best configuration fixed"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ktc [--version] [--help] <command> [<args>]\n\n"
+		     "ktc compiles kernel templates and tunes them.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'ktc <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("ktc %s\n", KTC_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ktc: '%s' is not a ktc command (see 'ktc --help')\n",
+		argv[1]);
+	return 2;
+}

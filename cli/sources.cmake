@@ -1,0 +1,12 @@
+# The ktc executable: one file per subcommand.
+set(KTC_CLI_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/main.c
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_space.c
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_tune.c
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_apply.c
+)
+if(KTC_HAVE_LIBCLANG)
+  list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_annotate.c)
+endif()
+add_executable(ktc ${KTC_CLI_SOURCES})
+target_link_libraries(ktc PRIVATE ktc_lib)

@@ -1,0 +1,1 @@
+# frontend: sources of this stage are appended to KTC_SOURCES here.

@@ -1,0 +1,1 @@
+# grammar: sources of this stage are appended to KTC_SOURCES here.

@@ -1,0 +1,1 @@
+# rewriter: sources of this stage are appended to KTC_SOURCES here.

@@ -1,0 +1,1 @@
+# runtime: sources of this stage are appended to KTC_SOURCES here.

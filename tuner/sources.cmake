@@ -1,0 +1,1 @@
+# tuner: sources of this stage are appended to KTC_SOURCES here.

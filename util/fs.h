@@ -1,0 +1,22 @@
+/*
+ * fs.h - whole-file reads, atomic writes (temporary file, fsync, rename: an
+ * output is never left half-written), and a 64-bit content hash.
+ */
+#ifndef KTC_UTIL_FS_H
+#define KTC_UTIL_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads the file into *out (NUL-terminated, kt_free it); *len may be NULL. */
+int kt_fs_read(char **out, size_t *len, const char *path);
+/* Writes data to path through a temporary file in the same folder. */
+int kt_fs_write_atomic(const char *path, const void *data, size_t len);
+/* Creates a folder and its parents; fine if it exists. */
+int kt_fs_mkdirs(const char *path);
+
+/* FNV-1a, 64 bits; chain calls by passing the previous hash as h. */
+#define KT_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t kt_hash(uint64_t h, const void *data, size_t len);
+
+#endif
