@@ -1,0 +1,5 @@
+# Tests of the annotate rewriter: unit tests of edits, diffs and
+# verification; golden-file tests of `ktc annotate` (see run_golden.sh).
+if(KTC_HAVE_LIBCLANG)
+  ktc_unit_test(test_rewriter annotate/test_rewriter.c)
+endif()
