@@ -1,0 +1,415 @@
+/*
+ * plan.c - the edit plan's life cycle, its enum names, and its JSON writer.
+ *
+ * This file and plan_read.c / plan_check.c build without libclang: a plan
+ * written by an LLM or by hand is read and checked on any machine. The
+ * writer prints small objects (positions, ranges, domains) on one line and
+ * larger ones indented, so a plan reads well in a review.
+ */
+#include "ktc/annotate.h"
+
+#include "util/arena.h"
+#include "util/fs.h"
+#include "util/str.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <string.h>
+
+static const char *const role_names[KT_ROLE_COUNT_] = {
+	"block_size", "grid", "smem", "unroll", "tile", "vector_width",
+	"items_per_thread", "group_size", "warps", "other",
+};
+static const char *const site_names[KT_SITE_COUNT_] = {
+	"expr", "launch_grid", "launch_block", "launch_smem", "dim3",
+	"pragma_unroll", "macro", "constexpr", "template_arg", "array_dim",
+	"launch_bounds",
+};
+static const char *const reason_names[KT_REASON_COUNT_] = {
+	"warp_size", "fp8_max", "format_group", "eps", "shift", "mask",
+	"shuffle", "trivial", "math", "type_size", "untied", "unsafe",
+};
+static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
+	"stride_follows_block", "vectorize", "items_per_thread", "grid_stride",
+};
+static const char *const cand_names[KT_CAND_COUNT_] = {
+	"launch", "dim3", "block_tied", "unroll", "macro", "constexpr",
+	"template_arg", "array_dim", "vector", "items", "group",
+	"launch_bounds", "literal",
+};
+
+static const char *name_of(const char *const *names, int n, int v)
+{
+	return v >= 0 && v < n ? names[v] : "?";
+}
+
+static int index_of(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; s && i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+const char *kt_role_name(kt_role r)
+{
+	return name_of(role_names, KT_ROLE_COUNT_, (int)r);
+}
+const char *kt_site_name(kt_site s)
+{
+	return name_of(site_names, KT_SITE_COUNT_, (int)s);
+}
+const char *kt_reason_name(kt_reason r)
+{
+	return name_of(reason_names, KT_REASON_COUNT_, (int)r);
+}
+const char *kt_refactor_kind_name(kt_refactor_kind k)
+{
+	return name_of(refactor_names, KT_REFACTOR_COUNT_, (int)k);
+}
+const char *kt_cand_kind_name(kt_cand_kind k)
+{
+	return name_of(cand_names, KT_CAND_COUNT_, (int)k);
+}
+int kt_role_from_name(const char *s)
+{
+	return index_of(role_names, KT_ROLE_COUNT_, s);
+}
+int kt_site_from_name(const char *s)
+{
+	return index_of(site_names, KT_SITE_COUNT_, s);
+}
+int kt_reason_from_name(const char *s)
+{
+	return index_of(reason_names, KT_REASON_COUNT_, s);
+}
+int kt_refactor_kind_from_name(const char *s)
+{
+	return index_of(refactor_names, KT_REFACTOR_COUNT_, s);
+}
+
+int kt_plan_new(kt_plan **out)
+{
+	*out = NULL;
+	kt_plan *p = kt_calloc(1, sizeof(*p));
+	kt_arena *a = kt_calloc(1, sizeof(*a));
+	if (!p || !a) {
+		kt_free(p);
+		kt_free(a);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
+	kt_arena_init(a);
+	p->arena = a;
+	p->version = KT_PLAN_VERSION;
+	*out = p;
+	return KT_OK;
+}
+
+void kt_plan_free(kt_plan *p)
+{
+	if (!p)
+		return;
+	kt_arena_release(p->arena);
+	kt_free(p->arena);
+	kt_free(p);
+}
+
+void *kt_plan_alloc(kt_plan *p, size_t n)
+{
+	return kt_arena_alloc(p->arena, n ? n : 1);
+}
+
+char *kt_plan_strdup(kt_plan *p, const char *s)
+{
+	return s ? kt_arena_strdup(p->arena, s) : NULL;
+}
+
+uint64_t kt_plan_hash(const char *src, size_t len)
+{
+	return kt_hash(KT_HASH_INIT, src, len);
+}
+
+kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset)
+{
+	kt_pos pos = {.offset = offset, .line = 1, .col = 1};
+	for (size_t i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			pos.line++;
+			pos.col = 1;
+		} else {
+			pos.col++;
+		}
+	}
+	return pos;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static cJSON *pos_json(kt_pos p)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "offset", p.offset);
+	cJSON_AddNumberToObject(o, "line", p.line);
+	cJSON_AddNumberToObject(o, "col", p.col);
+	return o;
+}
+
+static cJSON *range_json(kt_range r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "begin", pos_json(r.begin));
+	cJSON_AddItemToObject(j, "end", pos_json(r.end));
+	return j;
+}
+
+static void add_range(cJSON *o, const char *key, kt_range r)
+{
+	cJSON_AddItemToObject(o, key, range_json(r));
+}
+
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(o, key, s);
+}
+
+static cJSON *use_json(const kt_plan_use *u)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_range(o, "range", u->range);
+	add_str(o, "text", u->text);
+	add_str(o, "with", u->with);
+	add_str(o, "site", kt_site_name(u->site));
+	cJSON_AddBoolToObject(o, "host", u->host);
+	if (u->launch >= 0)
+		cJSON_AddNumberToObject(o, "launch", u->launch);
+	add_str(o, "evidence", u->evidence);
+	return o;
+}
+
+static cJSON *param_json(const kt_plan_param *pa)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_str(o, "name", pa->name);
+	add_str(o, "role", kt_role_name(pa->role));
+	add_str(o, "kernel", pa->kernel);
+	cJSON *v = cJSON_AddArrayToObject(o, "values");
+	for (size_t i = 0; i < pa->nvalues; i++)
+		cJSON_AddItemToArray(v, cJSON_CreateNumber((double)pa->values[i]));
+	cJSON_AddNumberToObject(o, "default", (double)pa->def);
+	if (pa->nconstraints) {
+		cJSON *c = cJSON_AddArrayToObject(o, "constraints");
+		for (size_t i = 0; i < pa->nconstraints; i++)
+			cJSON_AddItemToArray(c, cJSON_CreateString(pa->constraints[i]));
+	}
+	cJSON *u = cJSON_AddArrayToObject(o, "uses");
+	for (size_t i = 0; i < pa->nuses; i++)
+		cJSON_AddItemToArray(u, use_json(&pa->uses[i]));
+	add_str(o, "evidence", pa->evidence);
+	return o;
+}
+
+static bool range_set(kt_range r) { return r.begin.line > 0; }
+
+static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
+{
+	add_str(o, "index_var", f->index_var);
+	if (range_set(f->index_decl))
+		add_range(o, "index_decl", f->index_decl);
+	add_str(o, "bound", f->bound);
+	add_str(o, "elem_type", f->elem_type);
+	if (f->elem_size)
+		cJSON_AddNumberToObject(o, "elem_size", f->elem_size);
+	if (f->narrays) {
+		cJSON *a = cJSON_AddArrayToObject(o, "arrays");
+		for (size_t i = 0; i < f->narrays; i++) {
+			cJSON *e = cJSON_CreateObject();
+			add_str(e, "name", f->arrays[i].name);
+			cJSON_AddBoolToObject(e, "load", f->arrays[i].load);
+			cJSON_AddBoolToObject(e, "store", f->arrays[i].store);
+			cJSON_AddItemToArray(a, e);
+		}
+	}
+	if (range_set(f->grid))
+		add_range(o, "grid", f->grid);
+	if (f->launch >= 0)
+		cJSON_AddNumberToObject(o, "launch", f->launch);
+}
+
+static cJSON *refactor_json(const kt_plan_refactor *f)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_str(o, "kind", kt_refactor_kind_name(f->kind));
+	add_str(o, "kernel", f->kernel);
+	add_str(o, "param", f->param);
+	add_range(o, "region", f->region);
+	if (f->nedits) {
+		cJSON *e = cJSON_AddArrayToObject(o, "edits");
+		for (size_t i = 0; i < f->nedits; i++) {
+			cJSON *x = cJSON_CreateObject();
+			add_range(x, "range", f->edits[i].range);
+			add_str(x, "text", f->edits[i].text);
+			add_str(x, "with", f->edits[i].with);
+			cJSON_AddItemToArray(e, x);
+		}
+	}
+	refactor_args_json(o, f);
+	add_str(o, "note", f->note);
+	return o;
+}
+
+static cJSON *kernel_json(const kt_plan_kernel *k)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_str(o, "name", k->name);
+	add_range(o, "range", k->range);
+	cJSON *l = cJSON_AddArrayToObject(o, "launches");
+	for (size_t i = 0; i < k->nlaunches; i++)
+		cJSON_AddItemToArray(l, range_json(k->launches[i]));
+	return o;
+}
+
+static void add_tail(cJSON *root, const kt_plan *p)
+{
+	cJSON *a = cJSON_AddArrayToObject(root, "pragmas");
+	for (size_t i = 0; i < p->npragmas; i++) {
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "kernel", p->pragmas[i].kernel);
+		add_str(o, "line", p->pragmas[i].line);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "needs");
+	for (size_t i = 0; i < p->nneeds; i++) {
+		const kt_plan_need *n = &p->needs[i];
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "kernel", n->kernel);
+		add_str(o, "what", n->what);
+		add_range(o, "range", n->range);
+		add_str(o, "message", n->message);
+		add_str(o, "suggest", n->suggest);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "rejected");
+	for (size_t i = 0; i < p->nrejected; i++) {
+		const kt_plan_reject *r = &p->rejected[i];
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "kernel", r->kernel);
+		add_range(o, "range", r->range);
+		add_str(o, "text", r->text);
+		add_str(o, "reason", kt_reason_name(r->reason));
+		add_str(o, "message", r->message);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
+static cJSON *plan_json(const kt_plan *p)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "ktc_plan", p->version);
+	cJSON *f = cJSON_AddObjectToObject(root, "file");
+	add_str(f, "path", p->path ? p->path : "");
+	cJSON_AddNumberToObject(f, "size", (double)p->size);
+	char hash[32];
+	snprintf(hash, sizeof(hash), "fnv1a64:%016" PRIx64, p->hash);
+	cJSON_AddStringToObject(f, "hash", hash);
+	add_str(root, "planner", p->planner);
+	cJSON *a = cJSON_AddArrayToObject(root, "kernels");
+	for (size_t i = 0; i < p->nkernels; i++)
+		cJSON_AddItemToArray(a, kernel_json(&p->kernels[i]));
+	a = cJSON_AddArrayToObject(root, "params");
+	for (size_t i = 0; i < p->nparams; i++)
+		cJSON_AddItemToArray(a, param_json(&p->params[i]));
+	a = cJSON_AddArrayToObject(root, "refactors");
+	for (size_t i = 0; i < p->nrefactors; i++)
+		cJSON_AddItemToArray(a, refactor_json(&p->refactors[i]));
+	add_tail(root, p);
+	return root;
+}
+
+/*
+ * Pretty printer: a value whose compact form fits in the line stays on one
+ * line; otherwise its members go on their own lines, indented by 2.
+ */
+#define LINE_MAX_ 120
+
+static int print_value(kt_str *s, const cJSON *j, int indent, size_t prefix);
+
+static int print_compact(kt_str *s, const cJSON *j)
+{
+	char *t = cJSON_PrintUnformatted(j);
+	if (!t)
+		return kt_error(KT_ENOMEM, "out of memory");
+	/* cJSON's compact form has no spaces; add one after ':' and ','
+	 * outside strings for readability. */
+	int rc = KT_OK, in_str = 0;
+	for (const char *c = t; *c && !rc; c++) {
+		rc = kt_str_addc(s, *c);
+		if (*c == '"' && (c == t || c[-1] != '\\'))
+			in_str = !in_str;
+		else if (!in_str && (*c == ':' || *c == ','))
+			rc = rc ? rc : kt_str_addc(s, ' ');
+	}
+	cJSON_free(t);
+	return rc;
+}
+
+static size_t compact_len(const cJSON *j)
+{
+	char *t = cJSON_PrintUnformatted(j);
+	size_t n = t ? strlen(t) : SIZE_MAX / 2;
+	size_t extra = 0;
+	for (const char *c = t; c && *c; c++)
+		extra += *c == ',' || *c == ':';
+	cJSON_free(t);
+	return n + extra;
+}
+
+static int print_members(kt_str *s, const cJSON *j, int indent)
+{
+	int rc = KT_OK;
+	bool obj = cJSON_IsObject(j);
+	for (const cJSON *c = j->child; c && !rc; c = c->next) {
+		rc = kt_str_addf(s, "%*s", indent + 2, "");
+		size_t prefix = (size_t)indent + 2;
+		if (!rc && obj) {
+			cJSON *k = cJSON_CreateString(c->string);
+			rc = k ? print_compact(s, k) : KT_ENOMEM;
+			rc = rc ? rc : kt_str_adds(s, ": ");
+			prefix += strlen(c->string) + 4;
+			cJSON_Delete(k);
+		}
+		rc = rc ? rc : print_value(s, c, indent + 2, prefix);
+		rc = rc ? rc : kt_str_adds(s, c->next ? ",\n" : "\n");
+	}
+	return rc;
+}
+
+static int print_value(kt_str *s, const cJSON *j, int indent, size_t prefix)
+{
+	bool nest = cJSON_IsObject(j) || cJSON_IsArray(j);
+	if (!nest || !j->child || prefix + compact_len(j) <= LINE_MAX_)
+		return print_compact(s, j);
+	int rc = kt_str_adds(s, cJSON_IsObject(j) ? "{\n" : "[\n");
+	rc = rc ? rc : print_members(s, j, indent);
+	rc = rc ? rc : kt_str_addf(s, "%*s%c", indent, "",
+				   cJSON_IsObject(j) ? '}' : ']');
+	return rc;
+}
+
+int kt_plan_to_json(char **out, const kt_plan *p)
+{
+	*out = NULL;
+	cJSON *root = plan_json(p);
+	if (!root)
+		return kt_error(KT_ENOMEM, "out of memory");
+	kt_str s = KT_STR_INIT;
+	int rc = print_value(&s, root, 0, 0);
+	rc = rc ? rc : kt_str_addc(&s, '\n');
+	cJSON_Delete(root);
+	if (rc) {
+		kt_str_release(&s);
+		return rc;
+	}
+	*out = kt_str_detach(&s);
+	return KT_OK;
+}

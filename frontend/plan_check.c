@@ -1,0 +1,578 @@
+/*
+ * plan_check.c - the semantic checks of an edit plan: names, domains,
+ * cross references, constraint identifiers, refactor arguments, ranges
+ * against the source file, and edits that overlap.
+ *
+ * Every check reports with the field's path and goes on, so a plan written
+ * by an LLM gets all its problems back in one answer. Positions are checked
+ * against a table of line starts built once per file.
+ */
+#include "ktc/annotate.h"
+
+#include "util/str.h"
+#include "util/vec.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edit_ref {
+	kt_range range;
+	char *path;
+} edit_ref;
+
+typedef struct name_ref {
+	const char *s;
+	size_t len;
+} name_ref;
+
+typedef struct ck {
+	const kt_plan *p;
+	kt_diags *d;
+	const char *name;
+	const char *src;
+	size_t len;
+	KT_VEC(uint32_t) lines; /* offset of each line's start */
+	KT_VEC(edit_ref) edits;
+	KT_VEC(name_ref) problems; /* problem variables from pragmas */
+	int errors;
+	int oom;
+} ck;
+
+static void fail(ck *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(ck *c, const char *path, const char *fmt, ...)
+{
+	kt_str m = KT_STR_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = kt_str_vaddf(&m, fmt, ap);
+	va_end(ap);
+	c->errors++;
+	if (rc || kt_diags_add(c->d, KT_DIAG_ERROR, c->name, NULL, 0, 0, 0,
+			       "%s: %s", path, m.ptr))
+		c->oom = 1;
+	kt_str_release(&m);
+}
+
+/* A path string built with printf; "" when out of memory. */
+static char *pathf(ck *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *pathf(ck *c, const char *fmt, ...)
+{
+	kt_str s = KT_STR_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	if (kt_str_vaddf(&s, fmt, ap))
+		c->oom = 1;
+	va_end(ap);
+	return kt_str_detach(&s);
+}
+
+/* ----------------------------------------------------------- positions */
+
+static int build_lines(ck *c)
+{
+	if (kt_vec_push(&c->lines, 0))
+		return KT_ENOMEM;
+	for (size_t i = 0; i < c->len; i++)
+		if (c->src[i] == '\n' && kt_vec_push(&c->lines, (uint32_t)i + 1))
+			return KT_ENOMEM;
+	return KT_OK;
+}
+
+static kt_pos pos_of(const ck *c, uint32_t off)
+{
+	size_t lo = 0, hi = c->lines.len;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->lines.items[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	kt_pos p = {off, (int)lo + 1, (int)(off - c->lines.items[lo]) + 1};
+	return p;
+}
+
+static void check_pos(ck *c, const char *path, const char *which, kt_pos p)
+{
+	if (p.offset > c->len) {
+		fail(c, path, "%s offset %" PRIu32 " is past the end of '%s' "
+			"(%zu bytes)", which, p.offset, c->p->path, c->len);
+		return;
+	}
+	kt_pos want = pos_of(c, p.offset);
+	if (want.line != p.line || want.col != p.col)
+		fail(c, path, "%s offset %" PRIu32 " is line %d col %d, not "
+			"line %d col %d", which, p.offset, want.line, want.col,
+		     p.line, p.col);
+}
+
+/* Checks a range; text (may be NULL) must be what stands there. */
+static void check_range(ck *c, const char *path, kt_range r, const char *text)
+{
+	if (r.begin.line < 1 || r.end.line < 1) {
+		fail(c, path, "line numbers start at 1");
+		return;
+	}
+	if (r.begin.offset > r.end.offset) {
+		fail(c, path, "begin offset %" PRIu32 " is after end offset %"
+			PRIu32, r.begin.offset, r.end.offset);
+		return;
+	}
+	if (!c->src)
+		return;
+	check_pos(c, path, "begin", r.begin);
+	check_pos(c, path, "end", r.end);
+	if (!text || r.end.offset > c->len)
+		return;
+	size_t n = r.end.offset - r.begin.offset;
+	if (strlen(text) != n || memcmp(c->src + r.begin.offset, text, n))
+		fail(c, path, "the file has '%.*s' there, not '%s'",
+		     (int)(n > 60 ? 60 : n), c->src + r.begin.offset, text);
+}
+
+static void add_edit(ck *c, kt_range r, char *path)
+{
+	edit_ref e = {r, path};
+	if (!path || kt_vec_push(&c->edits, e)) {
+		kt_free(path);
+		c->oom = 1;
+	}
+}
+
+/* --------------------------------------------------------------- names */
+
+static const char *const reserved[] = {
+	"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "int",
+	"unsigned", "long", "short", "char", "float", "double", "void", "if",
+	"else", "for", "while", "do", "return", "const", "constexpr",
+	"static", "struct", "sizeof", "true", "false", "auto", "template",
+	"typename", "min", "max", "div_ceil", "log2", "pow2", "abs", "floor",
+	"ceil", "round", NULL,
+};
+
+static bool is_ident(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static void check_name(ck *c, const char *path, const char *s)
+{
+	if (!is_ident(s)) {
+		fail(c, path, "'%s' is not a C identifier", s ? s : "");
+		return;
+	}
+	if (!strncmp(s, "kt_", 3) || !strncmp(s, "DEVICE_", 7)) {
+		fail(c, path, "'%s' uses a prefix ktc reserves", s);
+		return;
+	}
+	for (const char *const *r = reserved; *r; r++)
+		if (!strcmp(*r, s))
+			fail(c, path, "'%s' is a reserved name", s);
+}
+
+static const kt_plan_kernel *find_kernel(const ck *c, const char *name)
+{
+	for (size_t i = 0; name && i < c->p->nkernels; i++)
+		if (!strcmp(c->p->kernels[i].name, name))
+			return &c->p->kernels[i];
+	return NULL;
+}
+
+static const kt_plan_kernel *check_kernel_ref(ck *c, const char *path,
+					      const char *name)
+{
+	const kt_plan_kernel *k = find_kernel(c, name);
+	if (!k && name)
+		fail(c, path, "no kernel '%s' in kernels", name);
+	return k;
+}
+
+static bool is_param(const ck *c, const char *name, size_t n)
+{
+	for (size_t i = 0; i < c->p->nparams; i++) {
+		const char *pn = c->p->params[i].name;
+		if (pn && strlen(pn) == n && !strncmp(pn, name, n))
+			return true;
+	}
+	return false;
+}
+
+static bool is_problem(const ck *c, const char *name, size_t n)
+{
+	for (size_t i = 0; i < c->problems.len; i++) {
+		name_ref r = c->problems.items[i];
+		if (r.len == n && !strncmp(r.s, name, n))
+			return true;
+	}
+	return false;
+}
+
+static bool is_function(const char *name, size_t n)
+{
+	static const char *const fns[] = {"min", "max", "div_ceil", "log2",
+					  "pow2", "abs", "floor", "ceil",
+					  "round", "float", "int", NULL};
+	for (const char *const *f = fns; *f; f++)
+		if (strlen(*f) == n && !strncmp(*f, name, n))
+			return true;
+	return false;
+}
+
+/* Every identifier of a constraint must mean something to the grammar. */
+static void check_expr(ck *c, const char *path, const char *e)
+{
+	for (const char *s = e; *s;) {
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			const char *b = s;
+			while (isalnum((unsigned char)*s) || *s == '_')
+				s++;
+			size_t n = (size_t)(s - b);
+			if (!is_param(c, b, n) && !is_problem(c, b, n) &&
+			    !is_function(b, n) && strncmp(b, "DEVICE_", 7))
+				fail(c, path, "unknown name '%.*s' in '%s'",
+				     (int)n, b, e);
+		} else if (isdigit((unsigned char)*s) || *s == '.') {
+			while (isalnum((unsigned char)*s) || *s == '.')
+				s++;
+		} else if (strchr(" \t+-*/%<>=!&|^~?:(),", *s)) {
+			s++;
+		} else {
+			fail(c, path, "unexpected character '%c' in '%s'", *s,
+			     e);
+			return;
+		}
+	}
+	if (!*e)
+		fail(c, path, "empty expression");
+}
+
+/* ------------------------------------------------------------- params */
+
+static void check_domain(ck *c, size_t i, const kt_plan_param *pa)
+{
+	char *path = pathf(c, "params[%zu].values", i);
+	bool has_default = false;
+	if (!pa->nvalues)
+		fail(c, path, "the domain is empty");
+	for (size_t v = 0; v < pa->nvalues; v++) {
+		has_default |= pa->values[v] == pa->def;
+		for (size_t w = 0; w < v; w++)
+			if (pa->values[w] == pa->values[v])
+				fail(c, path, "value %" PRId64 " appears twice",
+				     pa->values[v]);
+	}
+	if (pa->nvalues && !has_default)
+		fail(c, path, "the domain does not contain the default %" PRId64,
+		     pa->def);
+	kt_free(path);
+}
+
+static void check_use(ck *c, size_t i, size_t u, const kt_plan_param *pa,
+		      const kt_plan_kernel *k)
+{
+	const kt_plan_use *use = &pa->uses[u];
+	char *path = pathf(c, "params[%zu].uses[%zu]", i, u);
+	char *rpath = pathf(c, "%s.range", path);
+	check_range(c, rpath, use->range, use->text);
+	if (use->text && !*use->text)
+		fail(c, path, "empty text");
+	if (use->site == KT_SITE_MACRO && use->with)
+		fail(c, path, "a 'macro' use has no 'with': the #define of "
+			"'%s' is guarded instead", pa->name);
+	if (use->site != KT_SITE_MACRO && !use->with)
+		fail(c, path, "missing required field 'with'");
+	if (use->with && !*use->with)
+		fail(c, path, "'with' is empty");
+	if (use->launch >= 0 && k && (size_t)use->launch >= k->nlaunches)
+		fail(c, path, "launch %d does not exist (kernel '%s' has %zu)",
+		     use->launch, k->name, k->nlaunches);
+	add_edit(c, use->range, rpath);
+	kt_free(path);
+}
+
+static void check_param(ck *c, size_t i)
+{
+	const kt_plan_param *pa = &c->p->params[i];
+	char *path = pathf(c, "params[%zu]", i);
+	char *npath = pathf(c, "%s.name", path);
+	check_name(c, npath, pa->name);
+	for (size_t j = 0; j < i && pa->name; j++)
+		if (c->p->params[j].name && !strcmp(c->p->params[j].name, pa->name))
+			fail(c, npath, "'%s' is also the name of params[%zu]",
+			     pa->name, j);
+	kt_free(npath);
+	char *kpath = pathf(c, "%s.kernel", path);
+	const kt_plan_kernel *k = check_kernel_ref(c, kpath, pa->kernel);
+	kt_free(kpath);
+	check_domain(c, i, pa);
+	for (size_t j = 0; j < pa->nconstraints; j++) {
+		char *cp = pathf(c, "%s.constraints[%zu]", path, j);
+		check_expr(c, cp, pa->constraints[j] ? pa->constraints[j] : "");
+		kt_free(cp);
+	}
+	if (!pa->nuses)
+		fail(c, path, "a parameter needs at least one use");
+	for (size_t u = 0; u < pa->nuses; u++) {
+		check_use(c, i, u, pa, k);
+		if (pa->uses[u].site == KT_SITE_MACRO && pa->name &&
+		    pa->nuses > 1)
+			fail(c, path, "a 'macro' parameter has exactly one use");
+	}
+	kt_free(path);
+}
+
+/* ----------------------------------------------------------- refactors */
+
+static bool needs(ck *c, const char *path, bool ok, const char *field,
+		  const char *kind)
+{
+	if (!ok)
+		fail(c, path, "a '%s' refactor needs '%s'", kind, field);
+	return ok;
+}
+
+static void check_refactor_args(ck *c, const char *path,
+				const kt_plan_refactor *f)
+{
+	const char *kind = kt_refactor_kind_name(f->kind);
+	needs(c, path, f->index_var != NULL, "index_var", kind);
+	switch (f->kind) {
+	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
+		needs(c, path, f->nedits > 0, "edits", kind);
+		break;
+	case KT_REFACTOR_VECTORIZE:
+		needs(c, path, f->bound != NULL, "bound", kind);
+		needs(c, path, f->elem_type != NULL, "elem_type", kind);
+		needs(c, path, f->elem_size > 0, "elem_size", kind);
+		needs(c, path, f->narrays > 0, "arrays", kind);
+		break;
+	case KT_REFACTOR_ITEMS_PER_THREAD:
+	case KT_REFACTOR_GRID_STRIDE:
+		needs(c, path, f->index_decl.begin.line > 0, "index_decl", kind);
+		needs(c, path, f->bound != NULL, "bound", kind);
+		needs(c, path, f->grid.begin.line > 0, "grid", kind);
+		needs(c, path, f->launch >= 0, "launch", kind);
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_refactor(ck *c, size_t i)
+{
+	const kt_plan_refactor *f = &c->p->refactors[i];
+	char *path = pathf(c, "refactors[%zu]", i);
+	char *sub = pathf(c, "%s.kernel", path);
+	const kt_plan_kernel *k = check_kernel_ref(c, sub, f->kernel);
+	kt_free(sub);
+	sub = pathf(c, "%s.param", path);
+	if (f->param && !is_param(c, f->param, strlen(f->param)))
+		fail(c, sub, "no parameter '%s' in params", f->param);
+	kt_free(sub);
+	sub = pathf(c, "%s.region", path);
+	check_range(c, sub, f->region, NULL);
+	kt_free(sub);
+	for (size_t e = 0; e < f->nedits; e++) {
+		char *ep = pathf(c, "%s.edits[%zu].range", path, e);
+		check_range(c, ep, f->edits[e].range, f->edits[e].text);
+		add_edit(c, f->edits[e].range, ep);
+	}
+	if (f->index_decl.begin.line > 0) {
+		sub = pathf(c, "%s.index_decl", path);
+		check_range(c, sub, f->index_decl, NULL);
+		kt_free(sub);
+	}
+	if (f->grid.begin.line > 0) {
+		sub = pathf(c, "%s.grid", path);
+		check_range(c, sub, f->grid, NULL);
+		kt_free(sub);
+	}
+	if (f->launch >= 0 && k && (size_t)f->launch >= k->nlaunches)
+		fail(c, path, "launch %d does not exist (kernel '%s' has %zu)",
+		     f->launch, k->name, k->nlaunches);
+	check_refactor_args(c, path, f);
+	kt_free(path);
+}
+
+/* ------------------------------------------------------------ overlaps */
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const edit_ref *x = a, *y = b;
+	if (x->range.begin.offset != y->range.begin.offset)
+		return x->range.begin.offset < y->range.begin.offset ? -1 : 1;
+	return x->range.end.offset < y->range.end.offset ? -1
+	       : x->range.end.offset > y->range.end.offset;
+}
+
+static bool overlap(kt_range a, kt_range b)
+{
+	return a.begin.offset < b.end.offset && b.begin.offset < a.end.offset;
+}
+
+static bool inside(kt_range in, kt_range out)
+{
+	return in.begin.offset >= out.begin.offset &&
+	       in.end.offset <= out.end.offset;
+}
+
+static void check_overlaps(ck *c)
+{
+	qsort(c->edits.items, c->edits.len, sizeof(edit_ref), cmp_edit);
+	for (size_t i = 1; i < c->edits.len; i++) {
+		const edit_ref *a = &c->edits.items[i - 1], *b = &c->edits.items[i];
+		if (overlap(a->range, b->range) ||
+		    (a->range.begin.offset == b->range.begin.offset &&
+		     a->range.end.offset == b->range.end.offset))
+			fail(c, b->path, "overlaps %s", a->path);
+	}
+	const kt_plan *p = c->p;
+	for (size_t i = 0; i < p->nrefactors; i++) {
+		kt_range r = p->refactors[i].region;
+		for (size_t e = 0; e < c->edits.len; e++)
+			if (overlap(r, c->edits.items[e].range) &&
+			    !inside(c->edits.items[e].range, r))
+				fail(c, c->edits.items[e].path,
+				     "partly overlaps refactors[%zu].region", i);
+		for (size_t j = 0; j < i; j++)
+			if (overlap(r, p->refactors[j].region)) {
+				char *path = pathf(c, "refactors[%zu].region", i);
+				fail(c, path, "overlaps refactors[%zu].region", j);
+				kt_free(path);
+			}
+	}
+}
+
+/* ------------------------------------------------- pragmas, needs, rest */
+
+/* `problem NAME ...` and `set NAME = ...` declare names constraints may use. */
+static void collect_problem(ck *c, const char *line)
+{
+	size_t skip = !strncmp(line, "problem ", 8) ? 8
+		      : !strncmp(line, "set ", 4) ? 4 : 0;
+	if (!skip)
+		return;
+	const char *b = line + skip + strspn(line + skip, " \t"), *s = b;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	name_ref n = {b, (size_t)(s - b)};
+	if (n.len && kt_vec_push(&c->problems, n))
+		c->oom = 1;
+}
+
+static void check_pragma(ck *c, size_t i)
+{
+	static const char *const words[] = {"launch", "arg", "problem", "set",
+					    "verify", "objective", NULL};
+	const kt_plan_pragma *g = &c->p->pragmas[i];
+	char *path = pathf(c, "pragmas[%zu]", i);
+	check_kernel_ref(c, path, g->kernel);
+	const char *line = g->line ? g->line : "";
+	size_t n = strcspn(line, " \t(");
+	bool ok = false;
+	for (const char *const *w = words; *w && !ok; w++)
+		ok = strlen(*w) == n && !strncmp(*w, line, n);
+	if (!ok)
+		fail(c, path, "'%.*s' is not a pragma this plan may add "
+			"(launch, arg, problem, set, verify, objective)",
+		     (int)n, line);
+	if (strchr(line, '\n'))
+		fail(c, path, "a pragma line has no newline");
+	kt_free(path);
+}
+
+static void check_rest(ck *c)
+{
+	const kt_plan *p = c->p;
+	for (size_t i = 0; i < p->nkernels; i++) {
+		char *path = pathf(c, "kernels[%zu]", i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p->kernels[j].name, p->kernels[i].name))
+				fail(c, path, "kernel '%s' listed twice",
+				     p->kernels[i].name);
+		char *rp = pathf(c, "%s.range", path);
+		check_range(c, rp, p->kernels[i].range, NULL);
+		kt_free(rp);
+		for (size_t l = 0; l < p->kernels[i].nlaunches; l++) {
+			rp = pathf(c, "%s.launches[%zu]", path, l);
+			check_range(c, rp, p->kernels[i].launches[l], NULL);
+			kt_free(rp);
+		}
+		kt_free(path);
+	}
+	for (size_t i = 0; i < p->nneeds; i++) {
+		char *path = pathf(c, "needs[%zu]", i);
+		check_kernel_ref(c, path, p->needs[i].kernel);
+		char *rp = pathf(c, "%s.range", path);
+		check_range(c, rp, p->needs[i].range, NULL);
+		kt_free(rp);
+		kt_free(path);
+	}
+	for (size_t i = 0; i < p->nrejected; i++) {
+		char *path = pathf(c, "rejected[%zu].range", i);
+		check_range(c, path, p->rejected[i].range, p->rejected[i].text);
+		kt_free(path);
+		if (p->rejected[i].kernel) {
+			path = pathf(c, "rejected[%zu].kernel", i);
+			check_kernel_ref(c, path, p->rejected[i].kernel);
+			kt_free(path);
+		}
+	}
+}
+
+static void check_file(ck *c)
+{
+	const kt_plan *p = c->p;
+	if (!c->src)
+		return;
+	if (p->size != c->len)
+		fail(c, "file.size", "the plan is for %zu bytes, '%s' has %zu: "
+			"the plan is stale", p->size, p->path, c->len);
+	else if (p->hash != kt_plan_hash(c->src, c->len))
+		fail(c, "file.hash", "the content of '%s' differs from the one "
+			"the plan was made for: the plan is stale", p->path);
+}
+
+int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
+		     size_t src_len, kt_diags *diags)
+{
+	ck c = {.p = p, .d = diags, .name = name ? name : "plan", .src = src,
+		.len = src_len};
+	if (p->version != KT_PLAN_VERSION)
+		fail(&c, "ktc_plan", "unsupported plan version %d", p->version);
+	if (src && build_lines(&c))
+		c.oom = 1;
+	check_file(&c);
+	for (size_t i = 0; i < p->npragmas; i++)
+		collect_problem(&c, p->pragmas[i].line ? p->pragmas[i].line : "");
+	check_rest(&c);
+	for (size_t i = 0; i < p->nparams; i++)
+		check_param(&c, i);
+	for (size_t i = 0; i < p->nrefactors; i++)
+		check_refactor(&c, i);
+	for (size_t i = 0; i < p->npragmas; i++)
+		check_pragma(&c, i);
+	check_overlaps(&c);
+	for (size_t i = 0; i < c.edits.len; i++)
+		kt_free(c.edits.items[i].path);
+	kt_vec_release(&c.edits);
+	kt_vec_release(&c.lines);
+	kt_vec_release(&c.problems);
+	if (c.oom)
+		return kt_error(KT_ENOMEM, "out of memory");
+	if (c.errors)
+		return kt_error(KT_EPARSE, "invalid plan '%s'", c.name);
+	return KT_OK;
+}

@@ -1,0 +1,373 @@
+/*
+ * ktc/annotate.h - the annotate pipeline's data: what the frontend finds in a
+ * CUDA file (candidates), and the edit plan that the planner (built-in or an
+ * LLM) hands to the verifying rewriter.
+ *
+ * The edit plan is the one interface between "what to parameterise" and
+ * "how the text changes". It names exact source ranges (byte offsets and
+ * line:col) of the original file, never patterns, and carries the file's
+ * content hash so a plan made for another version of the file is refused.
+ * Its JSON form ("ktc_plan": 1) is documented field by field in
+ * docs/plan-schema.md and validated strictly by kt_plan_from_json.
+ *
+ * Everything a plan or a candidate list points at lives in one arena owned
+ * by the kt_plan / kt_candidates object and freed with it.
+ *
+ * plan.c (JSON, validation) builds everywhere; the parser, the candidate
+ * finder and the planner need libclang (KTC_HAVE_LIBCLANG).
+ */
+#ifndef KTC_ANNOTATE_H
+#define KTC_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ktc/common.h"
+#include "ktc/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kt_arena;
+
+/* ---------------------------------------------------------------- ranges */
+
+/* A position in the original file: byte offset, 1-based line and column
+ * (column counted in bytes, as clang does). */
+typedef struct kt_pos {
+	uint32_t offset;
+	int line, col;
+} kt_pos;
+
+/* [begin, end): end is the position just past the last byte. */
+typedef struct kt_range {
+	kt_pos begin, end;
+} kt_range;
+
+/* ----------------------------------------------------------------- roles */
+
+/* What a tuning literal controls; decides its domain (docs/plan-schema.md). */
+typedef enum kt_role {
+	KT_ROLE_BLOCK_SIZE,       /* threads per block */
+	KT_ROLE_GRID,             /* blocks per grid (after a grid-stride loop) */
+	KT_ROLE_SMEM,             /* dynamic shared memory bytes */
+	KT_ROLE_UNROLL,           /* #pragma unroll N */
+	KT_ROLE_TILE,             /* tile edge, rows per block, shared-array dim */
+	KT_ROLE_VECTOR_WIDTH,     /* elements per vector access */
+	KT_ROLE_ITEMS_PER_THREAD, /* elements (or vectors) per thread */
+	KT_ROLE_GROUP_SIZE,       /* threads per group (cooperating lanes) */
+	KT_ROLE_WARPS,            /* warps per block */
+	KT_ROLE_OTHER,
+	KT_ROLE_COUNT_
+} kt_role;
+
+/* Where a literal stands: tells the rewriter how to substitute it. */
+typedef enum kt_site {
+	KT_SITE_EXPR,          /* an ordinary expression (device or host) */
+	KT_SITE_LAUNCH_GRID,   /* 1st operand of <<<...>>> */
+	KT_SITE_LAUNCH_BLOCK,  /* 2nd operand of <<<...>>> */
+	KT_SITE_LAUNCH_SMEM,   /* 3rd operand of <<<...>>> */
+	KT_SITE_DIM3,          /* an argument of a dim3 constructor */
+	KT_SITE_PRAGMA_UNROLL, /* N in `#pragma unroll N` (needs a constexpr) */
+	KT_SITE_MACRO,         /* VALUE in `#define NAME VALUE` */
+	KT_SITE_CONSTEXPR,     /* initializer of a const/constexpr variable */
+	KT_SITE_TEMPLATE_ARG,  /* a template argument */
+	KT_SITE_ARRAY_DIM,     /* a dimension of an array (shared tile) */
+	KT_SITE_LAUNCH_BOUNDS, /* argument of __launch_bounds__ */
+	KT_SITE_COUNT_
+} kt_site;
+
+/* Why a literal stays a literal. */
+typedef enum kt_reason {
+	KT_REASON_WARP_SIZE,    /* 32 lanes per warp (and warp-level masks) */
+	KT_REASON_FP8_MAX,      /* 448 (e4m3), 57344 (e5m2) */
+	KT_REASON_FORMAT_GROUP, /* group size fixed by a data format */
+	KT_REASON_EPS,          /* a small float: epsilon, tolerance */
+	KT_REASON_SHIFT,        /* a shift amount */
+	KT_REASON_MASK,         /* a bit mask (0xffffffff, 0xff, ...) */
+	KT_REASON_SHUFFLE,      /* a shuffle offset or width of a warp reduction */
+	KT_REASON_TRIVIAL,      /* 0, 1, 2 as index or arithmetic */
+	KT_REASON_MATH,         /* a mathematical constant (0.5, log2e, ...) */
+	KT_REASON_TYPE_SIZE,    /* a byte count of a type (sizeof-like: 2, 4) */
+	KT_REASON_UNTIED,       /* looks tunable but nothing links it */
+	KT_REASON_UNSAFE,       /* tunable, but changing it changes the result */
+	KT_REASON_COUNT_
+} kt_reason;
+
+const char *kt_role_name(kt_role r);
+const char *kt_site_name(kt_site s);
+const char *kt_reason_name(kt_reason r);
+/* Name -> enum; -1 when unknown. */
+int kt_role_from_name(const char *s);
+int kt_site_from_name(const char *s);
+int kt_reason_from_name(const char *s);
+
+/* ------------------------------------------------------------ candidates */
+
+typedef enum kt_cand_kind {
+	KT_CAND_LAUNCH,       /* a <<<grid, block, smem>>> operand */
+	KT_CAND_DIM3,         /* a dim3 constructor argument */
+	KT_CAND_BLOCK_TIED,   /* kernel literal equal to (or derived from) the
+				 launch's block size: stride, bound, 256/32 */
+	KT_CAND_UNROLL,       /* #pragma unroll N */
+	KT_CAND_MACRO,        /* #define NAME <integer> */
+	KT_CAND_CONSTEXPR,    /* constexpr / static const integer */
+	KT_CAND_TEMPLATE_ARG, /* integer template argument */
+	KT_CAND_ARRAY_DIM,    /* array dimension, with padding */
+	KT_CAND_VECTOR,       /* vector width: uint4/float4 loads, VEC consts */
+	KT_CAND_ITEMS,        /* items per thread */
+	KT_CAND_GROUP,        /* threads per group / group size */
+	KT_CAND_LAUNCH_BOUNDS,
+	KT_CAND_LITERAL,      /* any other integer literal inside a kernel */
+	KT_CAND_COUNT_
+} kt_cand_kind;
+
+const char *kt_cand_kind_name(kt_cand_kind k);
+
+typedef struct kt_candidate {
+	kt_cand_kind kind;
+	kt_role role;
+	kt_site site;
+	kt_range range;       /* the literal (for MACRO: its value token) */
+	const char *text;     /* source text at range */
+	int64_t value;
+	bool is_float;        /* a float literal (only ever rejected) */
+	double fvalue;
+	bool host;            /* in host code (launch site, host function) */
+	const char *kernel;   /* the __global__ function it belongs to/launches */
+	const char *name;     /* macro / constexpr / variable name, or NULL */
+	int link;             /* index of the candidate it is tied to, or -1 */
+	int padding;          /* ARRAY_DIM: text is `base + padding`; else 0 */
+	const char *evidence; /* one line: why this role */
+	bool rejected;
+	kt_reason reason;     /* when rejected */
+} kt_candidate;
+
+/* A __global__ function and the places that launch it. */
+typedef struct kt_kernel_info {
+	const char *name;
+	kt_range range;       /* the function definition */
+	kt_range body;        /* its compound statement */
+	kt_range *launches;   /* the CUDAKernelCallExpr of each launch site */
+	size_t nlaunches;
+	bool is_template;
+} kt_kernel_info;
+
+typedef struct kt_candidates {
+	struct kt_arena *arena;
+	const char *path;
+	const char *text; /* the file as parsed (owned by the arena) */
+	size_t text_len;
+	kt_kernel_info *kernels;
+	size_t nkernels;
+	kt_candidate *items;
+	size_t len;
+} kt_candidates;
+
+/* ------------------------------------------------------------- the plan */
+
+/* One literal a parameter replaces: `text` at `range` becomes `with`. */
+typedef struct kt_plan_use {
+	kt_range range;
+	const char *text;     /* the original source text at range */
+	const char *with;     /* replacement: the parameter's name or an
+				 expression over it (`TILE + 1`); NULL for
+				 KT_SITE_MACRO (the #define is guarded) */
+	kt_site site;
+	bool host;
+	int launch;           /* index into its kernel's launches, or -1 */
+	const char *evidence; /* may be NULL */
+} kt_plan_use;
+
+typedef struct kt_plan_param {
+	const char *name;
+	kt_role role;
+	const char *kernel;   /* the kernel it tunes */
+	int64_t *values;      /* the domain, in order; contains default */
+	size_t nvalues;
+	int64_t def;          /* the original literal's value */
+	const char **constraints; /* `#pragma kt constraint` expressions */
+	size_t nconstraints;
+	kt_plan_use *uses;
+	size_t nuses;
+	const char *evidence; /* may be NULL */
+} kt_plan_param;
+
+typedef enum kt_refactor_kind {
+	/* (a) a loop stride or bound hard-coded in the kernel follows the block
+	 * size: the edits replace the literal(s) with the block parameter. */
+	KT_REFACTOR_STRIDE_FOLLOWS_BLOCK,
+	/* (b) a contiguous element loop gets vectors of `param` elements:
+	 * aligned vector loads/stores and a scalar tail. */
+	KT_REFACTOR_VECTORIZE,
+	/* (c1) a one-element-per-thread kernel handles `param` elements per
+	 * thread; the grid shrinks by that factor. */
+	KT_REFACTOR_ITEMS_PER_THREAD,
+	/* (c2) a one-element-per-thread kernel gets a grid-stride loop; the
+	 * grid size becomes `param`. */
+	KT_REFACTOR_GRID_STRIDE,
+	KT_REFACTOR_COUNT_
+} kt_refactor_kind;
+
+const char *kt_refactor_kind_name(kt_refactor_kind k);
+int kt_refactor_kind_from_name(const char *s);
+
+/* A plain substitution a refactor makes (same meaning as in kt_plan_use). */
+typedef struct kt_plan_edit {
+	kt_range range;
+	const char *text;
+	const char *with;
+} kt_plan_edit;
+
+/* An array a vectorized loop reads or writes. */
+typedef struct kt_plan_access {
+	const char *name; /* the pointer parameter */
+	bool load, store;
+} kt_plan_access;
+
+typedef struct kt_plan_refactor {
+	kt_refactor_kind kind;
+	const char *kernel;
+	const char *param;     /* the parameter it introduces or follows */
+	kt_range region;       /* the statement it rewrites (loop, or the
+				  kernel body for (c)) */
+	kt_plan_edit *edits;   /* substitutions inside or outside region */
+	size_t nedits;
+	/* Arguments; which are required depends on kind (plan-schema.md). */
+	const char *index_var; /* the loop / element index variable */
+	kt_range index_decl;   /* (c): the declaration computing the index */
+	const char *bound;     /* the element count expression (`n`) */
+	const char *elem_type; /* (b): element type (`float`, `__half`) */
+	int elem_size;         /* (b): bytes per element */
+	kt_plan_access *arrays;/* (b): arrays accessed through the index */
+	size_t narrays;
+	kt_range grid;         /* (c): the launch's grid operand to rewrite */
+	int launch;            /* (c): which launch of kernel, or -1 */
+	const char *note;      /* may be NULL */
+} kt_plan_refactor;
+
+/* A `#pragma kt` line derived for a kernel, without `#pragma kt `. */
+typedef struct kt_plan_pragma {
+	const char *kernel;
+	const char *line; /* `launch grid(...) block(...)`, `arg ...`, ... */
+} kt_plan_pragma;
+
+/* Something the user must add because it cannot be derived. */
+typedef struct kt_plan_need {
+	const char *kernel;
+	const char *what;    /* `arg_count`, `problem_values`, `launch`, ... */
+	kt_range range;      /* where in the file it comes from */
+	const char *message; /* what to add, in words */
+	const char *suggest; /* a pragma line to complete, or NULL */
+} kt_plan_need;
+
+/* A literal left alone, and why. */
+typedef struct kt_plan_reject {
+	const char *kernel; /* may be NULL (file scope) */
+	kt_range range;
+	const char *text;
+	kt_reason reason;
+	const char *message;
+} kt_plan_reject;
+
+typedef struct kt_plan_kernel {
+	const char *name;
+	kt_range range;
+	kt_range *launches;
+	size_t nlaunches;
+} kt_plan_kernel;
+
+typedef struct kt_plan {
+	struct kt_arena *arena; /* owns everything below */
+	int version;            /* 1 */
+	const char *path;       /* the file the plan was made for */
+	uint64_t hash;          /* kt_hash(KT_HASH_INIT, content) */
+	size_t size;            /* content length in bytes */
+	const char *planner;    /* who made it: "builtin", "llm:MODEL"; may be
+				   NULL */
+	kt_plan_kernel *kernels;
+	size_t nkernels;
+	kt_plan_param *params;
+	size_t nparams;
+	kt_plan_refactor *refactors;
+	size_t nrefactors;
+	kt_plan_pragma *pragmas;
+	size_t npragmas;
+	kt_plan_need *needs;
+	size_t nneeds;
+	kt_plan_reject *rejected;
+	size_t nrejected;
+} kt_plan;
+
+#define KT_PLAN_VERSION 1
+
+/* An empty plan with its arena (version 1, no file). */
+int kt_plan_new(kt_plan **out);
+void kt_plan_free(kt_plan *p);
+/* Memory owned by the plan (zeroed), for builders of plans. */
+void *kt_plan_alloc(kt_plan *p, size_t n);
+char *kt_plan_strdup(kt_plan *p, const char *s);
+
+/*
+ * Parses and validates a plan. name is how diagnostics call the plan
+ * ("plan.json"). When src is not NULL it is the content of the file the
+ * plan is for: its hash and size must match, every range must lie inside it
+ * with consistent line:col, and every `text` must be what stands there.
+ * Every problem becomes an error diagnostic naming the field by its path
+ * (`params[2].uses[0].range`); the result is KT_EPARSE if there was any.
+ */
+int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
+		      const char *name, const char *src, size_t src_len,
+		      kt_diags *diags);
+/* The checks of kt_plan_from_json that do not depend on JSON (for plans
+ * built in memory); src may be NULL as above. */
+int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
+		     size_t src_len, kt_diags *diags);
+/* The plan as JSON text, 2-space indented (kt_free the result). */
+int kt_plan_to_json(char **out, const kt_plan *p);
+
+/* The content hash a plan carries: FNV-1a 64 (kt_hash) of the file. */
+uint64_t kt_plan_hash(const char *src, size_t len);
+
+/* Fills a position for offset in text (line/col computed). */
+kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset);
+
+/* -------------------------------------------------- libclang frontend */
+
+typedef struct kt_parse_opts {
+	const char *build_dir;    /* -p: folder with compile_commands.json, or
+				     NULL to search upward from the file */
+	const char *const *extra; /* extra compiler arguments */
+	size_t nextra;
+	bool no_compdb;           /* ignore compile_commands.json */
+} kt_parse_opts;
+
+typedef struct kt_tu kt_tu; /* one parsed translation unit */
+
+/*
+ * Parses path with libclang. Compiler problems become diagnostics; errors in
+ * headers that are missing do not fail the parse (the kernel's own AST is
+ * usually intact), a file that cannot be read or parsed at all does.
+ */
+int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
+		      kt_diags *diags);
+void kt_frontend_free(kt_tu *tu);
+/* The file's content as parsed (owned by tu). */
+const char *kt_frontend_text(const kt_tu *tu, size_t *len);
+const char *kt_frontend_path(const kt_tu *tu);
+/* The compiler arguments the parse used (for display and tests). */
+size_t kt_frontend_args(const kt_tu *tu, const char *const **args);
+
+/* Finds kernels, launch sites and candidate literals (kept and rejected). */
+int kt_candidates_find(kt_candidates **out, kt_tu *tu, kt_diags *diags);
+void kt_candidates_free(kt_candidates *c);
+
+/* The built-in planner: candidates -> plan (validated against the file). */
+int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
