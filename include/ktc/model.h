@@ -268,6 +268,12 @@ const kt_model *kt_template_model(const kt_template *t, const char *name);
  * shift out of range fail with KT_EINVALID and a message naming the place.
  */
 int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots);
+/*
+ * As kt_expr_eval; on failure *where (when where is not NULL) is the
+ * innermost sub-expression that failed, for a diagnostic at its place.
+ */
+int kt_expr_eval_where(kt_value *out, const kt_expr *e, const kt_value *slots,
+		       const kt_expr **where);
 /* Appends e to s as C source, fully parenthesised where needed. */
 struct kt_str;
 int kt_expr_format(struct kt_str *s, const kt_expr *e, const kt_model *m);
