@@ -9,6 +9,7 @@
 #define KTC_REWRITER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "util/str.h"
 
@@ -45,5 +46,74 @@ void kt_text_linecol(const char *text, size_t offset, int *line, int *col);
 int kt_diff_unified(kt_str *out, const char *a, size_t alen, const char *b,
                     size_t blen, const char *name_a, const char *name_b,
                     int context);
+
+/* ---- ptx.c ---- */
+
+/*
+ * Appends the PTX without what may differ between two compiles of one
+ * kernel: comments, the .version line, line information, debug sections,
+ * white space; declared symbols become @s0, @s1, ... in declaration order.
+ */
+int kt_ptx_normalise(kt_str *out, const char *ptx);
+/*
+ * 1 when the two modules are the same once normalised, 0 when not (*line
+ * is then the first normalised line that differs, and detail says how),
+ * negative on failure.
+ */
+int kt_ptx_same(const char *a, const char *b, int *line, kt_str *detail);
+
+/* ---- verify.c ---- */
+
+typedef struct kt_verify_opts {
+	const char *cuda_root;    /* NULL: $CUDA_HOME or /usr/local/cuda */
+	const char *arch;         /* NULL: sm_90a */
+	const char *dir;          /* the original file's folder (includes) */
+	const char *const *flags; /* the file's compile flags (-I, -D, ...) */
+	size_t nflags;
+	int threads; /* NVRTC threads; 0: one per processor */
+} kt_verify_opts;
+
+const char *kt_verify_cuda_root(const kt_verify_opts *o);
+
+/* One nvcc -ptx compile, run as a child process. */
+typedef struct kt_nvcc_job {
+	char dir[4096];     /* its temporary folder */
+	char src_name[256]; /* the file's own name, inside dir */
+	char nvcc[4096];
+	pid_t pid;
+	int running, have_dir;
+	int ok; /* after finish: nvcc succeeded */
+	kt_str ptx, log;
+} kt_nvcc_job;
+
+/* Starts `nvcc -ptx` on text (named like name) with extra -D defines. */
+int kt_nvcc_start(kt_nvcc_job *j, const kt_verify_opts *o, const char *text,
+                  size_t len, const char *name, const char *const *defs,
+                  size_t ndefs);
+/* Waits; 0 once nvcc ran (j->ok says whether it compiled, j->log why). */
+int kt_nvcc_finish(kt_nvcc_job *j);
+/* start + finish */
+int kt_nvcc_ptx(kt_nvcc_job *j, const kt_verify_opts *o, const char *text,
+                size_t len, const char *name, const char *const *defs,
+                size_t ndefs);
+/* Waits if needed and removes the temporary folder. */
+void kt_nvcc_job_release(kt_nvcc_job *j);
+
+/* One NVRTC compile (to a cubin for o->arch) with extra options. */
+typedef struct kt_nvrtc_job {
+	const char *const *defines; /* "-DNAME=V", ... */
+	size_t ndefines;
+	int ok;
+	kt_str log;
+} kt_nvrtc_job;
+
+/*
+ * Runs every job on text, on parallel threads; 0 once all ran (each job's
+ * ok says whether it compiled). KT_EUNSUPPORTED without NVRTC.
+ */
+int kt_nvrtc_run(const kt_verify_opts *o, const char *text, const char *name,
+                 kt_nvrtc_job *jobs, size_t n);
+int kt_nvrtc_available(void);
+void kt_nvrtc_job_release(kt_nvrtc_job *j);
 
 #endif

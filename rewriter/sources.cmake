@@ -4,3 +4,12 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/edit.c
   ${CMAKE_CURRENT_LIST_DIR}/diff.c
 )
+list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ptx.c
+  ${CMAKE_CURRENT_LIST_DIR}/verify.c
+)
+# Verification compiles with NVRTC in process where the toolkit is found.
+if(KTC_HAVE_CUDA)
+  list(APPEND KTC_LIBS ${NVRTC_LIBRARY})
+  list(APPEND KTC_INCLUDES ${CUDA_INCLUDE_DIR})
+endif()

@@ -1,4 +1,4 @@
-/* test_rewriter.c - edits on byte ranges and unified diffs. */
+/* test_annotate_edit.c - edits on byte ranges and unified diffs. */
 #include "check.h"
 
 #include "ktc/common.h"
