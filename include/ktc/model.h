@@ -141,6 +141,7 @@ typedef struct kt_device_const {
 	const char *name;     /* e.g. "DEVICE_MAX_THREADS_PER_BLOCK" */
 	kt_value fallback;    /* used where no device answers (ktc space) */
 	int sym;
+	int index;            /* into kt_device_consts (and kt_device_info) */
 } kt_device_const;
 
 typedef enum kt_type {

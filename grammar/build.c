@@ -1,0 +1,321 @@
+/*
+ * build.c - turns a parsed block into a usable model: checks the names it
+ * declares, builds the symbol table (parameters, sets, problems, then the
+ * DEVICE_* constants it uses), resolves every name in every expression,
+ * and computes which parameters each set and constraint depends on.
+ *
+ * Dependencies go through sets: a set may use only earlier sets, so one
+ * pass in the order written sees every set's parameters before its users.
+ */
+#include "grammar/grammar.h"
+
+#include "util/str.h"
+
+#include <string.h>
+
+typedef struct builder {
+	gram *g;
+	kt_model *m;
+	size_t cap_symbols, cap_devices;
+	bool *param_used; /* per parameter: used by the expression walked */
+	bool *set_used;   /* per set: used by the expression walked */
+	long cur_set;     /* the set being resolved, or -1 */
+} builder;
+
+static const char *const keywords[] = {
+	"auto", "bool", "break", "case", "catch", "char", "class", "const",
+	"constexpr", "continue", "default", "delete", "do", "double", "else",
+	"enum", "extern", "false", "float", "for", "goto", "if", "inline",
+	"int", "long", "namespace", "new", "nullptr", "operator", "private",
+	"protected", "public", "register", "restrict", "return", "short",
+	"signed", "sizeof", "static", "struct", "switch", "template", "this",
+	"throw", "true", "try", "typedef", "typename", "union", "unsigned",
+	"using", "virtual", "void", "volatile", "while", "_Bool",
+	"__global__", "__device__", "__host__", "__shared__", "__constant__",
+	"__kernel", "__local", "__global", "kernel", "global", "local",
+};
+static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim",
+				       "gridDim", "warpSize"};
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A declared name must not shadow something C, CUDA or ktc means. */
+static void check_reserved(builder *b, const char *name, kt_loc loc)
+{
+	const char *why = NULL;
+	if (!strncmp(name, "DEVICE_", 7))
+		why = "names starting with DEVICE_ are device constants";
+	else if (in_list(name, keywords, COUNT(keywords)))
+		why = "it is a C, CUDA or OpenCL keyword";
+	else if (in_list(name, builtins, COUNT(builtins)))
+		why = "it is a CUDA built-in variable";
+	else if (in_list(name, expr_func_names, expr_nfuncs))
+		why = "it is a built-in function";
+	if (why)
+		gram_diag_at(b->g, KT_DIAG_ERROR, loc, (int)strlen(name),
+			     "'%s' cannot be used as a name: %s", name, why);
+}
+
+static bool loc_before(kt_loc a, kt_loc b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+static kt_loc symbol_loc(const kt_model *m, int sym)
+{
+	const kt_symbol *s = &m->symbols[sym];
+	switch (s->kind) {
+	case KT_SYM_PARAM: return m->params[s->index].loc;
+	case KT_SYM_SET: return m->sets[s->index].loc;
+	case KT_SYM_PROBLEM: return m->problems[s->index].loc;
+	default: return (kt_loc){0};
+	}
+}
+
+/* Checks declared names and fills the symbol table with them. */
+static void declare(builder *b, const char *name, kt_loc loc,
+		    kt_symbol_kind kind, int index)
+{
+	kt_model *m = b->m;
+	check_reserved(b, name, loc);
+	for (size_t i = 0; i < m->nsymbols; i++) {
+		if (strcmp(m->symbols[i].name, name))
+			continue;
+		kt_loc first = symbol_loc(m, (int)i);
+		kt_loc dup = loc;
+		if (loc_before(loc, first)) {
+			dup = first;
+			first = loc;
+		}
+		gram_diag_at(b->g, KT_DIAG_ERROR, dup, (int)strlen(name),
+			     "duplicate name '%s'", name);
+		gram_diag_at(b->g, KT_DIAG_NOTE, first, (int)strlen(name),
+			     "'%s' is first defined here", name);
+		break;
+	}
+	kt_symbol s = {.name = name, .kind = kind, .index = index};
+	GRAM_PUSH(b->g, m->symbols, m->nsymbols, b->cap_symbols, s);
+}
+
+static void declare_all(builder *b)
+{
+	kt_model *m = b->m;
+	for (size_t i = 0; i < m->nparams; i++) {
+		m->params[i].sym = (int)m->nsymbols;
+		declare(b, m->params[i].name, m->params[i].loc, KT_SYM_PARAM,
+			(int)i);
+	}
+	for (size_t i = 0; i < m->nsets; i++) {
+		m->sets[i].sym = (int)m->nsymbols;
+		declare(b, m->sets[i].name, m->sets[i].loc, KT_SYM_SET, (int)i);
+	}
+	for (size_t i = 0; i < m->nproblems; i++) {
+		m->problems[i].sym = (int)m->nsymbols;
+		declare(b, m->problems[i].name, m->problems[i].loc,
+			KT_SYM_PROBLEM, (int)i);
+	}
+}
+
+static void unknown_device(builder *b, const kt_expr *e)
+{
+	const char *names[64];
+	kt_str list = KT_STR_INIT;
+	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
+		names[i] = kt_device_consts[i].name;
+	const char *sug = gram_suggest(e->str, strlen(e->str), names,
+				       kt_device_nconsts);
+	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
+		     "unknown device constant '%s'%s%s%s", e->str,
+		     sug ? "; did you mean '" : "", sug ? sug : "",
+		     sug ? "'?" : "");
+	for (size_t i = 0; i < kt_device_nconsts; i++)
+		if (kt_str_addf(&list, "%s%s", i ? ", " : "", names[i]))
+			break;
+	char *text = gram_strndup(b->g, list.ptr, list.len);
+	kt_str_release(&list);
+	gram_diag_at(b->g, KT_DIAG_NOTE, (kt_loc){b->g->file, 0, 0}, 0,
+		     "known device constants: %s", text);
+}
+
+/* The symbol of DEVICE_* constant k, added on first use. */
+static int device_symbol(builder *b, int k)
+{
+	kt_model *m = b->m;
+	for (size_t i = 0; i < m->ndevices; i++)
+		if (m->devices[i].index == k)
+			return m->devices[i].sym;
+	kt_device_const d = {.name = kt_device_consts[k].name,
+			     .fallback = kt_int(kt_device_consts[k].fallback),
+			     .sym = (int)m->nsymbols,
+			     .index = k};
+	GRAM_PUSH(b->g, m->devices, m->ndevices, b->cap_devices, d);
+	kt_symbol s = {.name = d.name, .kind = KT_SYM_DEVICE,
+		       .index = (int)m->ndevices - 1};
+	GRAM_PUSH(b->g, m->symbols, m->nsymbols, b->cap_symbols, s);
+	return d.sym;
+}
+
+static void unknown_name(builder *b, const kt_expr *e, size_t ndeclared)
+{
+	kt_model *m = b->m;
+	const char **names = gram_alloc(b->g, (ndeclared + 1) * sizeof(*names));
+	for (size_t i = 0; i < ndeclared; i++)
+		names[i] = m->symbols[i].name;
+	const char *sug = gram_suggest(e->str, strlen(e->str), names, ndeclared);
+	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
+		     "unknown name '%s'%s%s%s", e->str,
+		     sug ? "; did you mean '" : "", sug ? sug : "",
+		     sug ? "'?" : "");
+}
+
+static void resolve_symbol(builder *b, kt_expr *e, size_t ndeclared)
+{
+	kt_model *m = b->m;
+	if (!strncmp(e->str, "DEVICE_", 7)) {
+		int k = gram_device_lookup(e->str, strlen(e->str));
+		if (k < 0)
+			unknown_device(b, e);
+		else
+			e->sym = device_symbol(b, k);
+		return;
+	}
+	for (size_t i = 0; i < ndeclared; i++)
+		if (!strcmp(m->symbols[i].name, e->str)) {
+			e->sym = (int)i;
+			break;
+		}
+	if (e->sym < 0) {
+		unknown_name(b, e, ndeclared);
+		return;
+	}
+	const kt_symbol *s = &m->symbols[e->sym];
+	if (s->kind == KT_SYM_PARAM)
+		b->param_used[s->index] = true;
+	if (s->kind != KT_SYM_SET)
+		return;
+	b->set_used[s->index] = true;
+	if (b->cur_set >= 0 && s->index == b->cur_set)
+		gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
+			     "set '%s' uses itself", e->str);
+	else if (b->cur_set >= 0 && s->index > b->cur_set)
+		gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
+			     "set '%s' uses '%s', which is defined later "
+			     "(line %d)", m->sets[b->cur_set].name, e->str,
+			     m->sets[s->index].loc.line);
+}
+
+static void resolve(builder *b, kt_expr *e, size_t ndeclared)
+{
+	if (!e)
+		return;
+	if (e->kind == KT_EXPR_SYMBOL && e->sym < 0)
+		resolve_symbol(b, e, ndeclared);
+	for (int i = 0; i < e->nargs; i++)
+		resolve(b, e->args[i], ndeclared);
+}
+
+/* Resolves e and returns the parameters it depends on, through sets. */
+static int *resolve_deps(builder *b, kt_expr *e, int *nparams)
+{
+	kt_model *m = b->m;
+	size_t ndeclared = m->nparams + m->nsets + m->nproblems;
+	memset(b->param_used, 0, m->nparams * sizeof(bool));
+	memset(b->set_used, 0, m->nsets * sizeof(bool));
+	resolve(b, e, ndeclared);
+	/* Earlier sets already hold their full lists; later ones are errors. */
+	for (size_t s = 0; s < m->nsets; s++)
+		for (int k = 0; b->set_used[s] && k < m->sets[s].nparams; k++)
+			b->param_used[m->sets[s].params[k]] = true;
+	int n = 0;
+	for (size_t i = 0; i < m->nparams; i++)
+		n += b->param_used[i];
+	int *out = gram_alloc(b->g, ((size_t)n + 1) * sizeof(int));
+	n = 0;
+	for (size_t i = 0; i < m->nparams; i++)
+		if (b->param_used[i])
+			out[n++] = (int)i;
+	*nparams = n;
+	return out;
+}
+
+static void resolve_model(builder *b)
+{
+	kt_model *m = b->m;
+	size_t nd = m->nparams + m->nsets + m->nproblems;
+	for (size_t i = 0; i < m->nsets; i++) {
+		b->cur_set = (long)i;
+		m->sets[i].params = resolve_deps(b, m->sets[i].expr,
+						 &m->sets[i].nparams);
+	}
+	b->cur_set = -1;
+	for (size_t i = 0; i < m->nconstraints; i++) {
+		kt_constraint *c = &m->constraints[i];
+		int errors = b->g->diags->errors;
+		c->params = resolve_deps(b, c->expr, &c->nparams);
+		if (c->expr && c->nparams == 0 &&
+		    errors == b->g->diags->errors)
+			gram_diag_at(b->g, KT_DIAG_WARNING, c->expr->loc,
+				     c->expr->len,
+				     "constraint does not depend on any "
+				     "parameter");
+	}
+	for (int i = 0; i < 3; i++) {
+		resolve(b, m->launch.grid[i], nd);
+		resolve(b, m->launch.block[i], nd);
+	}
+	resolve(b, m->launch.smem, nd);
+	for (size_t i = 0; i < m->nargs; i++) {
+		resolve(b, m->args[i].count, nd);
+		resolve(b, m->args[i].value, nd);
+	}
+	resolve(b, m->objective.expr, nd);
+	for (int i = 0; i < m->ntemplate_args; i++)
+		resolve(b, m->template_args[i], nd);
+}
+
+/* Argument names: unique, and not the name of a parameter's macro. */
+static void check_args(builder *b)
+{
+	kt_model *m = b->m;
+	for (size_t i = 0; i < m->nargs; i++) {
+		const kt_arg *a = &m->args[i];
+		int len = (int)strlen(a->name);
+		check_reserved(b, a->name, a->loc);
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(m->args[j].name, a->name))
+				continue;
+			gram_diag_at(b->g, KT_DIAG_ERROR, a->loc, len,
+				     "duplicate argument '%s'", a->name);
+			gram_diag_at(b->g, KT_DIAG_NOTE, m->args[j].loc, len,
+				     "'%s' is first declared here", a->name);
+			break;
+		}
+		for (size_t j = 0; j < m->nparams; j++) {
+			if (strcmp(m->params[j].name, a->name))
+				continue;
+			gram_diag_at(b->g, KT_DIAG_ERROR, a->loc, len,
+				     "argument '%s' has the name of a "
+				     "parameter, whose macro would replace it",
+				     a->name);
+			break;
+		}
+	}
+}
+
+void build_model(gram *g, kt_model *m)
+{
+	builder b = {.g = g, .m = m, .cur_set = -1};
+	b.param_used = gram_alloc(g, m->nparams + 1);
+	b.set_used = gram_alloc(g, m->nsets + 1);
+	declare_all(&b);
+	resolve_model(&b);
+	check_args(&b);
+}

@@ -1,0 +1,3 @@
+# grammar: unit tests, the parse checker and the golden diagnostics.
+add_executable(kt-parse-check ${CMAKE_CURRENT_LIST_DIR}/parse_check.c)
+target_link_libraries(kt-parse-check PRIVATE ktc_lib)
