@@ -1,1 +1,22 @@
-# runtime: sources of this stage are appended to KTC_SOURCES here.
+# runtime: results, the backend registry and the simulation backend.
+# A backend in runtime/<name>/ joins by writing runtime/<name>/sources.cmake
+# (see runtime/backend_impl.h): it appends its sources to KTC_SOURCES and its
+# name to KTC_RUNTIME_BACKENDS; the registry in backend.c is then switched on
+# for it through KTC_BUILD_<NAME>_BACKEND.
+list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/result.c
+  ${CMAKE_CURRENT_LIST_DIR}/backend.c
+  ${CMAKE_CURRENT_LIST_DIR}/sim.c
+)
+set(KTC_RUNTIME_BACKENDS "")
+if(KTC_HAVE_CUDA AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda/sources.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/cuda/sources.cmake)
+endif()
+if(KTC_HAVE_OPENCL AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/opencl/sources.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/opencl/sources.cmake)
+endif()
+foreach(backend ${KTC_RUNTIME_BACKENDS})
+  string(TOUPPER ${backend} BACKEND)
+  set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/backend.c APPEND PROPERTY
+               COMPILE_DEFINITIONS KTC_BUILD_${BACKEND}_BACKEND=1)
+endforeach()

@@ -120,6 +120,7 @@ typedef struct kt_backend_options {
 	bool profile;            /* collect hardware counters */
 	bool compile_only;       /* compile, do not run */
 	uint64_t seed;           /* input data */
+	double sim_delay_ms;     /* sim: sleep per evaluation (for tests) */
 } kt_backend_options;
 
 /* Opens the backend called name ("sim", "cuda", "opencl"). */

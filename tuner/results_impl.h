@@ -1,0 +1,47 @@
+/*
+ * results_impl.h - what results.c, cache.c and t4.c share: the JSON shape of
+ * values, devices and problems, and growing a kt_results. Internal; the
+ * public side is ktc/results.h.
+ */
+#ifndef KTC_TUNER_RESULTS_IMPL_H
+#define KTC_TUNER_RESULTS_IMPL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "ktc/results.h"
+
+/* Unix time in seconds, with sub-second precision. */
+double kt_results_now(void);
+
+/* A parameter or problem value as a JSON number (NULL when out of memory). */
+cJSON *kt_json_from_value(kt_value v);
+/* A JSON number back into a value: integral numbers become integers. */
+int kt_json_to_value(const cJSON *j, kt_value *out);
+/* A finite number, or JSON null for NaN and infinities. */
+cJSON *kt_json_number(double d);
+/* Adds kt_json_number(d) to obj as name; false when out of memory. */
+bool kt_json_add_number(cJSON *obj, const char *name, double d);
+/* A number member of obj, or dflt when absent or null. */
+double kt_json_get_number(const cJSON *obj, const char *name, double dflt);
+/* A string member of obj, or NULL. */
+const char *kt_json_get_string(const cJSON *obj, const char *name);
+
+cJSON *kt_json_from_device(const kt_device_info *d);
+void kt_json_to_device(const cJSON *j, kt_device_info *d);
+cJSON *kt_json_from_problem(const kt_results_info *info);
+int kt_json_to_problem(const cJSON *j, kt_results_info *info);
+
+/* A deep copy of src into dst (released first by the caller). */
+int kt_results_info_copy(kt_results_info *dst, const kt_results_info *src);
+
+/* Appends rec (taking its memory) to r. */
+int kt_results_push(kt_results *r, kt_record *rec);
+void kt_record_release(kt_record *rec);
+
+/* Readers of each format, filling an initialised r. */
+int kt_cache_parse(kt_results *r, const char *text, size_t len,
+		   const char *path);
+int kt_t4_parse(kt_results *r, const char *text, size_t len, const char *path);
+
+#endif
