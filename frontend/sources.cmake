@@ -1,1 +1,7 @@
-# frontend: sources of this stage are appended to KTC_SOURCES here.
+# frontend (libclang only): parsing, candidate literals, the built-in
+# planner. The plan's JSON code is in plan.cmake and always builds.
+list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/parse.c
+)
+list(APPEND KTC_INCLUDES ${LIBCLANG_INCLUDE_DIR})
+list(APPEND KTC_LIBS ${LIBCLANG_LIBRARY})

@@ -1,0 +1,41 @@
+/*
+ * frontend.h - what the libclang frontend's files share, internal to
+ * libktc: the parsed translation unit and small helpers over libclang.
+ *
+ * Offsets everywhere are bytes of the main file as ktc read it; the same
+ * buffer is handed to libclang as an unsaved file, so the AST and the text
+ * can never disagree.
+ */
+#ifndef KTC_FRONTEND_H
+#define KTC_FRONTEND_H
+
+#include <clang-c/Index.h>
+
+#include "ktc/annotate.h"
+#include "util/arena.h"
+#include "util/vec.h"
+
+struct kt_tu {
+	kt_arena arena;
+	CXIndex index;
+	CXTranslationUnit tu;
+	CXFile file;          /* the main file */
+	char *path;           /* as given */
+	char *abs_path;       /* absolute, as libclang knows it */
+	char *text;           /* content (kt_malloc) */
+	size_t len;
+	char **args;          /* compiler arguments used (arena) */
+	size_t nargs;
+	KT_VEC(uint32_t) errors; /* offsets of clang errors in the main file */
+};
+
+/* Byte offset and position of a libclang location in the main file;
+ * false when the location is in another file. */
+bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off);
+/* The main-file range of a cursor / source range; false if elsewhere. */
+bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out);
+kt_range kt_fe_make_range(const kt_tu *tu, uint32_t begin, uint32_t end);
+/* True when a clang error lies inside [begin, end). */
+bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end);
+
+#endif
