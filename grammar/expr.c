@@ -384,7 +384,7 @@ static int prec_of(const kt_expr *e)
 	case KT_EXPR_COND: return PREC_COND;
 	case KT_EXPR_UNARY: return PREC_UNARY;
 	case KT_EXPR_INT: return e->lit.i < 0 ? PREC_UNARY : PREC_PRIMARY;
-	case KT_EXPR_FLOAT: return e->lit.f < 0 ? PREC_UNARY : PREC_PRIMARY;
+	case KT_EXPR_FLOAT: return signbit(e->lit.f) ? PREC_UNARY : PREC_PRIMARY;
 	default: return PREC_PRIMARY;
 	}
 }
@@ -422,6 +422,16 @@ static int format_string(kt_str *s, const char *str)
 static int format_sub(kt_str *s, const kt_expr *e, const kt_model *m,
 		      int need);
 
+/* Whether writing operand a right after unary e would make "--" or "++". */
+static bool glues(const kt_expr *e, const kt_expr *a)
+{
+	bool a_neg = (a->kind == KT_EXPR_UNARY && a->op == KT_OP_NEG) ||
+		     (a->kind == KT_EXPR_INT && a->lit.i < 0) ||
+		     (a->kind == KT_EXPR_FLOAT && signbit(a->lit.f));
+	bool a_plus = a->kind == KT_EXPR_UNARY && a->op == KT_OP_PLUS;
+	return (e->op == KT_OP_NEG && a_neg) || (e->op == KT_OP_PLUS && a_plus);
+}
+
 static int format_node(kt_str *s, const kt_expr *e, const kt_model *m)
 {
 	static const char *const unops[] = {"-", "+", "!", "~"};
@@ -436,8 +446,10 @@ static int format_node(kt_str *s, const kt_expr *e, const kt_model *m)
 		return kt_str_adds(s, e->str ? e->str : "?");
 	case KT_EXPR_UNARY:
 		rc = kt_str_adds(s, e->op >= 0 && e->op < 4 ? unops[e->op] : "?");
-		/* Parenthesise a nested unary so "- -x" never reads as "--x". */
-		return rc ? rc : format_sub(s, e->args[0], m, PREC_PRIMARY);
+		return rc ? rc
+			  : format_sub(s, e->args[0], m,
+				       glues(e, e->args[0]) ? PREC_PRIMARY
+							    : PREC_UNARY);
 	case KT_EXPR_BINARY: {
 		const struct binop *b = binop_of((kt_op)e->op);
 		if (!b)
