@@ -3,6 +3,18 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/eval.c
   ${CMAKE_CURRENT_LIST_DIR}/space.c
 )
+# search strategies (tuner/strategy*.c, tuner/strat_*.c)
+list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/strategy.c
+  ${CMAKE_CURRENT_LIST_DIR}/strategy_util.c
+  ${CMAKE_CURRENT_LIST_DIR}/strategy_gp.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_brute.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_random.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_anneal.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_genetic.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_local.c
+  ${CMAKE_CURRENT_LIST_DIR}/strat_bayes.c
+)
 # results: the append-only cache, T4 files, the tuning driver
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/results.c
