@@ -136,6 +136,9 @@ static void unknown_device(builder *b, const kt_expr *e)
 		     "unknown device constant '%s'%s%s%s", e->str,
 		     sug ? "; did you mean '" : "", sug ? sug : "",
 		     sug ? "'?" : "");
+	if (b->g->listed_devices)
+		return;
+	b->g->listed_devices = true;
 	for (size_t i = 0; i < kt_device_nconsts; i++)
 		if (kt_str_addf(&list, "%s%s", i ? ", " : "", names[i]))
 			break;

@@ -38,6 +38,7 @@ typedef struct gram {
 	size_t *lines; /* offset of each line's first byte */
 	size_t nlines;
 	jmp_buf oom;   /* where an allocation failure unwinds to */
+	bool listed_devices; /* the known DEVICE_* names were shown once */
 } gram;
 
 /* Allocation that cannot fail from the caller's view (see above). */

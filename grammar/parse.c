@@ -20,6 +20,7 @@ typedef struct bparser {
 	size_t cap_params, cap_sets, cap_constraints, cap_problems, cap_args;
 	size_t directive_off; /* the directive name of the current line */
 	kt_loc kernel_loc;    /* the `kernel` directive, once seen */
+	size_t num_end;       /* end of the last number parse_number read */
 } bparser;
 
 /* A domain clause's outcome, shared by `param` and `problem`. */
@@ -62,6 +63,8 @@ static bool unknown_clause(bparser *b, const char *directive,
 			   const char *const *known, size_t n)
 {
 	lexer *lx = &b->lx;
+	if (lx->tok.kind == TOK_BAD)
+		return false;
 	if (lx->tok.kind != TOK_IDENT) {
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
 			  "unexpected %s in '%s'", lex_describe(lx), directive);
@@ -98,6 +101,7 @@ static bool parse_number(bparser *b, kt_value *out, size_t *off)
 	else
 		return error_at_tok(b, "a number");
 	lex_next(lx);
+	b->num_end = lx->prev_end;
 	return true;
 }
 
@@ -108,7 +112,7 @@ static bool parse_integer(bparser *b, int64_t *out, size_t *off,
 	if (!parse_number(b, &v, off))
 		return false;
 	if (v.is_float) {
-		gram_diag(b->g, KT_DIAG_ERROR, *off, b->lx.prev_end - *off,
+		gram_diag(b->g, KT_DIAG_ERROR, *off, b->num_end - *off,
 			  "%s must be an integer", what);
 		return false;
 	}
@@ -152,8 +156,7 @@ static bool add_value(bparser *b, domain *d, kt_value v, size_t off,
 		if (value_eq(d->values[i], v)) {
 			char buf[64];
 			value_text(buf, sizeof(buf), v);
-			gram_diag(b->g, KT_DIAG_ERROR, off,
-				  b->lx.prev_end - off,
+			gram_diag(b->g, KT_DIAG_ERROR, off, b->num_end - off,
 				  "duplicate value %s in the domain of '%s'",
 				  buf, name);
 			return false;
@@ -211,7 +214,7 @@ static bool parse_range(bparser *b, domain *d, const char *name)
 		return false;
 	size_t len = lx->prev_end - clause;
 	if (step_off && step <= 0) {
-		gram_diag(b->g, KT_DIAG_ERROR, step_off, lx->prev_end - 1 - step_off,
+		gram_diag(b->g, KT_DIAG_ERROR, step_off, b->num_end - step_off,
 			  "range step must be positive, not %lld", (long long)step);
 		return false;
 	}
@@ -244,16 +247,21 @@ static bool parse_pow2(bparser *b, domain *d, const char *name)
 	int64_t lo, hi;
 	lex_next(lx);
 	if (!lex_expect(lx, '(', "'('") ||
-	    !parse_integer(b, &lo, &lo_off, "a pow2 bound") ||
-	    !lex_expect(lx, ',', "','") ||
-	    !parse_integer(b, &hi, &hi_off, "a pow2 bound") ||
-	    !lex_expect(lx, ')', "')'"))
+	    !parse_integer(b, &lo, &lo_off, "a pow2 bound"))
+		return false;
+	size_t lo_end = b->num_end;
+	if (!lex_expect(lx, ',', "','") ||
+	    !parse_integer(b, &hi, &hi_off, "a pow2 bound"))
+		return false;
+	size_t hi_end = b->num_end;
+	if (!lex_expect(lx, ')', "')'"))
 		return false;
 	bool ok = true;
 	for (int i = 0; i < 2; i++) {
 		int64_t v = i ? hi : lo;
 		if (!is_pow2(v)) {
-			gram_diag(b->g, KT_DIAG_ERROR, i ? hi_off : lo_off, 1,
+			gram_diag(b->g, KT_DIAG_ERROR, i ? hi_off : lo_off,
+				  i ? hi_end - hi_off : lo_end - lo_off,
 				  "pow2 bound %lld is not a power of two",
 				  (long long)v);
 			ok = false;
@@ -274,7 +282,7 @@ static bool parse_pow2(bparser *b, domain *d, const char *name)
 }
 
 static bool check_default(bparser *b, domain *d, kt_value def, size_t off,
-			  const char *name)
+			  size_t end, const char *name)
 {
 	for (size_t i = 0; i < d->nvalues; i++) {
 		if (value_eq(d->values[i], def)) {
@@ -284,7 +292,7 @@ static bool check_default(bparser *b, domain *d, kt_value def, size_t off,
 	}
 	char buf[64];
 	value_text(buf, sizeof(buf), def);
-	gram_diag(b->g, KT_DIAG_ERROR, off, 1,
+	gram_diag(b->g, KT_DIAG_ERROR, off, end - off,
 		  "default %s is not in the domain of '%s'", buf, name);
 	return false;
 }
@@ -298,7 +306,7 @@ static bool parse_domain(bparser *b, domain *d, const char *name,
 	lexer *lx = &b->lx;
 	bool have_domain = false, have_default = false;
 	kt_value def = kt_int(0);
-	size_t def_off = 0;
+	size_t def_off = 0, def_end = 0;
 	while (lx->tok.kind != TOK_EOL) {
 		int k = -1;
 		for (int i = 0; i < 4; i++)
@@ -312,6 +320,7 @@ static bool parse_domain(bparser *b, domain *d, const char *name,
 			have_default = true;
 			if (!parse_paren_number(b, &def, &def_off))
 				return false;
+			def_end = b->num_end;
 			continue;
 		}
 		if (have_domain) {
@@ -332,7 +341,8 @@ static bool parse_domain(bparser *b, domain *d, const char *name,
 			  "range(...) or pow2(...)", name);
 		return false;
 	}
-	return !have_default || check_default(b, d, def, def_off, name);
+	return !have_default ||
+	       check_default(b, d, def, def_off, def_end, name);
 }
 
 /* param = "param" NAME domain-clauses */
@@ -460,7 +470,7 @@ static bool previous_directive(bparser *b, const char *what, kt_loc prev)
 }
 
 /* launch = "launch" { "grid" dims | "block" dims | "smem" "(" expr ")" } */
-static bool parse_launch(bparser *b)
+static bool parse_launch_clauses(bparser *b)
 {
 	static const char *const clauses[] = {"grid", "block", "smem"};
 	lexer *lx = &b->lx;
@@ -497,6 +507,19 @@ static bool parse_launch(bparser *b)
 		return false;
 	}
 	return true;
+}
+
+/* A launch that failed keeps none of its expressions: they would only
+ * draw more diagnostics about names. */
+static bool parse_launch(bparser *b)
+{
+	kt_launch *l = &b->m->launch;
+	bool was_present = l->present;
+	if (parse_launch_clauses(b))
+		return true;
+	if (!was_present)
+		*l = (kt_launch){.present = true, .loc = l->loc};
+	return false;
 }
 
 static void init_directive_defaults(kt_model *m)
@@ -633,13 +656,14 @@ static kt_init default_init(kt_type t)
 	return in;
 }
 
-static bool check_fits(bparser *b, kt_type t, double v, size_t off)
+static bool check_fits(bparser *b, kt_type t, double v, size_t off,
+		       size_t end)
 {
 	double lo, hi;
 	gram_type_range(t, &lo, &hi);
 	if (v >= lo && v <= hi && (kt_type_is_float(t) || v == floor(v)))
 		return true;
-	gram_diag(b->g, KT_DIAG_ERROR, off, b->lx.prev_end - off,
+	gram_diag(b->g, KT_DIAG_ERROR, off, end - off,
 		  "init value %g does not fit type '%s'", v, kt_type_name(t));
 	return false;
 }
@@ -651,7 +675,7 @@ static bool parse_init(bparser *b, kt_init *in, kt_type t)
 	static const char *const kinds[] = {"random", "zeros", "iota", "value"};
 	lexer *lx = &b->lx;
 	kt_value lo, hi;
-	size_t lo_off, hi_off;
+	size_t lo_off, hi_off, lo_end = 0;
 	lex_next(lx);
 	if (!lex_expect(lx, '(', "'('"))
 		return false;
@@ -666,26 +690,26 @@ static bool parse_init(bparser *b, kt_init *in, kt_type t)
 		lex_next(lx);
 		if (!lex_expect(lx, '(', "'('") ||
 		    !parse_number(b, &lo, &lo_off) ||
-		    !lex_expect(lx, ',', "','") || !parse_number(b, &hi, &hi_off) ||
+		    ((lo_end = b->num_end), !lex_expect(lx, ',', "','")) ||
+		    !parse_number(b, &hi, &hi_off) ||
 		    !lex_expect(lx, ')', "')'"))
 			return false;
 		in->lo = kt_value_as_double(lo);
 		in->hi = kt_value_as_double(hi);
 		if (in->lo > in->hi) {
-			gram_diag(b->g, KT_DIAG_ERROR, lo_off,
-				  lx->prev_end - 1 - lo_off,
+			gram_diag(b->g, KT_DIAG_ERROR, lo_off, b->num_end - lo_off,
 				  "random(%g, %g) is an empty range", in->lo,
 				  in->hi);
 			return false;
 		}
-		if (!check_fits(b, t, in->lo, lo_off) ||
-		    !check_fits(b, t, in->hi, hi_off))
+		if (!check_fits(b, t, in->lo, lo_off, lo_end) ||
+		    !check_fits(b, t, in->hi, hi_off, b->num_end))
 			return false;
 	} else if (k == KT_INIT_VALUE) {
 		if (!parse_paren_number(b, &lo, &lo_off))
 			return false;
 		in->value = kt_value_as_double(lo);
-		if (!check_fits(b, t, in->value, lo_off))
+		if (!check_fits(b, t, in->value, lo_off, b->num_end))
 			return false;
 	} else {
 		lex_next(lx);
@@ -775,7 +799,7 @@ static bool check_tolerance(bparser *b, int k, double v, size_t off)
 	static const char *const names[] = {"rtol", "atol", "match"};
 	if (k == 2 ? (v >= 0 && v <= 1) : v >= 0)
 		return true;
-	gram_diag(b->g, KT_DIAG_ERROR, off, b->lx.prev_end - off,
+	gram_diag(b->g, KT_DIAG_ERROR, off, b->num_end - off,
 		  k == 2 ? "%s(%g) is out of range: expected a fraction in "
 			   "[0, 1]"
 			 : "%s(%g) is out of range: expected a value >= 0",

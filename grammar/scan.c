@@ -323,11 +323,10 @@ static void report_missing_kernel(scanner *sc, ctok k)
 			  "'#pragma kt' block is not followed by a kernel");
 		return;
 	}
-	size_t n = strcspn(g->text + k.off, "\r\n");
 	gram_diag(g, KT_DIAG_ERROR, k.off, k.len,
 		  "expected a kernel ('__global__' or '__kernel' function) "
 		  "after the '#pragma kt' block, found '%.*s'",
-		  (int)(n > 40 ? 40 : n), g->text + k.off);
+		  (int)(k.len > 40 ? 40 : k.len), g->text + k.off);
 	gram_diag(g, KT_DIAG_NOTE, sc->block[0].hash, 1,
 		  "the block starts here");
 }

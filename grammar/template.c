@@ -131,41 +131,46 @@ void gram_diag_at(gram *g, kt_severity sev, kt_loc loc, int len,
 	add_diag(g, sev, loc, len, msg);
 }
 
-/* Edit distance with a cap, on the stack: names are short. */
+/* Edit distance counting a swap of neighbours as one edit (optimal string
+ * alignment), since "defualt" is one slip, not two. Names are short. */
 static size_t distance(const char *a, size_t na, const char *b, size_t nb)
 {
-	size_t row[65];
+	size_t d[3][65]; /* rows i-2, i-1, i, by i % 3 */
 	if (na > 64 || nb > 64)
 		return SIZE_MAX;
 	for (size_t j = 0; j <= nb; j++)
-		row[j] = j;
+		d[0][j] = j;
 	for (size_t i = 1; i <= na; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		size_t *cur = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+		cur[0] = i;
 		for (size_t j = 1; j <= nb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
+			if (up[j] + 1 < best)
+				best = up[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && up2[j - 2] + 1 < best)
+				best = up2[j - 2] + 1;
+			cur[j] = best;
 		}
 	}
-	return row[nb];
+	return d[na % 3][nb];
 }
 
+/* Names of three or more characters get a suggestion when a few edits
+ * away, or when they begin a longer name ("rand" for "random"). */
 const char *gram_suggest(const char *name, size_t len, const char *const *cands,
 			 size_t ncands)
 {
 	const char *best = NULL;
-	size_t best_d = len / 3 + 1; /* at most a third of the name wrong */
-	if (best_d > 3)
-		best_d = 3;
+	size_t best_d = len < 3 ? 0 : len < 6 ? 1 : len < 9 ? 2 : 3;
 	for (size_t i = 0; i < ncands; i++) {
-		size_t d = distance(name, len, cands[i], strlen(cands[i]));
-		if (d <= best_d && d > 0 && (!best || d < best_d)) {
+		size_t n = strlen(cands[i]);
+		size_t d = distance(name, len, cands[i], n);
+		if (len >= 3 && n > len && !memcmp(cands[i], name, len))
+			d = 1;
+		if (d > 0 && d <= best_d && (!best || d < best_d)) {
 			best = cands[i];
 			best_d = d;
 		}
