@@ -5,6 +5,7 @@
 int cmd_annotate(int argc, char **argv);
 int cmd_space(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_landscape(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 
 #endif

@@ -1,11 +1,519 @@
-/* cmd_tune.c - placeholder until the tune command lands. */
-#include <stdio.h>
-
+/*
+ * cmd_tune.c - `ktc tune FILE`: search a template's space on a backend,
+ * keep every evaluation in the cache, and report the best configuration.
+ *
+ * The design choice a reader needs: the command is safe to kill and to run
+ * again. Every finished evaluation is in the cache before the next one
+ * starts; running the same command again replays the search from the
+ * start, answers what is done from the cache, and ends with the same
+ * results as a run that was never stopped (docs/tuning.md). SIGINT and
+ * SIGTERM finish the batch in flight, then write what is done.
+ */
 #include "cli/cmd.h"
+
+#include "ktc/results.h"
+#include "ktc/tune.h"
+#include "util/fs.h"
+#include "util/opt.h"
+#include "util/str.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_LIST = 64, DEFAULT_BUDGET = 100, DEFAULT_BATCH = 8 };
+
+typedef struct options {
+	const char *kernel, *backend, *from, *strategy, *cache, *out, *device;
+	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
+	int nproblem, nsettings;
+	long budget, seed, batch, runs;
+	double time_limit, timeout, sim_delay;
+	bool json, quiet, compile_only, profile, no_cache, force_new;
+} options;
+
+/* What the progress display remembers between calls. */
+typedef struct display {
+	bool tty, quiet;
+	double last_line; /* elapsed time of the last plain line */
+	const char *last_best;
+	size_t width;
+} display;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* The first SIGINT/SIGTERM asks for a clean stop; a second one kills. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* An integer if the whole text is one, else a float; -1 if neither. */
+static int parse_value(const char *text, kt_value *out)
+{
+	char *end;
+	errno = 0;
+	long long i = strtoll(text, &end, 0);
+	if (!errno && end != text && !*end) {
+		*out = kt_int(i);
+		return 0;
+	}
+	errno = 0;
+	double f = strtod(text, &end);
+	if (errno || end == text || *end)
+		return -1;
+	*out = kt_float(f);
+	return 0;
+}
+
+/* Problem values: each variable's default, then the NAME=V options. */
+static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
+{
+	for (size_t i = 0; i < m->nproblems; i++)
+		vals[i] = m->problems[i].values[m->problems[i].default_index];
+	for (int k = 0; k < o->nproblem; k++) {
+		const char *eq = strchr(o->problem[k], '=');
+		size_t len = eq ? (size_t)(eq - o->problem[k]) : 0;
+		kt_value v;
+		if (!eq || !len || parse_value(eq + 1, &v)) {
+			fprintf(stderr, "ktc tune: expected --problem NAME=NUMBER, not '%s'\n",
+				o->problem[k]);
+			return -1;
+		}
+		size_t i = 0;
+		while (i < m->nproblems && (strlen(m->problems[i].name) != len ||
+					    strncmp(m->problems[i].name, o->problem[k], len)))
+			i++;
+		if (i == m->nproblems) {
+			fprintf(stderr, "ktc tune: kernel '%s' has no problem variable '%.*s'\n",
+				m->kernel, (int)len, o->problem[k]);
+			return -1;
+		}
+		vals[i] = v;
+	}
+	return 0;
+}
+
+/* The backend to use when none is named: sim with --from, else a GPU one. */
+static const char *pick_backend(const options *o)
+{
+	if (o->backend)
+		return o->backend;
+	if (o->from)
+		return "sim";
+	const char *names = kt_backend_names();
+	if (strstr(names, "cuda"))
+		return "cuda";
+	if (strstr(names, "opencl"))
+		return "opencl";
+	return NULL;
+}
+
+/* ---- the default cache path ------------------------------------------- */
+
+/*
+ * .ktc/cache/<template>-<kernel>-<hash>.jsonl under the current folder; the
+ * hash covers the device and the problem, so another device or problem
+ * gets its own file instead of a refused one.
+ */
+static char *default_cache(const char *file, const kt_model *m,
+			   const kt_value *problem, const kt_device_info *dev)
+{
+	uint64_t h = kt_hash(KT_HASH_INIT, dev->name, strlen(dev->name));
+	for (size_t i = 0; i < m->nproblems; i++) {
+		double d = kt_value_as_double(problem[i]);
+		h = kt_hash(h, m->problems[i].name, strlen(m->problems[i].name));
+		h = kt_hash(h, &d, sizeof(d));
+	}
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	kt_str s = KT_STR_INIT;
+	if (kt_fs_mkdirs(".ktc/cache") ||
+	    kt_str_addf(&s, ".ktc/cache/%s-%s-%016llx.jsonl", base, m->kernel,
+			(unsigned long long)h)) {
+		kt_str_release(&s);
+		return NULL;
+	}
+	return kt_str_detach(&s);
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static void format_duration(char *buf, size_t cap, double s)
+{
+	if (s < 0)
+		snprintf(buf, cap, "?");
+	else if (s < 60)
+		snprintf(buf, cap, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(buf, cap, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, cap, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
+}
+
+static void progress_text(char *buf, size_t cap, const kt_tune_progress *p)
+{
+	char el[32], eta[32];
+	format_duration(el, sizeof(el), p->elapsed_s);
+	format_duration(eta, sizeof(eta), p->eta_s);
+	int n = snprintf(buf, cap, "[%llu/%llu] %llu failed",
+			 (unsigned long long)p->visited,
+			 (unsigned long long)p->total,
+			 (unsigned long long)p->failed);
+	if (n > 0 && (size_t)n < cap && p->best)
+		n += snprintf(buf + n, cap - (size_t)n, ", best %.4g ms (%s)",
+			      p->best->result.time_ms, p->best->key);
+	if (n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ", %s elapsed, ETA %s", el, eta);
+}
+
+static void on_progress(const kt_tune_progress *p, void *ud)
+{
+	display *d = ud;
+	if (d->quiet)
+		return;
+	char line[512];
+	progress_text(line, sizeof(line), p);
+	if (d->tty) { /* one line, rewritten in place, cut to the terminal */
+		fprintf(stderr, "\r\033[K%.*s", (int)d->width, line);
+		fflush(stderr);
+		return;
+	}
+	const char *best = p->best ? p->best->key : NULL;
+	bool new_best = best && best != d->last_best;
+	if (new_best || p->visited >= p->total || p->visited == 1 ||
+	    p->elapsed_s - d->last_line >= 1.0) {
+		fprintf(stderr, "%s\n", line);
+		d->last_line = p->elapsed_s;
+	}
+	d->last_best = best;
+}
+
+/* ---- the summary ---------------------------------------------------------- */
+
+static void print_counts(FILE *out, const kt_tune_report *r)
+{
+	bool first = true;
+	for (int s = KT_STATUS_OK; s <= KT_STATUS_TIMEOUT; s++) {
+		if (!r->counts[s] && s != KT_STATUS_OK)
+			continue;
+		fprintf(out, "%s%llu %s", first ? "" : ", ",
+			(unsigned long long)r->counts[s], kt_status_name((kt_status)s));
+		first = false;
+	}
+	fputc('\n', out);
+}
+
+static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
+			  const options *o, const char *cache)
+{
+	const kt_tune_entry *def = r->nentries ? &r->entries[0] : NULL;
+	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
+	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
+	fprintf(out, "strategy   %s, seed %ld, stopped by %s\n",
+		r->strategy ? r->strategy : "?", o->seed, kt_tune_stop_name(r->stop));
+	fprintf(out, "visited    %zu of %llu valid configurations (%llu evaluated, "
+		     "%llu from the cache) in %.1f s\n",
+		r->nentries, (unsigned long long)r->space_size,
+		(unsigned long long)r->evaluated, (unsigned long long)r->cached,
+		r->elapsed_s);
+	fprintf(out, "status     ");
+	print_counts(out, r);
+	if (def && def->result.status == KT_STATUS_OK)
+		fprintf(out, "default    %s  %.6g ms\n", def->key, def->result.time_ms);
+	if (r->best && def && def->result.status == KT_STATUS_OK)
+		fprintf(out, "best       %s  %.6g ms  (%.3fx the default's speed)\n",
+			r->best->key, r->best->result.time_ms,
+			def->result.time_ms / r->best->result.time_ms);
+	else if (!r->best)
+		fprintf(out, "best       none: no configuration was correct\n");
+	if (cache)
+		fprintf(out, "cache      %s\n", cache);
+	if (o->out)
+		fprintf(out, "results    %s (T4)\n", o->out);
+}
+
+static cJSON *entry_json(const kt_tune_entry *e)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "key", e->key);
+	cJSON_AddStringToObject(j, "status", kt_status_name(e->result.status));
+	if (isfinite(e->result.time_ms))
+		cJSON_AddNumberToObject(j, "time_ms", e->result.time_ms);
+	return j;
+}
+
+static void print_json(const kt_tune_report *r, const kt_model *m,
+		       const options *o, const char *cache, int status)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "kernel", m->kernel);
+	cJSON_AddStringToObject(j, "template", m->file);
+	cJSON_AddStringToObject(j, "device", r->device.name);
+	cJSON_AddStringToObject(j, "backend", r->device.backend);
+	cJSON_AddStringToObject(j, "strategy", r->strategy ? r->strategy : "");
+	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+	cJSON_AddStringToObject(j, "stop", kt_tune_stop_name(r->stop));
+	cJSON_AddBoolToObject(j, "ok", status == 0);
+	cJSON_AddNumberToObject(j, "space_size", (double)r->space_size);
+	cJSON_AddNumberToObject(j, "visited", (double)r->nentries);
+	cJSON_AddNumberToObject(j, "evaluated", (double)r->evaluated);
+	cJSON_AddNumberToObject(j, "from_cache", (double)r->cached);
+	cJSON_AddNumberToObject(j, "elapsed_s", r->elapsed_s);
+	cJSON *c = cJSON_AddObjectToObject(j, "counts");
+	for (int s = KT_STATUS_OK; s <= KT_STATUS_TIMEOUT; s++)
+		cJSON_AddNumberToObject(c, kt_status_name((kt_status)s),
+					(double)r->counts[s]);
+	if (r->nentries)
+		cJSON_AddItemToObject(j, "default", entry_json(&r->entries[0]));
+	if (r->best)
+		cJSON_AddItemToObject(j, "best", entry_json(r->best));
+	if (r->best && r->nentries && r->entries[0].result.status == KT_STATUS_OK)
+		cJSON_AddNumberToObject(j, "speedup", r->entries[0].result.time_ms /
+							      r->best->result.time_ms);
+	cJSON_AddItemToObject(j, "cache", cache ? cJSON_CreateString(cache)
+						: cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "results", o->out ? cJSON_CreateString(o->out)
+						   : cJSON_CreateNull());
+	char *text = cJSON_Print(j);
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(j);
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* Everything one run holds, released in one place. */
+typedef struct session {
+	kt_diags diags;
+	kt_template *t;
+	const kt_model *m;
+	kt_backend *b;
+	kt_value *problem;
+	char *cache;
+	kt_tune_report *report;
+} session;
+
+static int open_template(session *s, const char *path, const options *o)
+{
+	int rc = kt_template_load(&s->t, path, &s->diags);
+	if (rc) {
+		if (s->diags.errors == 0)
+			fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	s->m = kt_template_model(s->t, o->kernel);
+	if (!s->m) {
+		if (o->kernel)
+			fprintf(stderr, "ktc tune: no annotated kernel '%s' in '%s'\n",
+				o->kernel, path);
+		else if (s->t->nmodels == 0)
+			fprintf(stderr, "ktc tune: no '#pragma kt' kernel in '%s'\n", path);
+		else
+			fprintf(stderr, "ktc tune: '%s' has %zu kernels; name one with "
+					"--kernel\n", path, s->t->nmodels);
+		return s->t->nmodels > 1 && !o->kernel ? 2 : 1;
+	}
+	s->problem = kt_calloc(s->m->nproblems + 1, sizeof(kt_value));
+	if (!s->problem)
+		return 1;
+	return parse_problem(s->problem, s->m, o) ? 2 : 0;
+}
+
+static int open_backend(session *s, const options *o)
+{
+	const char *name = pick_backend(o);
+	if (!name) {
+		fprintf(stderr, "ktc tune: no GPU backend is built into this ktc "
+				"(built in: %s); use --backend sim --from RESULTS\n",
+			kt_backend_names());
+		return 1;
+	}
+	kt_backend_options bo = {
+		.from = o->from,
+		.device = o->device,
+		.timed_runs = (int)o->runs,
+		.timeout_s = o->timeout,
+		.profile = o->profile,
+		.compile_only = o->compile_only,
+		.seed = (uint64_t)o->seed,
+		.sim_delay_ms = o->sim_delay,
+	};
+	if (kt_backend_open(&s->b, name, s->m, &bo)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	return 0;
+}
+
+/* The cache path: --cache, none (--no-cache, --compile-only), or default. */
+static int choose_cache(session *s, const options *o)
+{
+	if (o->no_cache || o->compile_only)
+		return 0;
+	if (o->cache) {
+		s->cache = kt_strdup(o->cache);
+		return s->cache ? 0 : 1;
+	}
+	kt_device_info dev;
+	if (s->b->ops->device_info(s->b, &dev)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	s->cache = default_cache(s->m->file, s->m, s->problem, &dev);
+	if (!s->cache) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	return 0;
+}
+
+static int tune(session *s, const options *o)
+{
+	display d = {.tty = isatty(2), .quiet = o->quiet, .width = 160};
+	kt_tune_options to = {
+		.strategy = o->strategy,
+		.strategy_settings = o->nsettings ? o->settings : NULL,
+		.max_evals = (uint64_t)o->budget,
+		.max_seconds = o->time_limit,
+		.seed = (uint64_t)o->seed,
+		.batch = (size_t)o->batch,
+		.problem = s->problem,
+		.cache_path = s->cache,
+		.force_new = o->force_new,
+		.t4_path = o->out,
+		.progress = on_progress,
+		.progress_ud = &d,
+		.diags = &s->diags,
+		.stop = &stop_requested,
+	};
+	catch_signals();
+	int rc = kt_tune_run(&s->report, s->m, s->b, &to);
+	if (d.tty && !d.quiet)
+		fputc('\n', stderr);
+	kt_diags_print(&s->diags, stderr, isatty(2)); /* before the error line */
+	kt_diags_release(&s->diags);
+	kt_diags_init(&s->diags);
+	if (rc)
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+	if (!rc && s->report->stop == KT_TUNE_INTERRUPTED)
+		fprintf(stderr, "ktc tune: interrupted after %zu configurations; "
+				"the same command resumes from the cache\n",
+			s->report->nentries);
+	return rc || s->report->stop == KT_TUNE_INTERRUPTED ? 1 : 0;
+}
+
+static int check_options(const options *o)
+{
+	const char *bad = o->budget < 0	       ? "--budget must be >= 0"
+			  : o->batch < 1       ? "--batch must be >= 1"
+			  : o->seed < 0	       ? "--seed must be >= 0"
+			  : o->runs < 0	       ? "--runs must be >= 0"
+			  : o->time_limit < 0  ? "--time-limit must be >= 0"
+			  : o->timeout < 0     ? "--timeout must be >= 0"
+			  : o->sim_delay < 0   ? "--sim-delay must be >= 0"
+			  : o->no_cache && o->cache ? "--cache and --no-cache conflict"
+						    : NULL;
+	if (bad)
+		fprintf(stderr, "ktc tune: %s\n", bad);
+	return bad ? 2 : 0;
+}
+
+static int run(const options *o, const char *path)
+{
+	session s = {0};
+	kt_diags_init(&s.diags);
+	int status = open_template(&s, path, o);
+	if (!status)
+		status = open_backend(&s, o);
+	if (!status)
+		status = choose_cache(&s, o);
+	if (!status)
+		status = tune(&s, o);
+	kt_diags_print(&s.diags, stderr, isatty(2));
+	if (s.report && o->json)
+		print_json(s.report, s.m, o, s.cache, status);
+	else if (s.report && s.report->nentries)
+		print_summary(stdout, s.report, s.m, o, s.cache);
+	kt_tune_report_free(s.report);
+	kt_backend_free(s.b);
+	kt_free(s.cache);
+	kt_free(s.problem);
+	kt_template_free(s.t);
+	kt_diags_release(&s.diags);
+	return status;
+}
 
 int cmd_tune(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ktc: '%s' is not built yet\n", argv[0]);
-	return 1;
+	options o = {.budget = DEFAULT_BUDGET, .seed = 1, .batch = DEFAULT_BATCH};
+	const kt_opt opts[] = {
+		KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME", "the kernel to tune (needed when FILE has several)"),
+		KT_OPT_STRING_('b', "backend", &o.backend, "NAME", "sim, cuda or opencl (default: sim with --from, else a GPU backend)"),
+		KT_OPT_STRING_(0, "from", &o.from, "RESULTS", "sim: the recorded T4 file or ktc cache to answer from"),
+		KT_OPT_STRING_('s', "strategy", &o.strategy, "NAME", "search strategy (default: random)"),
+		KT_OPT_LIST_(0, "strategy-option", o.settings, &o.nsettings, MAX_LIST, "NAME=V", "a setting of the strategy"),
+		KT_OPT_INT_('n', "budget", &o.budget, "N", "distinct configurations to visit, default included (default 100; 0: all)"),
+		KT_OPT_DOUBLE_(0, "time-limit", &o.time_limit, "S", "stop after S seconds (the run is then not reproducible)"),
+		KT_OPT_INT_(0, "seed", &o.seed, "S", "seed of the strategy and the input data (default 1)"),
+		KT_OPT_INT_(0, "batch", &o.batch, "N", "configurations asked for and compiled at once (default 8)"),
+		KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST, "NAME=V", "a problem variable's value (default: its default)"),
+		KT_OPT_STRING_(0, "cache", &o.cache, "FILE", "the cache file (default: .ktc/cache/<template>-<kernel>-<hash>.jsonl)"),
+		KT_OPT_FLAG_(0, "no-cache", &o.no_cache, "keep no cache"),
+		KT_OPT_FLAG_(0, "force-new", &o.force_new, "replace a cache made for something else (kept as FILE.old)"),
+		KT_OPT_STRING_('o', "output", &o.out, "FILE", "write the results as T4 JSON"),
+		KT_OPT_FLAG_(0, "json", &o.json, "print the summary as JSON"),
+		KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress display"),
+		KT_OPT_FLAG_(0, "compile-only", &o.compile_only, "compile each configuration, run nothing (no cache)"),
+		KT_OPT_STRING_(0, "device", &o.device, "D", "which device (index or name)"),
+		KT_OPT_DOUBLE_(0, "timeout", &o.timeout, "S", "seconds one configuration may take"),
+		KT_OPT_INT_(0, "runs", &o.runs, "N", "timed runs per configuration (default: the backend's)"),
+		KT_OPT_FLAG_(0, "profile", &o.profile, "collect hardware counters"),
+		KT_OPT_DOUBLE_(0, "sim-delay", &o.sim_delay, "MS", "sim: sleep MS per evaluation (for testing interruption)"),
+		KT_OPT_END_,
+	};
+	const kt_cmd_info info = {
+		.usage = "ktc tune [options] FILE",
+		.summary = "Searches the space of an annotated kernel of FILE on a "
+			   "backend and prints the best\nconfiguration. Every "
+			   "evaluation is appended to a cache at once; the same "
+			   "command\nrun again resumes and ends with the same "
+			   "results. Exit status: 0 ok, 1 failure\nor interrupted, "
+			   "2 usage.",
+		.opts = opts,
+	};
+	static char name[] = "ktc tune";
+	int npos;
+	argv[0] = name;
+	int rc = kt_opt_parse(&info, argc, argv, &npos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (npos != 1) {
+		fprintf(stderr, "usage: %s (see 'ktc tune --help')\n", info.usage);
+		return 2;
+	}
+	if (check_options(&o))
+		return 2;
+	return run(&o, argv[0]);
 }

@@ -18,6 +18,7 @@ static const struct command {
 #endif
 	{"space", cmd_space, "print a template's parameters, constraints and space size"},
 	{"tune", cmd_tune, "search a template's space on a backend"},
+	{"landscape", cmd_landscape, "write a synthetic results file for testing strategies"},
 	{"apply", cmd_apply, "write a template with its best configuration fixed"},
 };
 

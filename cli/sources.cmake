@@ -3,6 +3,7 @@ set(KTC_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/main.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_space.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_tune.c
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_landscape.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_apply.c
 )
 if(KTC_HAVE_LIBCLANG)

@@ -122,22 +122,49 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 	return m;
 }
 
+cJSON *kt_t4_doc_new(void)
+{
+	cJSON *doc = cJSON_CreateObject();
+	if (!cJSON_AddStringToObject(doc, "schema_version", "1.0.0") ||
+	    !cJSON_AddArrayToObject(doc, "results")) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int kt_t4_doc_add(cJSON *doc, const kt_results_info *info, const kt_t4_row *row)
+{
+	cJSON *j = row_json(info, row);
+	if (!j || !cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "results"), j)) {
+		cJSON_Delete(j);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int kt_t4_doc_write(cJSON *doc, const char *path, const kt_results_info *info,
+		    const char *backend)
+{
+	cJSON_AddItemToObject(doc, "metadata", metadata_json(info, backend));
+	char *text = cJSON_Print(doc);
+	if (!text)
+		return kt_error(KT_ENOMEM, "out of memory writing '%s'", path);
+	int rc = kt_fs_write_atomic(path, text, strlen(text));
+	cJSON_free(text);
+	return rc;
+}
+
 int kt_t4_write(const char *path, const kt_results_info *info,
 		const char *backend, const kt_t4_row *rows, size_t n)
 {
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "schema_version", "1.0.0");
-	cJSON *results = cJSON_AddArrayToObject(doc, "results");
-	for (size_t i = 0; results && i < n; i++)
-		cJSON_AddItemToArray(results, row_json(info, &rows[i]));
-	cJSON_AddItemToObject(doc, "metadata", metadata_json(info, backend));
-	char *text = cJSON_Print(doc);
+	cJSON *doc = kt_t4_doc_new();
+	int rc = doc ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = kt_t4_doc_add(doc, info, &rows[i]);
+	if (!rc)
+		rc = kt_t4_doc_write(doc, path, info, backend);
 	cJSON_Delete(doc);
-	if (!text)
-		return kt_error(KT_ENOMEM, "out of memory writing '%s'", path);
-	size_t len = strlen(text);
-	int rc = kt_fs_write_atomic(path, text, len);
-	cJSON_free(text);
 	return rc;
 }
 
