@@ -28,6 +28,7 @@ static const char *const site_names[KT_SITE_COUNT_] = {
 static const char *const reason_names[KT_REASON_COUNT_] = {
 	"warp_size", "fp8_max", "format_group", "eps", "shift", "mask",
 	"shuffle", "trivial", "math", "type_size", "untied", "unsafe",
+	"ambiguous",
 };
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
 	"stride_follows_block", "vectorize", "items_per_thread", "grid_stride",
@@ -225,6 +226,7 @@ static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 		for (size_t i = 0; i < f->narrays; i++) {
 			cJSON *e = cJSON_CreateObject();
 			add_str(e, "name", f->arrays[i].name);
+			add_str(e, "offset", f->arrays[i].offset);
 			cJSON_AddBoolToObject(e, "load", f->arrays[i].load);
 			cJSON_AddBoolToObject(e, "store", f->arrays[i].store);
 			cJSON_AddItemToArray(a, e);

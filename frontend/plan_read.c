@@ -347,11 +347,13 @@ static void each_edit(rd *r, const cJSON *j, void *elem)
 
 static void each_access(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"name", "load", "store", NULL};
+	static const char *const f[] = {"name", "offset", "load", "store",
+					NULL};
 	kt_plan_access *a = elem;
 	if (!check_object(r, j, f))
 		return;
 	rd_str(r, j, "name", true, &a->name);
+	rd_str(r, j, "offset", false, &a->offset);
 	rd_bool(r, j, "load", true, &a->load);
 	rd_bool(r, j, "store", true, &a->store);
 }

@@ -93,6 +93,7 @@ typedef enum kt_reason {
 	KT_REASON_TYPE_SIZE,    /* a byte count of a type (sizeof-like: 2, 4) */
 	KT_REASON_UNTIED,       /* looks tunable but nothing links it */
 	KT_REASON_UNSAFE,       /* tunable, but changing it changes the result */
+	KT_REASON_AMBIGUOUS,    /* equal to two tunable values: cannot tell */
 	KT_REASON_COUNT_
 } kt_reason;
 
@@ -139,6 +140,9 @@ typedef struct kt_candidate {
 	const char *kernel;   /* the __global__ function it belongs to/launches */
 	const char *name;     /* macro / constexpr / variable name, or NULL */
 	int link;             /* index of the candidate it is tied to, or -1 */
+	const char *with;     /* when linked: its text in terms of the root's
+				 parameter, `$` standing for the name
+				 (`$`, `($ - 1)`, `$ + 1`) */
 	int padding;          /* ARRAY_DIM: text is `base + padding`; else 0 */
 	const char *evidence; /* one line: why this role */
 	bool rejected;
@@ -155,8 +159,12 @@ typedef struct kt_kernel_info {
 	bool is_template;
 } kt_kernel_info;
 
+struct kt_fe_facts;
+
+/* Refers to the kt_tu it was found in: free it before the kt_tu. */
 typedef struct kt_candidates {
 	struct kt_arena *arena;
+	struct kt_fe_facts *facts; /* the frontend's analysis, for the planner */
 	const char *path;
 	const char *text; /* the file as parsed (owned by the arena) */
 	size_t text_len;
@@ -223,7 +231,9 @@ typedef struct kt_plan_edit {
 
 /* An array a vectorized loop reads or writes. */
 typedef struct kt_plan_access {
-	const char *name; /* the pointer parameter */
+	const char *name;   /* the pointer (parameter or local alias) */
+	const char *offset; /* subscript is `offset + index_var`; NULL: just
+			       `index_var` */
 	bool load, store;
 } kt_plan_access;
 
