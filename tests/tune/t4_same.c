@@ -1,0 +1,78 @@
+/*
+ * t4_same.c - `t4_same A B`: exit 0 when two result files (T4 or cache)
+ * hold the same results in the same order: configuration, status, time,
+ * every timed run and every measurement. Timestamps and phase times (when
+ * each evaluation happened, how long the search took) are left out: they
+ * differ between any two runs. Used by the kill -9 test (kill_resume.sh).
+ */
+#include "ktc/results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool same_number(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+static const char *diff_result(const kt_result *x, const kt_result *y)
+{
+	if (x->status != y->status)
+		return "status";
+	if (!same_number(x->time_ms, y->time_ms))
+		return "time";
+	if (x->nruntimes != y->nruntimes)
+		return "number of runs";
+	for (size_t i = 0; i < x->nruntimes; i++)
+		if (!same_number(x->runtimes_ms[i], y->runtimes_ms[i]))
+			return "runtimes";
+	if (x->nmeasures != y->nmeasures)
+		return "number of measurements";
+	for (size_t i = 0; i < x->nmeasures; i++)
+		if (strcmp(x->measures[i].name, y->measures[i].name) ||
+		    !same_number(x->measures[i].value, y->measures[i].value))
+			return "measurements";
+	return NULL;
+}
+
+static const char *diff_record(const kt_results *a, const kt_results *b, size_t i)
+{
+	for (size_t p = 0; p < a->info.nparams; p++)
+		if (kt_value_as_double(a->records[i].values[p]) !=
+		    kt_value_as_double(b->records[i].values[p]))
+			return "configuration";
+	return diff_result(&a->records[i].result, &b->records[i].result);
+}
+
+int main(int argc, char **argv)
+{
+	kt_results *a = NULL, *b = NULL;
+	int status = 1;
+	if (argc != 3) {
+		fprintf(stderr, "usage: t4_same A B\n");
+		return 2;
+	}
+	if (kt_results_load(&a, argv[1]) || kt_results_load(&b, argv[2])) {
+		fprintf(stderr, "t4_same: %s\n", kt_error_last());
+		goto done;
+	}
+	if (a->nrecords != b->nrecords || a->info.nparams != b->info.nparams) {
+		fprintf(stderr, "t4_same: %zu results against %zu\n", a->nrecords,
+			b->nrecords);
+		goto done;
+	}
+	for (size_t i = 0; i < a->nrecords; i++) {
+		const char *what = diff_record(a, b, i);
+		if (what) {
+			fprintf(stderr, "t4_same: result %zu differs in its %s\n", i, what);
+			goto done;
+		}
+	}
+	printf("t4_same: %zu results, identical\n", a->nrecords);
+	status = 0;
+done:
+	kt_results_free(a);
+	kt_results_free(b);
+	return status;
+}
