@@ -190,6 +190,12 @@ static bool parse_values(bparser *b, domain *d, const char *name)
 			return false;
 	}
 	lex_next(lx);
+	/* One float makes a float domain, so every value has one type. */
+	bool any_float = false;
+	for (size_t i = 0; i < d->nvalues; i++)
+		any_float |= d->values[i].is_float;
+	for (size_t i = 0; any_float && i < d->nvalues; i++)
+		d->values[i] = kt_float(kt_value_as_double(d->values[i]));
 	return true;
 }
 

@@ -372,6 +372,8 @@ static void check_duplicate_kernels(scanner *sc)
 void scan_file(gram *g, kt_model **models, size_t *nmodels)
 {
 	scanner sc = {.g = g, .line_start = true};
+	if (g->textlen >= 3 && !memcmp(g->text, "\xEF\xBB\xBF", 3))
+		sc.pos = 3; /* a UTF-8 byte order mark */
 	for (;;) {
 		ctok k = next_tok(&sc);
 		size_t body;

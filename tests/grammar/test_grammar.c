@@ -78,6 +78,14 @@ static void param_domains_expand(void)
 	CHECK_EQ_INT(m->params[2].default_index, 2);
 	CHECK(m->params[3].values[0].is_float);
 	CHECK(m->params[3].values[0].f == -1.5);
+	kt_template_free(t);
+	t = parse_ok("\xEF\xBB\xBF#pragma kt param M values(2, 0.5, -1)\n" KERNEL);
+	m = kt_template_model(t, NULL);
+	CHECK(m && m->nparams == 1);
+	if (!m || m->nparams != 1)
+		goto done;
+	CHECK(m->params[0].values[0].is_float && m->params[0].values[0].f == 2);
+	CHECK(m->params[0].values[2].is_float && m->params[0].values[2].f == -1);
 done:
 	kt_template_free(t);
 }
