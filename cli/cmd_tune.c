@@ -230,7 +230,7 @@ static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
 	const kt_tune_entry *def = r->nentries ? &r->entries[0] : NULL;
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
 	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
-	fprintf(out, "strategy   %s, seed %ld, stopped by %s\n",
+	fprintf(out, "strategy   %s, seed %ld (stopped: %s)\n",
 		r->strategy ? r->strategy : "?", o->seed, kt_tune_stop_name(r->stop));
 	fprintf(out, "visited    %zu of %llu valid configurations (%llu evaluated, "
 		     "%llu from the cache) in %.1f s\n",

@@ -59,6 +59,14 @@ static int sim_device_info(kt_backend *b, kt_device_info *out)
 	return 0;
 }
 
+static void value_text(char *buf, size_t cap, kt_value v)
+{
+	if (v.is_float)
+		snprintf(buf, cap, "%.17g", v.f);
+	else
+		snprintf(buf, cap, "%lld", (long long)v.i);
+}
+
 static int sim_set_problem(kt_backend *b, const kt_value *problem)
 {
 	sim *s = (sim *)b;
@@ -68,14 +76,16 @@ static int sim_set_problem(kt_backend *b, const kt_value *problem)
 		kt_value want = problem ? problem[p]
 					: m->problems[p].values[m->problems[p].default_index];
 		for (size_t i = 0; i < info->nproblems; i++) {
-			if (strcmp(info->problem_names[i], m->problems[p].name))
+			if (strcmp(info->problem_names[i], m->problems[p].name) ||
+			    kt_value_as_double(info->problem[i]) == kt_value_as_double(want))
 				continue;
-			if (kt_value_as_double(info->problem[i]) != kt_value_as_double(want))
-				return kt_error(KT_EINVALID,
-						"recording '%s' holds problem %s=%g, not %g",
-						s->from, m->problems[p].name,
-						kt_value_as_double(info->problem[i]),
-						kt_value_as_double(want));
+			char have[32], asked[32];
+			value_text(have, sizeof(have), info->problem[i]);
+			value_text(asked, sizeof(asked), want);
+			return kt_error(KT_EINVALID,
+					"recording '%s' holds problem %s=%s, not %s=%s",
+					s->from, m->problems[p].name, have,
+					m->problems[p].name, asked);
 		}
 	}
 	return 0;

@@ -325,10 +325,16 @@ static void format_problem(char *buf, size_t cap, const kt_results_info *info)
 {
 	size_t n = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < info->nproblems && n < cap; i++)
-		n += (size_t)snprintf(buf + n, cap - n, "%s%s=%g", i ? "," : "",
-				      info->problem_names[i],
-				      kt_value_as_double(info->problem[i]));
+	for (size_t i = 0; i < info->nproblems && n < cap; i++) {
+		kt_value v = info->problem[i];
+		if (v.is_float)
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s=%.17g",
+					      i ? "," : "", info->problem_names[i], v.f);
+		else
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s=%lld",
+					      i ? "," : "", info->problem_names[i],
+					      (long long)v.i);
+	}
 	if (!info->nproblems)
 		snprintf(buf, cap, "(none)");
 }

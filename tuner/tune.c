@@ -57,6 +57,7 @@ const char *kt_tune_stop_name(kt_tune_stop s)
 	case KT_TUNE_EXHAUSTED: return "space exhausted";
 	case KT_TUNE_INTERRUPTED: return "interrupted";
 	case KT_TUNE_STALLED: return "strategy stalled";
+	case KT_TUNE_ERROR: return "error";
 	}
 	return "unknown";
 }
@@ -456,6 +457,8 @@ int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
 		rc = visit_default(&r);
 	if (!rc)
 		rc = loop(&r);
+	if (rc)
+		r.rep->stop = KT_TUNE_ERROR;
 	drop_unanswered(&r);
 	r.rep->elapsed_s = now_s() - r.t0;
 	r.rep->best = r.best >= 0 ? &r.rep->entries[r.best] : NULL;

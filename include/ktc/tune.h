@@ -47,6 +47,7 @@ typedef enum kt_tune_stop {
 	KT_TUNE_EXHAUSTED,   /* the strategy had nothing more (space done) */
 	KT_TUNE_INTERRUPTED, /* *stop was set (SIGINT, SIGTERM) */
 	KT_TUNE_STALLED,     /* the strategy repeated itself without end */
+	KT_TUNE_ERROR,       /* a failure stopped the run (kt_tune_run < 0) */
 } kt_tune_stop;
 
 const char *kt_tune_stop_name(kt_tune_stop s);

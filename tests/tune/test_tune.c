@@ -213,7 +213,7 @@ static void sim_refuses_another_problem(void)
 		return;
 	kt_value n = kt_int(64);
 	CHECK(b->ops->set_problem(b, &n) < 0);
-	CHECK(strstr(kt_error_last(), "holds problem N=1024, not 64") != NULL);
+	CHECK(strstr(kt_error_last(), "holds problem N=1024, not N=64") != NULL);
 	kt_backend_free(b);
 }
 

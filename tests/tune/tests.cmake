@@ -10,3 +10,33 @@ add_test(NAME tune_kill_resume
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/kill_resume.sh $<TARGET_FILE:ktc>
                  $<TARGET_FILE:t4_same> ${CMAKE_CURRENT_LIST_DIR}/inputs/scale.kt.cu)
 set_tests_properties(tune_kill_resume PROPERTIES LABELS tune TIMEOUT 120)
+
+# Golden tests of `ktc tune` and `ktc landscape`: NAME, then the arguments
+# after `ktc`, run where golden.sh prepares landscapes and a cache; the
+# expected output is golden/NAME.out (KTC_UPDATE_GOLDEN=1 rewrites it).
+function(ktc_tune_golden name)
+  add_test(NAME tune_golden_${name}
+           COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/golden.sh $<TARGET_FILE:ktc>
+                   ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/golden/${name}.out ${ARGN})
+  set_tests_properties(tune_golden_${name} PROPERTIES LABELS golden)
+endfunction()
+
+ktc_tune_golden(summary tune scale.kt.cu --from rugged.json --budget 40 --seed 2 --no-cache -q)
+ktc_tune_golden(json tune scale.kt.cu --from roofline.json --strategy local_search --budget 30 --no-cache --json)
+ktc_tune_golden(progress tune scale.kt.cu --from bowl.json --strategy brute_force --budget 3 --batch 1 --no-cache)
+ktc_tune_golden(resume_from_cache tune scale.kt.cu --from bowl.json --budget 12 --seed 3 -q --cache bowl-cache.jsonl)
+ktc_tune_golden(sim_from_cache tune scale.kt.cu --from bowl-cache.jsonl --budget 10 --seed 3 -q --no-cache)
+ktc_tune_golden(not_in_recording tune scale.kt.cu --from part.json --budget 20 --seed 4 -q --no-cache)
+ktc_tune_golden(cache_of_other_device tune scale.kt.cu --from rugged.json --budget 5 -q --cache bowl-cache.jsonl)
+ktc_tune_golden(other_problem tune scale.kt.cu --from bowl.json --problem N=4096 -q --no-cache)
+ktc_tune_golden(unknown_problem tune scale.kt.cu --from bowl.json --problem M=3 -q)
+ktc_tune_golden(unknown_strategy tune scale.kt.cu --from bowl.json --strategy nope -q --no-cache)
+ktc_tune_golden(sim_needs_from tune scale.kt.cu --backend sim -q --no-cache)
+ktc_tune_golden(unknown_backend tune scale.kt.cu --backend hip -q --no-cache)
+ktc_tune_golden(bad_batch tune scale.kt.cu --from bowl.json --batch 0)
+ktc_tune_golden(missing_template tune nothere.kt.cu --from bowl.json)
+ktc_tune_golden(help tune --help)
+ktc_tune_golden(landscape_help landscape --help)
+ktc_tune_golden(landscape_unknown_kind landscape --kind flat -o x.json scale.kt.cu)
+ktc_tune_golden(landscape_too_big landscape --kind bowl --limit 100 -o x.json scale.kt.cu)
+ktc_tune_golden(landscape_no_output landscape --kind bowl scale.kt.cu)
