@@ -21,3 +21,9 @@ foreach(backend ${KTC_RUNTIME_BACKENDS})
   set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/backend.c APPEND PROPERTY
                COMPILE_DEFINITIONS KTC_BUILD_${BACKEND}_BACKEND=1)
 endforeach()
+# Host-side buffers and output comparison, shared by the CUDA and OpenCL
+# backends (owned by the CUDA backend's engineer).
+list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/buffers.c
+  ${CMAKE_CURRENT_LIST_DIR}/verify.c
+)
