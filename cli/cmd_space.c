@@ -80,16 +80,40 @@ static bool known_device(const char *name)
 	return false;
 }
 
+/* Sets NAME (len bytes of text) to v in every kernel that has it. */
+static bool set_named(report *r, size_t n, const char *text, size_t len,
+                      kt_value v, bool device)
+{
+	bool used = false;
+	for (size_t i = 0; i < n; i++) {
+		const kt_model *m = r[i].m;
+		size_t cnt = device ? m->ndevices : m->nproblems;
+		for (size_t j = 0; j < cnt; j++) {
+			const char *name =
+			    device ? m->devices[j].name : m->problems[j].name;
+			if (strlen(name) != len || strncmp(name, text, len))
+				continue;
+			(device ? r[i].device : r[i].problem)[j] = v;
+			(device ? r[i].device_given : r[i].problem_given)[j] =
+			    true;
+			used = true;
+		}
+	}
+	return used;
+}
+
 /*
  * Applies NAME=V overrides to every selected kernel that has NAME. Returns
- * -1 (after a message) for malformed text or a name no kernel knows.
+ * -1 (after a message) for malformed text, an unknown DEVICE_* name, or a
+ * problem variable no selected kernel has. A known DEVICE_* constant that a
+ * kernel does not use is fine: several kernels may share one --device.
  */
 static int apply_overrides(report *r, size_t n, const char *const *ov, int nov,
                            bool device)
 {
 	for (int k = 0; k < nov; k++) {
 		const char *eq = strchr(ov[k], '=');
-		size_t len = eq ? (size_t)(eq - ov[k]) : 0;
+		int len = eq ? (int)(eq - ov[k]) : 0;
 		kt_value v;
 		if (!eq || !len || parse_value(eq + 1, &v)) {
 			fprintf(stderr,
@@ -97,36 +121,20 @@ static int apply_overrides(report *r, size_t n, const char *const *ov, int nov,
 			        ov[k]);
 			return -1;
 		}
-		bool used = false;
-		for (size_t i = 0; i < n; i++) {
-			const kt_model *m = r[i].m;
-			size_t cnt = device ? m->ndevices : m->nproblems;
-			for (size_t j = 0; j < cnt; j++) {
-				const char *name = device ? m->devices[j].name
-				                          : m->problems[j].name;
-				if (strlen(name) != len ||
-				    strncmp(name, ov[k], len))
-					continue;
-				(device ? r[i].device : r[i].problem)[j] = v;
-				(device ? r[i].device_given
-				        : r[i].problem_given)[j] = true;
-				used = true;
-			}
-		}
-		char *name = kt_strndup(ov[k], len);
+		bool used = set_named(r, n, ov[k], (size_t)len, v, device);
+		char *name = kt_strndup(ov[k], (size_t)len);
 		bool known = device && name && known_device(name);
-		if (device && name && !known)
+		if (device && !known)
 			fprintf(stderr,
-			        "ktc space: unknown device constant '%s'\n",
-			        name);
-		else if (!used && !known)
+			        "ktc space: unknown device constant '%.*s'\n",
+			        len, ov[k]);
+		else if (!device && !used)
 			fprintf(stderr,
-			        "ktc space: no problem variable '%s' in %s\n",
-			        name ? name : ov[k],
+			        "ktc space: no problem variable '%.*s' in %s\n",
+			        len, ov[k],
 			        n == 1 ? "this kernel" : "any kernel");
-		bool ok = used || known;
 		kt_free(name);
-		if (!ok)
+		if (device ? !known : !used)
 			return -1;
 	}
 	return 0;
