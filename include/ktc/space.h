@@ -61,7 +61,12 @@ size_t kt_space_neighbors(const kt_space *s, uint64_t index, bool adjacent,
 /* Index of the default configuration, or -1 if it is not valid. */
 int64_t kt_space_default_index(const kt_space *s);
 
-/* Groups, for display: how many, and which parameters each holds. */
+/*
+ * Groups, for display: how many, and which parameters each holds (in the
+ * order they are bound while the group is enumerated). Groups are ordered
+ * by their first parameter as written; the first group varies slowest in
+ * the configuration index.
+ */
 size_t kt_space_ngroups(const kt_space *s);
 size_t kt_space_group(const kt_space *s, size_t g, const int **params,
 		      uint64_t *valid_tuples);
