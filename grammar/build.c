@@ -284,6 +284,87 @@ static void resolve_model(builder *b)
 		resolve(b, m->template_args[i], nd);
 }
 
+static bool is_literal(const kt_expr *e)
+{
+	return e->kind == KT_EXPR_INT || e->kind == KT_EXPR_FLOAT;
+}
+
+static void eval_constant(builder *b, const kt_expr *e)
+{
+	kt_value v;
+	const kt_expr *where = NULL;
+	if (is_literal(e) || !kt_expr_eval_where(&v, e, NULL, &where))
+		return;
+	if (!where)
+		where = e;
+	gram_diag_at(b->g, KT_DIAG_ERROR, where->loc, where->len, "%s",
+		     kt_error_last());
+}
+
+static bool divides(const kt_expr *e)
+{
+	return (e->kind == KT_EXPR_BINARY &&
+		(e->op == KT_OP_DIV || e->op == KT_OP_MOD)) ||
+	       (e->kind == KT_EXPR_CALL && e->op == KT_FN_DIV_CEIL);
+}
+
+/* A divisor that is zero whatever the configuration. */
+static void check_divisor(builder *b, const kt_expr *d)
+{
+	kt_value v;
+	if (kt_expr_eval(&v, d, NULL) == 0 &&
+	    (v.is_float ? v.f == 0.0 : v.i == 0))
+		gram_diag_at(b->g, KT_DIAG_ERROR, d->loc, d->len,
+			     "division by zero");
+}
+
+/*
+ * A part of an expression that uses no name has one value whatever the
+ * configuration: it is evaluated now, so `1 << 70` or `N / (2 - 2)` is
+ * reported at parse time. Returns whether e is such a part; evaluates the
+ * largest ones only, so one mistake gives one diagnostic.
+ */
+static bool check_constants(builder *b, const kt_expr *e)
+{
+	bool constant = e->kind != KT_EXPR_SYMBOL && e->kind != KT_EXPR_STRING;
+	bool *arg_const = gram_alloc(b->g, (size_t)e->nargs + 1);
+	for (int i = 0; i < e->nargs; i++)
+		constant &= arg_const[i] = check_constants(b, e->args[i]);
+	for (int i = 0; !constant && i < e->nargs; i++)
+		if (arg_const[i])
+			eval_constant(b, e->args[i]);
+	if (divides(e) && arg_const[1])
+		check_divisor(b, e->args[1]);
+	return constant;
+}
+
+static void check_constants_of(builder *b, const kt_expr *e)
+{
+	if (e && check_constants(b, e))
+		eval_constant(b, e);
+}
+
+static void check_all_constants(builder *b)
+{
+	kt_model *m = b->m;
+	for (size_t i = 0; i < m->nsets; i++)
+		check_constants_of(b, m->sets[i].expr);
+	for (size_t i = 0; i < m->nconstraints; i++)
+		check_constants_of(b, m->constraints[i].expr);
+	for (int i = 0; i < 3; i++) {
+		check_constants_of(b, m->launch.grid[i]);
+		check_constants_of(b, m->launch.block[i]);
+	}
+	check_constants_of(b, m->launch.smem);
+	for (size_t i = 0; i < m->nargs; i++) {
+		check_constants_of(b, m->args[i].count);
+		check_constants_of(b, m->args[i].value);
+	}
+	check_constants_of(b, m->objective.expr);
+	for (int i = 0; i < m->ntemplate_args; i++)
+		check_constants_of(b, m->template_args[i]);
+}
+
 /* Argument names: unique, and not the name of a parameter's macro. */
 static void check_args(builder *b)
 {
@@ -320,5 +401,6 @@ void build_model(gram *g, kt_model *m)
 	b.set_used = gram_alloc(g, m->nsets + 1);
 	declare_all(&b);
 	resolve_model(&b);
+	check_all_constants(&b);
 	check_args(&b);
 }

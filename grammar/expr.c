@@ -65,12 +65,22 @@ typedef struct eparser {
 	lexer *lx;
 	bool allow_string;
 	int depth;
+	int nodes;
+	bool too_long; /* reported once */
 } eparser;
 
 static kt_expr *parse_cond(eparser *p);
 
 static kt_expr *new_expr(eparser *p, kt_expr_kind kind, size_t off)
 {
+	/* A long chain "1+1+...+1" is a tree as deep as it is long, and every
+	 * walk over it (here, in the evaluator) recurses: so it is bounded. */
+	if (++p->nodes > GRAM_MAX_NODES && !p->too_long) {
+		p->too_long = true;
+		gram_diag(p->lx->g, KT_DIAG_ERROR, p->lx->prev_end, 1,
+			  "expression is too long (more than %d terms)",
+			  GRAM_MAX_NODES);
+	}
 	kt_expr *e = gram_alloc(p->lx->g, sizeof(*e));
 	e->kind = kind;
 	e->sym = -1;
@@ -293,15 +303,6 @@ static kt_expr *parse_unary(eparser *p)
 	return parse_primary(p);
 }
 
-static bool is_zero_literal(const kt_expr *e)
-{
-	while (e->kind == KT_EXPR_UNARY &&
-	       (e->op == KT_OP_NEG || e->op == KT_OP_PLUS))
-		e = e->args[0];
-	return (e->kind == KT_EXPR_INT && e->lit.i == 0) ||
-	       (e->kind == KT_EXPR_FLOAT && e->lit.f == 0.0);
-}
-
 /* binary(min) = unary { BINOP binary(prec + 1) }, for BINOP.prec >= min */
 static kt_expr *parse_binary(eparser *p, int min_prec)
 {
@@ -314,12 +315,6 @@ static kt_expr *parse_binary(eparser *p, int min_prec)
 		kt_expr *rhs = parse_binary(p, b->prec + 1);
 		if (!rhs)
 			return NULL;
-		if ((b->op == KT_OP_DIV || b->op == KT_OP_MOD) &&
-		    is_zero_literal(rhs)) {
-			gram_diag_at(lx->g, KT_DIAG_ERROR, rhs->loc, rhs->len,
-				     "division by zero");
-			return NULL;
-		}
 		kt_expr *e = new_expr(p, KT_EXPR_BINARY, off);
 		e->op = b->op;
 		e->args = gram_alloc(lx->g, 2 * sizeof(*e->args));
@@ -366,13 +361,7 @@ kt_expr *expr_parse(lexer *lx, bool allow_string)
 {
 	eparser p = {.lx = lx, .allow_string = allow_string};
 	kt_expr *e = parse_cond(&p);
-	if (e && e->kind == KT_EXPR_CALL && e->op == KT_FN_DIV_CEIL &&
-	    is_zero_literal(e->args[1])) {
-		gram_diag_at(lx->g, KT_DIAG_ERROR, e->args[1]->loc,
-			     e->args[1]->len, "division by zero");
-		return NULL;
-	}
-	return e;
+	return p.too_long ? NULL : e;
 }
 
 /* --- formatting ------------------------------------------------------ */

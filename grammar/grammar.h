@@ -25,6 +25,7 @@
 /* Limits that keep hostile input from exhausting memory or the stack. */
 enum {
 	GRAM_MAX_DEPTH = 200,       /* nesting of expressions */
+	GRAM_MAX_NODES = 4096,      /* nodes of one expression (bounds its depth) */
 	GRAM_MAX_DOMAIN = 1 << 16,  /* values of one parameter or problem */
 };
 

@@ -421,6 +421,28 @@ static void errors_fail_with_positions(void)
 	kt_diags_release(&diags);
 }
 
+static void long_expressions_are_bounded(void)
+{
+	static char text[64 * 1024];
+	int n = snprintf(text, sizeof(text),
+			 "#pragma kt param A values(1)\n#pragma kt constraint A");
+	for (int i = 0; i < 5000; i++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "+1");
+	snprintf(text + n, sizeof(text) - (size_t)n, " > 0\n" KERNEL);
+	parse_bad(text);
+	CHECK_EQ_INT(diags.len, 1);
+	CHECK(diags.len && strstr(diags.items[0].message, "too long") &&
+	      diags.items[0].line == 2 && diags.items[0].col > 4096);
+	kt_diags_release(&diags);
+	/* Just under the limit parses. */
+	n = snprintf(text, sizeof(text),
+		     "#pragma kt param A values(1)\n#pragma kt constraint A");
+	for (int i = 0; i < 2000; i++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "+1");
+	snprintf(text + n, sizeof(text) - (size_t)n, " > 0\n" KERNEL);
+	kt_template_free(parse_ok(text));
+}
+
 static void warnings_do_not_fail(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A values(1)\n"
@@ -550,6 +572,7 @@ int main(void)
 	RUN(opencl_kernels);
 	RUN(no_pragma_no_model);
 	RUN(errors_fail_with_positions);
+	RUN(long_expressions_are_bounded);
 	RUN(warnings_do_not_fail);
 	RUN(missing_kernel_is_an_error);
 	RUN(types_and_device_table);
