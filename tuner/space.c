@@ -547,20 +547,20 @@ static void report(builder *b, const tally *t, kt_loc at, int len)
 	}
 	bool all = t->ok == 0;
 	const char *ex = t->example ? t->example : "";
+	const char *msg = t->message ? t->message : "cannot evaluate";
 	if (all && ex[0])
 		kt_diags_add(b->diags, KT_DIAG_ERROR, m->file, m->source,
 		             at.line, at.col, len,
-		             "%s for every configuration (e.g. %s)", t->message,
-		             ex);
+		             "%s for every configuration (e.g. %s)", msg, ex);
 	else if (all)
 		kt_diags_add(b->diags, KT_DIAG_ERROR, m->file, m->source,
-		             at.line, at.col, len, "%s", t->message);
+		             at.line, at.col, len, "%s", msg);
 	else
 		kt_diags_add(b->diags, KT_DIAG_WARNING, m->file, m->source,
 		             at.line, at.col, len,
 		             "%s when %s; configurations where it fails are "
 		             "left out of the space",
-		             t->message, ex);
+		             msg, ex);
 	b->errors += all;
 }
 

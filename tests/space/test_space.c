@@ -610,6 +610,63 @@ static void chained_group_counts_like_brute_force(void)
 	tm_free(&t);
 }
 
+/* An allocator that fails the nth allocation and counts live blocks. */
+static long fail_at, alloc_count, live;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	(void)ud;
+	(void)osize;
+	if (nsize == 0) {
+		live -= ptr != NULL;
+		free(ptr);
+		return NULL;
+	}
+	if (++alloc_count == fail_at)
+		return NULL;
+	void *p = realloc(ptr, nsize);
+	live += p && !ptr;
+	return p;
+}
+
+static void every_allocation_failure_is_survived(void)
+{
+	tmodel t;
+	const kt_model *m = tile_model(&t);
+	static const int64_t gs[] = {0, 2};
+	tm_param(&t, "G", gs, 2, 1); /* a warning: N % G divides by zero */
+	tm_constraint(&t, "N % G == 0",
+	              BIN(EQ, BIN(MOD, S("N"), S("G")), I(0)));
+	t.m.nsymbols = 0;
+	m = tm_finish(&t);
+	int failures = 0;
+	for (fail_at = 1; fail_at < 10000; fail_at++) {
+		kt_diags d;
+		kt_space *s = NULL;
+		uint32_t idx[8] = {0};
+		uint64_t out[16];
+		alloc_count = live = 0;
+		kt_set_allocator(failing_alloc, NULL);
+		kt_diags_init(&d);
+		int rc = kt_space_build(&s, m, NULL, NULL, &d);
+		if (!rc) {
+			kt_free(kt_space_key(s, idx));
+			kt_space_neighbors(s, 0, false, out, 16);
+		}
+		kt_space_free(s);
+		kt_diags_release(&d);
+		kt_set_allocator(NULL, NULL);
+		CHECK(rc == 0 || rc == KT_ENOMEM);
+		CHECK(rc != 0 || s != NULL);
+		CHECK_EQ_INT(live, 0);
+		failures += rc == KT_ENOMEM;
+		if (alloc_count < fail_at)
+			break; /* every allocation has been failed once */
+	}
+	CHECK(failures > 3);
+	tm_free(&t);
+}
+
 int main(void)
 {
 	RUN(count_matches_brute_force_on_random_spaces);
@@ -629,5 +686,6 @@ int main(void)
 	RUN(failing_set_without_parameters_is_an_error);
 	RUN(invalid_default_is_a_warning_naming_the_constraint);
 	RUN(chained_group_counts_like_brute_force);
+	RUN(every_allocation_failure_is_survived);
 	return check_summary();
 }
