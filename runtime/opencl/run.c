@@ -1,0 +1,397 @@
+/*
+ * run.c - one configuration in the worker: launch geometry, arguments,
+ * verification against the default configuration, timing.
+ *
+ * `launch grid(...) block(...)` means OpenCL's number of work-groups and
+ * work-group size: global size = grid * block in each dimension, so the
+ * same annotation reads the same as in CUDA.
+ *
+ * Verification regenerates the inputs for every check (seeded by the
+ * run's seed and the configuration's key, so a rerun checks the same data)
+ * and runs the default configuration on them first: the reference always
+ * saw exactly the inputs the candidate sees. Outputs are poisoned before
+ * each run. Timing reads profiling events of each launch, after warm-up
+ * runs, with the device's last-level cache overwritten before each one.
+ */
+#include "runtime/opencl/ocl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/buffers.h"
+#include "runtime/verify.h"
+#include "util/fs.h"
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double wall_clock(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A failed configuration: status and message. */
+static void fail(kt_result *r, kt_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(kt_result *r, kt_status s, const char *fmt, ...)
+{
+	kt_str msg = KT_STR_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	kt_str_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	r->status = s;
+	kt_free(r->message);
+	r->message = kt_str_detach(&msg);
+}
+
+static int geometry(ocl_geom *g, const kt_model *m, const kt_value *slots,
+                    kt_str *why)
+{
+	g->dims = 1;
+	for (int d = 0; d < 3; d++) {
+		int64_t v[2] = {1, 1};
+		const kt_expr *e[2] = {m->launch.grid[d], m->launch.block[d]};
+		for (int k = 0; k < 2; k++) {
+			kt_value x;
+			if (!e[k])
+				continue;
+			g->dims = (cl_uint)d + 1;
+			if (kt_expr_eval(&x, e[k], slots))
+				return kt_str_addf(why, "launch: %s",
+				                   kt_error_last()),
+				       KT_EINVALID;
+			v[k] = x.is_float ? (int64_t)x.f : x.i;
+			if (v[k] < 1 || v[k] > (int64_t)1 << 31)
+				return kt_str_addf(why,
+				                   "launch: %s size %lld in "
+				                   "dimension %d",
+				                   k ? "block" : "grid",
+				                   (long long)v[k], d),
+				       KT_EINVALID;
+		}
+		g->local[d] = (size_t)v[1];
+		g->global[d] = (size_t)v[0] * (size_t)v[1];
+	}
+	return 0;
+}
+
+/* Hardware limits of the device and the compiled kernel: "constraints". */
+static bool fits(ocl_worker *w, cl_kernel k, const ocl_geom *g, kt_result *r)
+{
+	size_t kmax = 0, total = 1;
+	cl_ulong lmem = 0, pmem = 0;
+	clGetKernelWorkGroupInfo(k, w->device, CL_KERNEL_WORK_GROUP_SIZE,
+	                         sizeof(kmax), &kmax, NULL);
+	clGetKernelWorkGroupInfo(k, w->device, CL_KERNEL_LOCAL_MEM_SIZE,
+	                         sizeof(lmem), &lmem, NULL);
+	clGetKernelWorkGroupInfo(k, w->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+	                         sizeof(pmem), &pmem, NULL);
+	kt_result_add_measure(r, "max_work_group_size", (double)kmax, "");
+	kt_result_add_measure(r, "local_mem", (double)lmem, "B");
+	kt_result_add_measure(r, "private_mem", (double)pmem, "B");
+	for (cl_uint d = 0; d < g->dims; d++) {
+		total *= g->local[d];
+		if (g->local[d] > w->max_items[d]) {
+			fail(r, KT_STATUS_CONSTRAINTS,
+			     "work-group size %zu in dimension %u exceeds the "
+			     "device's %zu",
+			     g->local[d], d, w->max_items[d]);
+			return false;
+		}
+	}
+	size_t limit = kmax && kmax < w->max_wg ? kmax : w->max_wg;
+	if (total > limit) {
+		fail(r, KT_STATUS_CONSTRAINTS,
+		     "work-group of %zu work-items exceeds the limit %zu",
+		     total, limit);
+		return false;
+	}
+	return true;
+}
+
+/* Binds every argument: the problem's buffers, scalars from slots. */
+static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
+                    kt_str *why)
+{
+	const kt_model *m = w->m;
+	cl_uint nargs = 0;
+	clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL);
+	if (nargs != m->nargs)
+		return kt_str_addf(why,
+		                   "kernel '%s' takes %u arguments, but "
+		                   "#pragma kt arg lists %zu",
+		                   m->kernel, nargs, m->nargs),
+		       KT_EINVALID;
+	for (size_t i = 0; i < m->nargs; i++) {
+		const kt_arg *a = &m->args[i];
+		cl_int err;
+		kt_value v;
+		if (a->count) {
+			if (kt_expr_eval(&v, a->count, slots) ||
+			    (size_t)v.i != w->args[i].count)
+				return kt_str_addf(why,
+				                   "argument '%s': its count "
+				                   "depends on parameters",
+				                   a->name),
+				       KT_EINVALID;
+			err = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem),
+			                     &w->args[i].mem);
+		} else {
+			unsigned char buf[16];
+			if (kt_expr_eval(&v, a->value, slots))
+				return kt_str_addf(why, "argument '%s': %s",
+				                   a->name, kt_error_last()),
+				       KT_EINVALID;
+			size_t sz = kt_buf_scalar(buf, a->type, v);
+			err = clSetKernelArg(k, (cl_uint)i, sz, buf);
+		}
+		if (err)
+			return kt_str_addf(why,
+			                   "argument '%s': clSetKernelArg: %s",
+			                   a->name, ocl_strerror(err)),
+			       KT_EINVALID;
+	}
+	return 0;
+}
+
+/* Fresh inputs for one check, from the run's seed and the key. */
+static void make_inputs(ocl_worker *w, const char *key)
+{
+	uint64_t seed = kt_hash(w->opt->seed, key, strlen(key));
+	for (size_t i = 0; i < w->m->nargs; i++) {
+		ocl_arg *a = &w->args[i];
+		if (a->input)
+			kt_buf_fill(a->input, a->a->type, a->count, &a->a->init,
+			            seed, i);
+	}
+	w->checks++;
+}
+
+/* Inputs to the device, poison into the outputs. */
+static cl_int upload(ocl_worker *w)
+{
+	for (size_t i = 0; i < w->m->nargs; i++) {
+		ocl_arg *a = &w->args[i];
+		const void *src = a->input;
+		if (!a->a->count)
+			continue;
+		if (!src) {
+			memset(a->got, kt_buf_poison_byte(w->checks), a->bytes);
+			src = a->got;
+		}
+		cl_int err = clEnqueueWriteBuffer(w->queue, a->mem, CL_TRUE, 0,
+		                                  a->bytes, src, 0, NULL, NULL);
+		if (err)
+			return err;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int download(ocl_worker *w, bool into_ref)
+{
+	for (size_t i = 0; i < w->m->nargs; i++) {
+		ocl_arg *a = &w->args[i];
+		if (!a->a->count || a->a->dir == KT_ARG_IN)
+			continue;
+		cl_int err = clEnqueueReadBuffer(
+		    w->queue, a->mem, CL_TRUE, 0, a->bytes,
+		    into_ref ? a->ref : a->got, 0, NULL, NULL);
+		if (err)
+			return err;
+	}
+	return CL_SUCCESS;
+}
+
+/* One launch, waited for; *ms from its profiling event. */
+static cl_int launch(ocl_worker *w, cl_kernel k, const ocl_geom *g, double *ms)
+{
+	cl_event ev;
+	cl_ulong t0 = 0, t1 = 0;
+	cl_int err = clEnqueueNDRangeKernel(w->queue, k, g->dims, NULL,
+	                                    g->global, g->local, 0, NULL, &ev);
+	if (err)
+		return err;
+	err = clWaitForEvents(1, &ev);
+	if (!err)
+		err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+		                              sizeof(t0), &t0, NULL);
+	if (!err)
+		err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
+		                              sizeof(t1), &t1, NULL);
+	clReleaseEvent(ev);
+	if (ms)
+		*ms = (double)(t1 - t0) * 1e-6;
+	ocl_send(w->fd, OCL_MSG_BEAT, NULL, 0);
+	return err;
+}
+
+/* Reference, then candidate, on the same fresh inputs; compared. */
+static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
+                   const char *key, kt_result *r)
+{
+	kt_str why = KT_STR_INIT;
+	cl_int err;
+	make_inputs(w, key);
+	if ((err = upload(w)) ||
+	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
+	    (err = download(w, true))) {
+		fail(r, KT_STATUS_RUNTIME, "reference run: %s",
+		     ocl_strerror(err));
+		return;
+	}
+	double allow =
+	    4 * r->compile_s > OCL_JIT_MIN_S ? 4 * r->compile_s : OCL_JIT_MIN_S;
+	ocl_send(w->fd, OCL_MSG_FIRST, &allow, sizeof(allow));
+	if ((err = upload(w)) || (err = launch(w, k, g, NULL)) ||
+	    (err = download(w, false))) {
+		fail(r, KT_STATUS_RUNTIME, "launch: %s", ocl_strerror(err));
+		return;
+	}
+	double checked = 0;
+	for (size_t i = 0; i < w->m->nargs && !w->m->verify.off; i++) {
+		ocl_arg *a = &w->args[i];
+		if (!a->a->count || a->a->dir == KT_ARG_IN)
+			continue;
+		checked += (double)a->count;
+		kt_tolerance tol =
+		    kt_verify_tolerance(&w->m->verify, a->a->type);
+		kt_verify_report rep;
+		if (!kt_verify_compare(&rep, a->got, a->ref, a->a->type,
+		                       a->count, &tol)) {
+			kt_verify_describe(&why, a->a->name, &rep, &tol);
+			fail(r, KT_STATUS_CORRECTNESS, "%s", why.ptr);
+			break;
+		}
+	}
+	/* the evidence of a check: output elements compared with the reference
+	 */
+	if (checked > 0 && r->status == KT_STATUS_OK)
+		kt_result_add_measure(r, "verified_elements", checked, "");
+	kt_str_release(&why);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median and (p90 - p10) / median of the timed runs. */
+static void summarize(kt_result *r)
+{
+	size_t n = r->nruntimes;
+	double *s = kt_malloc(n * sizeof(double));
+	if (!s)
+		return;
+	memcpy(s, r->runtimes_ms, n * sizeof(double));
+	qsort(s, n, sizeof(double), cmp_double);
+	r->time_ms = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+	double p10 = s[(size_t)floor(0.1 * (double)(n - 1))],
+	       p90 = s[(size_t)ceil(0.9 * (double)(n - 1))];
+	r->spread = r->time_ms > 0 ? (p90 - p10) / r->time_ms : 0;
+	kt_free(s);
+}
+
+/* Warm-up, then timed runs until runs are done or the budget is spent. */
+static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
+                      kt_result *r)
+{
+	cl_int err = CL_SUCCESS;
+	double start = now_s();
+	r->runtimes_ms = kt_malloc((size_t)w->runs * sizeof(double));
+	if (!r->runtimes_ms) {
+		fail(r, KT_STATUS_RUNTIME, "out of memory");
+		return;
+	}
+	for (int i = 0; i < w->warmup && !err; i++)
+		err = launch(w, k, g, NULL);
+	while (!err && r->nruntimes < (size_t)w->runs) {
+		if (r->nruntimes >= OCL_MIN_RUNS &&
+		    now_s() - start > OCL_BENCH_BUDGET_S)
+			break;
+		cl_uint pattern = (cl_uint)r->nruntimes;
+		if (w->flush)
+			err = clEnqueueFillBuffer(
+			    w->queue, w->flush, &pattern, sizeof(pattern), 0,
+			    w->flush_bytes, 0, NULL, NULL);
+		if (!err)
+			err = launch(w, k, g, &r->runtimes_ms[r->nruntimes++]);
+	}
+	if (err) {
+		fail(r, KT_STATUS_RUNTIME, "timed run: %s", ocl_strerror(err));
+		return;
+	}
+	summarize(r);
+}
+
+void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,
+                    cl_program program, kt_result *r)
+{
+	kt_str why = KT_STR_INIT;
+	ocl_geom g;
+	cl_int err;
+	double t0 = now_s();
+	cl_kernel k = clCreateKernel(program, w->m->kernel, &err);
+	if (err) {
+		fail(r, KT_STATUS_COMPILE, "clCreateKernel '%s': %s",
+		     w->m->kernel, ocl_strerror(err));
+		goto done;
+	}
+	if (geometry(&g, w->m, slots, &why) || set_args(w, k, slots, &why)) {
+		fail(r, KT_STATUS_RUNTIME, "%s", why.ptr);
+		goto done;
+	}
+	if (!fits(w, k, &g, r))
+		goto done;
+	verify(w, k, &g, key, r);
+	r->verify_s = now_s() - t0;
+	if (r->status != KT_STATUS_OK)
+		goto done;
+	t0 = now_s();
+	benchmark(w, k, &g, r);
+	r->benchmark_s = now_s() - t0;
+done:
+	if (k)
+		clReleaseKernel(k);
+	r->timestamp = wall_clock();
+	kt_str_release(&why);
+}
+
+/*
+ * The default configuration on its own: arguments, geometry, one run on
+ * fresh inputs. set_problem reports what fails here as the template's
+ * problem rather than as one configuration's.
+ */
+int ocl_run_reference(ocl_worker *w)
+{
+	kt_str why = KT_STR_INIT;
+	cl_int err;
+	int rc = 0;
+	if (geometry(&w->ref_geom, w->m, w->ref_slots, &why) ||
+	    set_args(w, w->ref_kernel, w->ref_slots, &why)) {
+		rc = kt_error(KT_EINVALID, "opencl: default configuration: %s",
+		              why.ptr);
+		goto done;
+	}
+	make_inputs(w, "");
+	if ((err = upload(w)) ||
+	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
+	    (err = download(w, true)))
+		rc = kt_error(
+		    KT_EBACKEND,
+		    "opencl: the default configuration fails to run: %s",
+		    ocl_strerror(err));
+done:
+	kt_str_release(&why);
+	return rc;
+}
