@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -171,20 +172,20 @@ static void format_duration(char *buf, size_t cap, double s)
 		snprintf(buf, cap, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
+/* "[12/100] 1 failed, 3.2s elapsed, ETA 20s, best 0.1 ms (KEY)": the key
+ * last, so a narrow terminal cuts only the key. */
 static void progress_text(char *buf, size_t cap, const kt_tune_progress *p)
 {
 	char el[32], eta[32];
 	format_duration(el, sizeof(el), p->elapsed_s);
 	format_duration(eta, sizeof(eta), p->eta_s);
-	int n = snprintf(buf, cap, "[%llu/%llu] %llu failed",
+	int n = snprintf(buf, cap, "[%llu/%llu] %llu failed, %s elapsed, ETA %s",
 			 (unsigned long long)p->visited,
 			 (unsigned long long)p->total,
-			 (unsigned long long)p->failed);
+			 (unsigned long long)p->failed, el, eta);
 	if (n > 0 && (size_t)n < cap && p->best)
-		n += snprintf(buf + n, cap - (size_t)n, ", best %.4g ms (%s)",
-			      p->best->result.time_ms, p->best->key);
-	if (n > 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ", %s elapsed, ETA %s", el, eta);
+		snprintf(buf + n, cap - (size_t)n, ", best %.4g ms (%s)",
+			 p->best->result.time_ms, p->best->key);
 }
 
 static void on_progress(const kt_tune_progress *p, void *ud)
@@ -224,10 +225,22 @@ static void print_counts(FILE *out, const kt_tune_report *r)
 	fputc('\n', out);
 }
 
+static void print_times(FILE *out, const kt_tune_report *r)
+{
+	const kt_tune_entry *def = &r->entries[0];
+	if (def->result.status == KT_STATUS_OK)
+		fprintf(out, "default    %s  %.6g ms\n", def->key, def->result.time_ms);
+	if (r->best && def->result.status == KT_STATUS_OK)
+		fprintf(out, "best       %s  %.6g ms  (%.3fx the default's speed)\n",
+			r->best->key, r->best->result.time_ms,
+			def->result.time_ms / r->best->result.time_ms);
+	else if (!r->best)
+		fprintf(out, "best       none: no configuration was correct\n");
+}
+
 static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
 			  const options *o, const char *cache)
 {
-	const kt_tune_entry *def = r->nentries ? &r->entries[0] : NULL;
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
 	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
 	fprintf(out, "strategy   %s, seed %ld (stopped: %s)\n",
@@ -239,14 +252,10 @@ static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
 		r->elapsed_s);
 	fprintf(out, "status     ");
 	print_counts(out, r);
-	if (def && def->result.status == KT_STATUS_OK)
-		fprintf(out, "default    %s  %.6g ms\n", def->key, def->result.time_ms);
-	if (r->best && def && def->result.status == KT_STATUS_OK)
-		fprintf(out, "best       %s  %.6g ms  (%.3fx the default's speed)\n",
-			r->best->key, r->best->result.time_ms,
-			def->result.time_ms / r->best->result.time_ms);
-	else if (!r->best)
-		fprintf(out, "best       none: no configuration was correct\n");
+	if (o->compile_only)
+		fprintf(out, "times      none: --compile-only runs nothing\n");
+	else
+		print_times(out, r);
 	if (cache)
 		fprintf(out, "cache      %s\n", cache);
 	if (o->out)
@@ -389,9 +398,20 @@ static int choose_cache(session *s, const options *o)
 	return 0;
 }
 
+/* Columns of the terminal on stderr (80 when it does not say). */
+static size_t term_width(void)
+{
+	struct winsize w;
+	if (ioctl(2, TIOCGWINSZ, &w) == 0 && w.ws_col > 10)
+		return (size_t)w.ws_col - 1;
+	return 79;
+}
+
 static int tune(session *s, const options *o)
 {
-	display d = {.tty = isatty(2), .quiet = o->quiet, .width = 160};
+	display d = {.tty = isatty(2), .quiet = o->quiet};
+	if (d.tty)
+		d.width = term_width();
 	kt_tune_options to = {
 		.strategy = o->strategy,
 		.strategy_settings = o->nsettings ? o->settings : NULL,

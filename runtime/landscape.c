@@ -285,7 +285,8 @@ static int landscape_info(kt_results_info *info, const kt_model *m,
 	kt_device_info dev;
 	memset(&dev, 0, sizeof(dev));
 	snprintf(dev.name, sizeof(dev.name),
-		 "synthetic landscape '%s' (not a device)", kind);
+		 "synthetic landscape '%s' seed %llu (not a device)", kind,
+		 (unsigned long long)seed);
 	snprintf(dev.backend, sizeof(dev.backend), "synthetic");
 	int rc = kt_results_info_from_model(info, m, problem, &dev);
 	if (rc)

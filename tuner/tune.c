@@ -298,6 +298,9 @@ static void report_progress(run *r, size_t first)
 		p.eta_s = p.elapsed_s / (double)p.visited * (double)(p.total - p.visited);
 	else if (p.visited >= p.total)
 		p.eta_s = 0;
+	double left = r->opt->max_seconds - p.elapsed_s;
+	if (r->opt->max_seconds > 0 && (p.eta_s < 0 || p.eta_s > left))
+		p.eta_s = left > 0 ? left : 0;
 	r->opt->progress(&p, r->opt->progress_ud);
 }
 

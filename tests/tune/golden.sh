@@ -30,7 +30,7 @@ status=$?
 	echo "--- exit $status"
 } | sed -E -e 's/ in [0-9.]+ s$/ in X s/' \
 	-e 's/"elapsed_s":([[:space:]]*)[0-9.e+-]+/"elapsed_s":\1X/' \
-	-e 's/[0-9.]+s elapsed, ETA [0-9.?]+s?/Xs elapsed, ETA X/' \
+	-e 's/[0-9.hms]+ elapsed, ETA [0-9.hms?]+/X elapsed, ETA X/' \
 	-e 's/\(built in: [a-z,]+\)/(built in: ...)/' >"$tmp/all"
 if [ -n "$KTC_UPDATE_GOLDEN" ]; then
 	cp "$tmp/all" "$expected"

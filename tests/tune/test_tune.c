@@ -482,6 +482,22 @@ static void tune_stops_cleanly_when_asked(void)
 	kt_tune_report_free(r);
 }
 
+static void tune_stops_at_the_time_limit(void)
+{
+	kt_backend *b = NULL;
+	kt_backend_options bo = {.from = landscape("bowl", 6), .sim_delay_ms = 10};
+	CHECK_EQ_INT(kt_backend_open(&b, "sim", model, &bo), 0);
+	kt_tune_options o = {.strategy = "random", .max_seconds = 0.1};
+	kt_tune_report *r = NULL;
+	CHECK(b && kt_tune_run(&r, model, b, &o) == 0);
+	if (r) { /* about 10 evaluations of 10 ms fit in 0.1 s */
+		CHECK_EQ_INT(r->stop, KT_TUNE_TIME);
+		CHECK(r->nentries >= 2 && r->nentries < r->space_size);
+	}
+	kt_tune_report_free(r);
+	kt_backend_free(b);
+}
+
 static void tune_writes_t4_in_visiting_order(void)
 {
 	kt_tune_options o = {.strategy = "random", .seed = 9, .max_evals = 12,
@@ -546,6 +562,7 @@ int main(void)
 	RUN(tune_stops_when_the_default_is_not_correct);
 	RUN(tune_stops_on_a_configuration_missing_from_the_recording);
 	RUN(tune_stops_cleanly_when_asked);
+	RUN(tune_stops_at_the_time_limit);
 	RUN(tune_writes_t4_in_visiting_order);
 	RUN(tune_refuses_a_cache_of_another_device);
 	kt_template_free(tmpl);
