@@ -18,7 +18,7 @@
 
 static const char *const role_names[KT_ROLE_COUNT_] = {
 	"block_size", "grid", "smem", "unroll", "tile", "vector_width",
-	"items_per_thread", "group_size", "warps", "other",
+	"items_per_thread", "group_size", "warps", "per_block", "other",
 };
 static const char *const site_names[KT_SITE_COUNT_] = {
 	"expr", "launch_grid", "launch_block", "launch_smem", "dim3",

@@ -2,6 +2,9 @@
 # planner. The plan's JSON code is in plan.cmake and always builds.
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parse.c
+  ${CMAKE_CURRENT_LIST_DIR}/ast.c
+  ${CMAKE_CURRENT_LIST_DIR}/candidates.c
+  ${CMAKE_CURRENT_LIST_DIR}/classify.c
 )
 list(APPEND KTC_INCLUDES ${LIBCLANG_INCLUDE_DIR})
 list(APPEND KTC_LIBS ${LIBCLANG_LIBRARY})

@@ -59,6 +59,7 @@ typedef enum kt_role {
 	KT_ROLE_ITEMS_PER_THREAD, /* elements (or vectors) per thread */
 	KT_ROLE_GROUP_SIZE,       /* threads per group (cooperating lanes) */
 	KT_ROLE_WARPS,            /* warps per block */
+	KT_ROLE_PER_BLOCK,        /* other units (groups, rows) per block */
 	KT_ROLE_OTHER,
 	KT_ROLE_COUNT_
 } kt_role;

@@ -1,0 +1,381 @@
+/*
+ * ast.c - one walk over the main file's cursors into fe_node's (ast.h).
+ *
+ * Only declarations that begin in the main file are walked (everything the
+ * headers declare is left out); inside them every cursor is kept, so a
+ * literal that a macro produced is still a node, with `spelled` false and
+ * `macro` naming the definition it came from.
+ */
+#include "frontend/ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct walk {
+	fe_ast *a;
+	int parent;
+	int depth;
+	int oom;
+} walk;
+
+static int new_node(fe_ast *a)
+{
+	if (a->len == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 1024;
+		fe_node *n = kt_realloc(a->n, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		a->n = n;
+		a->cap = cap;
+	}
+	memset(&a->n[a->len], 0, sizeof(fe_node));
+	return (int)a->len++;
+}
+
+static void link_child(fe_ast *a, int parent, int n)
+{
+	fe_node *x = &a->n[n];
+	x->parent = parent;
+	x->first = x->last = x->next = -1;
+	if (parent < 0)
+		return;
+	fe_node *p = &a->n[parent];
+	if (p->last >= 0)
+		a->n[p->last].next = n;
+	else
+		p->first = n;
+	p->last = n;
+}
+
+static bool is_decl_kind(enum CXCursorKind k)
+{
+	return clang_isDeclaration(k) || k == CXCursor_MacroDefinition;
+}
+
+static void fill_value(fe_node *x)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(x->cur);
+	if (!r)
+		return;
+	CXEvalResultKind k = clang_EvalResult_getKind(r);
+	if (k == CXEval_Int) {
+		x->is_int = true;
+		x->ival = clang_EvalResult_getAsLongLong(r);
+	} else if (k == CXEval_Float) {
+		x->is_float = true;
+		x->fval = clang_EvalResult_getAsDouble(r);
+	}
+	clang_EvalResult_dispose(r);
+}
+
+static void fill_node(walk *w, fe_node *x, CXCursor c)
+{
+	const kt_tu *tu = w->a->tu;
+	x->cur = c;
+	x->kind = clang_getCursorKind(c);
+	x->ref = x->macro = -1;
+	kt_range r;
+	x->in_main = kt_fe_range(tu, clang_getCursorExtent(c), &r);
+	if (x->in_main) {
+		x->b = r.begin.offset;
+		x->e = r.end.offset;
+	}
+	CXFile sf;
+	unsigned soff;
+	clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL,
+				  &soff);
+	x->spelled = x->in_main && sf && clang_File_isEqual(sf, tu->file) &&
+		     soff == x->b;
+	if (x->kind == CXCursor_BinaryOperator ||
+	    x->kind == CXCursor_CompoundAssignOperator)
+		x->op = (int)clang_getCursorBinaryOperatorKind(c);
+	else if (x->kind == CXCursor_UnaryOperator)
+		x->op = (int)clang_getCursorUnaryOperatorKind(c);
+	if (x->kind == CXCursor_IntegerLiteral ||
+	    x->kind == CXCursor_FloatingLiteral)
+		fill_value(x);
+}
+
+static const char *name_of(kt_tu *tu, CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *t = clang_getCString(s);
+	char *r = t && *t ? kt_arena_strdup(&tu->arena, t) : "";
+	clang_disposeString(s);
+	return r ? r : "";
+}
+
+static bool seen_top(const fe_ast *a, enum CXCursorKind k, uint32_t b)
+{
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].parent < 0 && a->n[i].kind == k && a->n[i].b == b)
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
+				     CXClientData data)
+{
+	walk *w = data;
+	fe_ast *a = w->a;
+	if (w->depth == 0) {
+		uint32_t off;
+		if (!kt_fe_offset(a->tu, clang_getCursorLocation(c), &off))
+			return CXChildVisit_Continue;
+	}
+	int n = new_node(a);
+	if (n < 0) {
+		w->oom = 1;
+		return CXChildVisit_Break;
+	}
+	fill_node(w, &a->n[n], c);
+	if (w->depth == 0 && seen_top(a, a->n[n].kind, a->n[n].b)) {
+		a->len--;
+		return CXChildVisit_Continue;
+	}
+	link_child(a, w->parent, n);
+	a->n[n].name = name_of(a->tu, c);
+	if (is_decl_kind(a->n[n].kind) && kt_vec_push(&a->decls, n))
+		w->oom = 1;
+	if (a->n[n].kind == CXCursor_MacroDefinition &&
+	    kt_vec_push(&a->macros, n))
+		w->oom = 1;
+	if (a->n[n].kind == CXCursor_MacroExpansion &&
+	    kt_vec_push(&a->expansions, n))
+		w->oom = 1;
+	walk inner = {a, n, w->depth + 1, 0};
+	clang_visitChildren(c, visit, &inner);
+	w->oom |= inner.oom;
+	return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+int fe_decl_of(const fe_ast *a, CXCursor c)
+{
+	if (clang_Cursor_isNull(c))
+		return -1;
+	uint32_t off;
+	if (!kt_fe_offset(a->tu, clang_getCursorLocation(c), &off))
+		return -1;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	for (size_t i = 0; i < a->decls.len; i++) {
+		const fe_node *d = &a->n[a->decls.items[i]];
+		uint32_t doff;
+		if (d->kind == k &&
+		    kt_fe_offset(a->tu, clang_getCursorLocation(d->cur), &doff) &&
+		    doff == off)
+			return a->decls.items[i];
+	}
+	return -1;
+}
+
+/* The macro whose expansion produced the token at offset, or -1. */
+static int macro_at(const fe_ast *a, uint32_t off)
+{
+	for (size_t i = 0; i < a->expansions.len; i++) {
+		const fe_node *x = &a->n[a->expansions.items[i]];
+		if (x->in_main && off >= x->b && off < x->e)
+			return fe_decl_of(a, clang_getCursorReferenced(x->cur));
+	}
+	return -1;
+}
+
+static void resolve(fe_ast *a)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		fe_node *x = &a->n[i];
+		switch (x->kind) {
+		case CXCursor_DeclRefExpr:
+		case CXCursor_MemberRefExpr:
+		case CXCursor_CallExpr:
+		case CXCursor_TypeRef:
+		case CXCursor_TemplateRef:
+			x->ref = fe_decl_of(a, clang_getCursorReferenced(x->cur));
+			break;
+		case CXCursor_IntegerLiteral:
+		case CXCursor_FloatingLiteral:
+			if (x->in_main && !x->spelled)
+				x->macro = macro_at(a, x->b);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int fe_ast_build(fe_ast *a, kt_tu *tu)
+{
+	memset(a, 0, sizeof(*a));
+	a->tu = tu;
+	walk w = {a, -1, 0, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), visit, &w);
+	if (w.oom)
+		return kt_error(KT_ENOMEM, "out of memory");
+	resolve(a);
+	return KT_OK;
+}
+
+void fe_ast_release(fe_ast *a)
+{
+	kt_free(a->n);
+	kt_vec_release(&a->decls);
+	kt_vec_release(&a->macros);
+	kt_vec_release(&a->expansions);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ------------------------------------------------------------- queries */
+
+int fe_child(const fe_ast *a, int n, int k)
+{
+	int c = n >= 0 ? a->n[n].first : -1;
+	while (c >= 0 && k-- > 0)
+		c = a->n[c].next;
+	return c;
+}
+
+int fe_nchildren(const fe_ast *a, int n)
+{
+	int k = 0;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		k++;
+	return k;
+}
+
+int fe_nwritten(const fe_ast *a, int n)
+{
+	int k = 0;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		k += a->n[c].in_main;
+	return k;
+}
+
+static bool is_wrapper(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_UnexposedExpr || x->kind == CXCursor_ParenExpr ||
+	    x->kind == CXCursor_CStyleCastExpr ||
+	    x->kind == CXCursor_CXXFunctionalCastExpr ||
+	    x->kind == CXCursor_CXXStaticCastExpr)
+		return fe_nchildren(a, n) >= 1;
+	/* the implicit dim3(x) conversion of a launch operand */
+	return x->kind == CXCursor_CallExpr && !strcmp(x->name, "dim3") &&
+	       fe_nwritten(a, n) == 1;
+}
+
+int fe_strip(const fe_ast *a, int n)
+{
+	while (n >= 0 && is_wrapper(a, n)) {
+		/* a cast's last child is the operand (the first may be a type);
+		 * a conversion's first written child is */
+		int c = a->n[n].last;
+		if (a->n[n].kind == CXCursor_CallExpr)
+			for (c = a->n[n].first; c >= 0 && !a->n[c].in_main;)
+				c = a->n[c].next;
+		n = c;
+	}
+	return n;
+}
+
+int fe_up(const fe_ast *a, int n)
+{
+	int p = a->n[n].parent;
+	while (p >= 0 && is_wrapper(a, p))
+		p = a->n[p].parent;
+	return p;
+}
+
+int fe_ancestor(const fe_ast *a, int n, enum CXCursorKind k)
+{
+	for (; n >= 0; n = a->n[n].parent)
+		if (a->n[n].kind == k)
+			return n;
+	return -1;
+}
+
+const char *fe_text(const fe_ast *a, int n, size_t *len)
+{
+	const fe_node *x = &a->n[n];
+	*len = x->in_main ? x->e - x->b : 0;
+	return a->tu->text + (x->in_main ? x->b : 0);
+}
+
+char fe_builtin(const fe_ast *a, int n, const char *name)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_MemberRefExpr)
+		return 0;
+	int base = fe_strip(a, a->n[n].first);
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    strcmp(a->n[base].name, name))
+		return 0;
+	size_t len;
+	const char *t = fe_text(a, n, &len);
+	char d = len ? t[len - 1] : 0;
+	return d == 'x' || d == 'y' || d == 'z' ? d : 0;
+}
+
+bool fe_mentions(const fe_ast *a, int n, const char *name)
+{
+	if (a->n[n].kind == CXCursor_DeclRefExpr && !strcmp(a->n[n].name, name))
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (fe_mentions(a, c, name))
+			return true;
+	return false;
+}
+
+bool fe_refers_to(const fe_ast *a, int n, int decl)
+{
+	if (a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref == decl)
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (fe_refers_to(a, c, decl))
+			return true;
+	return false;
+}
+
+int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k)
+{
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == k && a->n[i].in_main && a->n[i].b == b &&
+		    a->n[i].e == e)
+			return (int)i;
+	return -1;
+}
+
+bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
+		  uint32_t *ve)
+{
+	const fe_node *x = &a->n[m];
+	if (!x->in_main || clang_Cursor_isMacroFunctionLike(x->cur))
+		return false;
+	CXToken *toks = NULL;
+	unsigned nt = 0;
+	clang_tokenize(a->tu->tu, clang_getCursorExtent(x->cur), &toks, &nt);
+	bool ok = false;
+	/* NAME LITERAL, or NAME ( LITERAL ) */
+	unsigned lit = nt == 2 ? 1 : nt == 4 ? 2 : 0;
+	if (lit && clang_getTokenKind(toks[lit]) == CXToken_Literal) {
+		CXSourceRange r = clang_getTokenExtent(a->tu->tu, toks[lit]);
+		kt_range kr;
+		if (kt_fe_range(a->tu, r, &kr)) {
+			const char *t = a->tu->text + kr.begin.offset;
+			char *end;
+			long long val = strtoll(t, &end, 0);
+			while (end < a->tu->text + kr.end.offset &&
+			       strchr("uUlL", *end))
+				end++;
+			ok = end == a->tu->text + kr.end.offset;
+			*v = val;
+			*vb = kr.begin.offset;
+			*ve = kr.end.offset;
+		}
+	}
+	if (nt == 4 && ok) {
+		CXString l = clang_getTokenSpelling(a->tu->tu, toks[1]);
+		ok = !strcmp(clang_getCString(l), "(");
+		clang_disposeString(l);
+	}
+	clang_disposeTokens(a->tu->tu, toks, nt);
+	return ok;
+}

@@ -1,0 +1,72 @@
+/*
+ * ast.h - the main file's AST as a plain tree of nodes, internal to the
+ * frontend.
+ *
+ * libclang hands out cursors one visit at a time; the analyses need
+ * parents, siblings and references in any order, so one walk copies what
+ * they need into an array of nodes (index links, no pointers), with byte
+ * offsets of the main file. Everything lives in the kt_tu's arena.
+ */
+#ifndef KTC_FRONTEND_AST_H
+#define KTC_FRONTEND_AST_H
+
+#include "frontend/frontend.h"
+
+typedef struct fe_node {
+	CXCursor cur;
+	enum CXCursorKind kind;
+	int parent, first, last, next; /* tree links, -1 for none */
+	uint32_t b, e;      /* expansion range in the main file */
+	bool in_main;       /* b/e are valid */
+	bool spelled;       /* written here, not produced by a macro */
+	const char *name;   /* spelling of decls, refs, calls, macros */
+	int op;             /* CXBinaryOperatorKind / CXUnaryOperatorKind */
+	bool is_int, is_float;
+	int64_t ival;
+	double fval;
+	int ref;            /* DeclRefExpr/MemberRef: node of the decl or -1 */
+	int macro;          /* literal from a macro: the MacroDefinition node */
+} fe_node;
+
+typedef struct fe_ast {
+	kt_tu *tu;
+	fe_node *n;
+	size_t len, cap;
+	KT_VEC(int) decls;  /* nodes that are declarations, for ref lookup */
+	KT_VEC(int) macros; /* MacroDefinition nodes */
+	KT_VEC(int) expansions; /* MacroExpansion nodes */
+} fe_ast;
+
+int fe_ast_build(fe_ast *a, kt_tu *tu);
+void fe_ast_release(fe_ast *a);
+
+/* The k-th child (0-based) or -1; the number of children. */
+int fe_child(const fe_ast *a, int n, int k);
+int fe_nchildren(const fe_ast *a, int n);
+/* Children written in the main file (not implicit default arguments). */
+int fe_nwritten(const fe_ast *a, int n);
+/* Skips implicit wrappers (UnexposedExpr, ParenExpr, dim3 conversions). */
+int fe_strip(const fe_ast *a, int n);
+/* The parent, skipping implicit wrappers. */
+int fe_up(const fe_ast *a, int n);
+/* The nearest ancestor (or n itself) of the given kind, or -1. */
+int fe_ancestor(const fe_ast *a, int n, enum CXCursorKind k);
+/* 'x', 'y' or 'z' when n is `NAME.x` for NAME a CUDA built-in index
+ * variable (threadIdx, blockIdx, blockDim, gridDim); else 0. */
+char fe_builtin(const fe_ast *a, int n, const char *name);
+/* True when the subtree of n refers to the built-in `name`. */
+bool fe_mentions(const fe_ast *a, int n, const char *name);
+/* True when the subtree of n refers to the declaration node decl. */
+bool fe_refers_to(const fe_ast *a, int n, int decl);
+/* Source text of a node (main file). */
+const char *fe_text(const fe_ast *a, int n, size_t *len);
+/* The declaration node a cursor refers to, or -1. */
+int fe_decl_of(const fe_ast *a, CXCursor c);
+/* The node whose extent is exactly [b, e) of the given kind, or -1. */
+int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k);
+/* The integer value of a MacroDefinition whose body is one integer
+ * literal (maybe parenthesized); false otherwise. vb, ve: the literal. */
+bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
+		  uint32_t *ve);
+
+#endif

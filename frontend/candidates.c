@@ -1,0 +1,789 @@
+/*
+ * candidates.c - kernels, their launch sites, and the literals a launch
+ * configuration is built from.
+ *
+ * The launch is where tuning knobs are easiest to prove: whatever the block
+ * operand of `<<<grid, block>>>` evaluates from (a literal, a `dim3`, a
+ * const variable, a macro) is the block size, and the grid operand's
+ * literals equal to the block size (or one less: `(n + 255) / 256`) follow
+ * it. Each such leaf becomes a root candidate; literals inside the kernel
+ * that mean the same thing are linked to it by classify.c.
+ */
+#include "frontend/find.h"
+
+#include "util/str.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+kt_candidate fe_cand_init(void)
+{
+	kt_candidate k = {.link = -1};
+	return k;
+}
+
+fe_cand fe_cx_init(void)
+{
+	fe_cand x = {.node = -1, .kern = -1, .launch = -1, .dim = -1,
+		     .tparam = -1, .loop = -1};
+	return x;
+}
+
+const char *fe_say(finder *F, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kt_str s = KT_STR_INIT;
+	int rc = kt_str_vaddf(&s, fmt, ap);
+	va_end(ap);
+	char *r = rc ? NULL : kt_arena_strdup(F->c->arena, s.ptr);
+	kt_str_release(&s);
+	if (!r)
+		F->oom = 1;
+	return r ? r : "";
+}
+
+int fe_cand_at(const finder *F, uint32_t b)
+{
+	for (size_t i = 0; i < F->items.len; i++)
+		if (F->items.items[i].range.begin.offset == b)
+			return (int)i;
+	return -1;
+}
+
+int fe_add(finder *F, kt_candidate k, fe_cand x)
+{
+	if (!k.text) {
+		size_t n = k.range.end.offset - k.range.begin.offset;
+		k.text = kt_arena_strndup(F->c->arena,
+					  F->tu->text + k.range.begin.offset, n);
+	}
+	if (!k.evidence)
+		k.evidence = "";
+	if (!k.text || kt_vec_push(&F->items, k) || kt_vec_push(&F->f->cx, x)) {
+		F->oom = 1;
+		return -1;
+	}
+	return (int)F->items.len - 1;
+}
+
+/* ------------------------------------------------------------ kernels */
+
+static bool has_child_kind(const fe_ast *a, int n, enum CXCursorKind k)
+{
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == k)
+			return true;
+	return false;
+}
+
+static int add_kernel(finder *F, int n)
+{
+	fe_ast *a = F->a;
+	fe_kern k = {.node = n, .body = -1, .name = a->n[n].name};
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next) {
+		if (a->n[c].kind == CXCursor_CompoundStmt)
+			k.body = c;
+		if ((a->n[c].kind == CXCursor_NonTypeTemplateParameter ||
+		     a->n[c].kind == CXCursor_TemplateTypeParameter ||
+		     a->n[c].kind == CXCursor_TemplateTemplateParameter) &&
+		    kt_vec_push(&k.tparams, c))
+			return KT_ENOMEM;
+	}
+	kt_fe_offset(F->tu, clang_getCursorLocation(a->n[n].cur), &k.loc);
+	k.broken = kt_fe_has_error(F->tu, a->n[n].b, a->n[n].e);
+	if (kt_vec_push(&F->f->kernels, k)) {
+		kt_vec_release(&k.tparams);
+		return KT_ENOMEM;
+	}
+	return KT_OK;
+}
+
+static int find_kernels(finder *F)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		enum CXCursorKind k = a->n[i].kind;
+		if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+		    a->n[i].in_main &&
+		    has_child_kind(a, (int)i, CXCursor_CUDAGlobalAttr) &&
+		    has_child_kind(a, (int)i, CXCursor_CompoundStmt)) {
+			int rc = add_kernel(F, (int)i);
+			if (rc)
+				return rc;
+		}
+	}
+	return KT_OK;
+}
+
+/* ----------------------------------------------------------- launches */
+
+static bool is_config_call(const fe_node *x)
+{
+	return x->kind == CXCursor_CallExpr &&
+	       (!strcmp(x->name, "cudaConfigureCall") ||
+		!strcmp(x->name, "__cudaPushCallConfiguration"));
+}
+
+static int kernel_called(finder *F, int callee)
+{
+	CXCursor ref = clang_getCursorReferenced(F->a->n[callee].cur);
+	uint32_t off;
+	if (clang_Cursor_isNull(ref) ||
+	    !kt_fe_offset(F->tu, clang_getCursorLocation(ref), &off))
+		return -1;
+	for (size_t k = 0; k < F->f->kernels.len; k++)
+		if (F->f->kernels.items[k].loc == off)
+			return (int)k;
+	return -1;
+}
+
+static void add_template_args(finder *F, int k, int li, int callee)
+{
+	fe_ast *a = F->a;
+	fe_kern *K = &F->f->kernels.items[k];
+	int idx = 0;
+	for (int c = a->n[callee].first; c >= 0; c = a->n[c].next, idx++) {
+		const fe_node *x = &a->n[c];
+		if (x->kind != CXCursor_IntegerLiteral || !x->spelled ||
+		    (size_t)idx >= K->tparams.len ||
+		    a->n[K->tparams.items[idx]].kind !=
+			    CXCursor_NonTypeTemplateParameter ||
+		    fe_cand_at(F, x->b) >= 0)
+			continue;
+		kt_candidate kc = fe_cand_init();
+		kc.kind = KT_CAND_TEMPLATE_ARG;
+		kc.role = KT_ROLE_TILE;
+		kc.site = KT_SITE_TEMPLATE_ARG;
+		kc.range = kt_fe_make_range(F->tu, x->b, x->e);
+		kc.value = x->ival;
+		kc.host = true;
+		kc.kernel = K->name;
+		kc.name = a->n[K->tparams.items[idx]].name;
+		kc.evidence = fe_say(F, "template argument %s of kernel '%s' "
+				     "at its launch", kc.name, K->name);
+		fe_cand cx = fe_cx_init();
+		cx.node = c;
+		cx.kern = k;
+		cx.launch = li;
+		cx.tparam = idx;
+		fe_add(F, kc, cx);
+	}
+}
+
+static int add_launch(finder *F, int call, int config)
+{
+	fe_ast *a = F->a;
+	int callee = fe_strip(F->a, a->n[call].first);
+	if (callee < 0)
+		return KT_OK;
+	int k = kernel_called(F, callee);
+	if (k < 0)
+		return KT_OK;
+	fe_launch l = {.call = call, .op = {-1, -1, -1, -1},
+		       .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
+		       .block = {1, 1, 1}};
+	int i = 0;
+	for (int c = a->n[a->n[config].first].next; c >= 0 && i < 4;
+	     c = a->n[c].next)
+		l.op[i++] = c;
+	fe_kern *K = &F->f->kernels.items[k];
+	if (kt_vec_push(&K->launches, l))
+		return KT_ENOMEM;
+	add_template_args(F, k, (int)K->launches.len - 1, callee);
+	return KT_OK;
+}
+
+static int find_launches(finder *F)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main)
+			continue;
+		for (int c = a->n[i].first; c >= 0; c = a->n[c].next)
+			if (is_config_call(&a->n[c])) {
+				int rc = add_launch(F, (int)i, c);
+				if (rc)
+					return rc;
+				break;
+			}
+	}
+	return KT_OK;
+}
+
+/* --------------------------------------------------------- evaluation */
+
+/* The initialiser of a variable declaration node, or -1. */
+static int var_init(const fe_ast *a, int var)
+{
+	int last = a->n[var].last;
+	if (last < 0)
+		return -1;
+	enum CXCursorKind k = a->n[last].kind;
+	if (k == CXCursor_TypeRef || clang_isAttribute(k) ||
+	    k == CXCursor_NamespaceRef || k == CXCursor_TemplateRef)
+		return -1;
+	return last;
+}
+
+/* True when something assigns to var after its declaration. */
+static bool assigned(const fe_ast *a, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		bool assign = (x->kind == CXCursor_BinaryOperator &&
+			       x->op == CXBinaryOperator_Assign) ||
+			      x->kind == CXCursor_CompoundAssignOperator;
+		bool incdec = x->kind == CXCursor_UnaryOperator &&
+			      x->op >= CXUnaryOperator_PostInc &&
+			      x->op <= CXUnaryOperator_PreDec;
+		if ((assign || incdec) && x->first >= 0 &&
+		    fe_refers_to(a, fe_strip(a, x->first), var))
+			return true;
+	}
+	return false;
+}
+
+static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
+		   const char *var, int depth);
+
+static bool eval_binop(finder *F, int n, int64_t *v, fe_leaves *lv,
+		       bool *prod, int depth)
+{
+	fe_ast *a = F->a;
+	int64_t l, r;
+	if (!eval_r(F, fe_child(a, n, 0), &l, lv, prod, NULL, depth + 1) ||
+	    !eval_r(F, fe_child(a, n, 1), &r, lv, prod, NULL, depth + 1))
+		return false;
+	int op = a->n[n].op;
+	if (op != CXBinaryOperator_Mul)
+		*prod = false;
+	switch (op) {
+	case CXBinaryOperator_Mul: *v = l * r; return true;
+	case CXBinaryOperator_Add: *v = l + r; return true;
+	case CXBinaryOperator_Sub: *v = l - r; return true;
+	case CXBinaryOperator_Div: *v = r ? l / r : 0; return r != 0;
+	case CXBinaryOperator_Rem: *v = r ? l % r : 0; return r != 0;
+	case CXBinaryOperator_Shl: *v = r >= 0 && r < 62 ? l << r : 0;
+		return r >= 0 && r < 62;
+	case CXBinaryOperator_Shr: *v = r >= 0 && r < 62 ? l >> r : 0;
+		return r >= 0 && r < 62;
+	default: return false;
+	}
+}
+
+static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
+		   const char *var, int depth)
+{
+	fe_ast *a = F->a;
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 16)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_IntegerLiteral && x->is_int) {
+		fe_leaf leaf = {n, var, x->ival};
+		*v = x->ival;
+		if (kt_vec_push(lv, leaf))
+			F->oom = 1;
+		return true;
+	}
+	if (x->kind == CXCursor_BinaryOperator)
+		return eval_binop(F, n, v, lv, prod, depth);
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
+		int init = var_init(a, x->ref);
+		return init >= 0 && eval_r(F, init, v, lv, prod,
+					   a->n[x->ref].name, depth + 1);
+	}
+	return false;
+}
+
+bool fe_eval(finder *F, int n, int64_t *v, fe_leaves *leaves, bool *product)
+{
+	*product = true;
+	return eval_r(F, n, v, leaves, product, NULL, 0);
+}
+
+/* The dims of a dim3 expression: a dim3 constructor call (maybe through a
+ * variable) with 2 or 3 arguments; -1 if it is a scalar. */
+static int dim3_call(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+	    a->n[a->n[n].ref].kind == CXCursor_VarDecl && !assigned(a, a->n[n].ref))
+		n = fe_strip(a, var_init(a, a->n[n].ref));
+	if (n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
+	    !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2)
+		return n;
+	return -1;
+}
+
+/* ------------------------------------------------------ block leaves */
+
+static const char *lower_has(const char *s, const char *part)
+{
+	char buf[128];
+	size_t i = 0;
+	for (; s && s[i] && i + 1 < sizeof(buf); i++)
+		buf[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+	buf[i] = 0;
+	return strstr(buf, part) ? s : NULL;
+}
+
+static const char *leaf_name(finder *F, const fe_leaf *l)
+{
+	const fe_node *x = &F->a->n[l->node];
+	return x->macro >= 0 ? F->a->n[x->macro].name : l->var;
+}
+
+/* Makes (or finds) the candidate of a launch leaf; returns its index. */
+static int leaf_cand(finder *F, int k, int li, int dim, const fe_leaf *l,
+		     kt_role role, const char *evidence)
+{
+	fe_ast *a = F->a;
+	const fe_node *x = &a->n[l->node];
+	kt_candidate kc = fe_cand_init();
+	fe_cand cx = fe_cx_init();
+	uint32_t b = x->b, e = x->e;
+	if (x->macro >= 0) {
+		int64_t v;
+		if (!fe_macro_int(a, x->macro, &v, &b, &e))
+			return -1;
+		kc.kind = KT_CAND_MACRO;
+		kc.site = KT_SITE_MACRO;
+		cx.node = x->macro;
+	} else {
+		int up = fe_up(a, l->node);
+		bool in_var = up >= 0 && a->n[up].kind == CXCursor_VarDecl;
+		bool in_dim3 = up >= 0 && a->n[up].kind == CXCursor_CallExpr &&
+			       !strcmp(a->n[up].name, "dim3");
+		kc.kind = in_dim3 ? KT_CAND_DIM3 : KT_CAND_LAUNCH;
+		kc.site = in_var ? KT_SITE_CONSTEXPR
+			  : in_dim3 ? KT_SITE_DIM3 : KT_SITE_LAUNCH_BLOCK;
+		if (in_var && !l->var)
+			kc.site = KT_SITE_EXPR;
+		cx.node = l->node;
+	}
+	int have = fe_cand_at(F, b);
+	if (have >= 0)
+		return have;
+	kc.role = role;
+	kc.range = kt_fe_make_range(F->tu, b, e);
+	kc.value = l->value;
+	kc.host = x->macro < 0; /* in the host function around the launch */
+	kc.kernel = F->f->kernels.items[k].name;
+	kc.name = leaf_name(F, l);
+	kc.evidence = evidence;
+	cx.kern = k;
+	cx.launch = li;
+	cx.dim = dim;
+	return fe_add(F, kc, cx);
+}
+
+static void add_target(finder *F, int64_t v, int root, const char *with,
+		       bool block_only, int k)
+{
+	fe_target t = {.value = v, .root = root, .with = with,
+		       .block_only = block_only, .kern = k};
+	if (kt_vec_push(&F->targets, t))
+		F->oom = 1;
+}
+
+static void reject_leaf(finder *F, int k, int li, int dim, const fe_leaf *l,
+			kt_reason why, const char *msg)
+{
+	int i = leaf_cand(F, k, li, dim, l, KT_ROLE_OTHER, msg);
+	if (i >= 0 && !F->items.items[i].rejected &&
+	    F->items.items[i].link < 0) {
+		F->items.items[i].rejected = true;
+		F->items.items[i].reason = why;
+	}
+}
+
+/* Picks the leaf a block dimension is tuned through; -1 if none. */
+static int pick_root(finder *F, fe_leaves *lv, bool product)
+{
+	if (!product || !lv->len)
+		return -1;
+	int best = -1, named = -1, n = 0;
+	for (size_t i = 0; i < lv->len; i++) {
+		if (lv->items[i].value == 32 && lv->len > 1)
+			continue; /* the warp size as a factor */
+		n++;
+		best = best < 0 ? (int)i : best;
+		if (lower_has(leaf_name(F, &lv->items[i]), "per_block") ||
+		    lower_has(leaf_name(F, &lv->items[i]), "perblock") ||
+		    lower_has(leaf_name(F, &lv->items[i]), "warps"))
+			named = (int)i;
+	}
+	return n == 1 ? best : named;
+}
+
+static kt_role dim_role(finder *F, const fe_leaf *l, int64_t factor)
+{
+	const char *name = leaf_name(F, l);
+	if (factor == 32 || lower_has(name, "warp"))
+		return KT_ROLE_WARPS;
+	if (factor > 1)
+		return KT_ROLE_PER_BLOCK;
+	if (F->a->n[l->node].macro >= 0 &&
+	    (lower_has(name, "tile") || lower_has(name, "rows")))
+		return KT_ROLE_TILE;
+	return KT_ROLE_BLOCK_SIZE;
+}
+
+/* One block dimension of one launch: a root leaf, the others rejected. */
+static void block_dim(finder *F, int k, int li, int dim, int n)
+{
+	fe_leaves lv = {0};
+	int64_t v = 0;
+	bool product = false;
+	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	if (!fe_eval(F, n, &v, &lv, &product)) {
+		kt_vec_release(&lv);
+		L->ndims = 0;
+		return;
+	}
+	L->block[dim] = v;
+	int r = pick_root(F, &lv, product);
+	const char *where = NULL;
+	for (size_t i = 0; i < lv.len; i++) {
+		const fe_leaf *l = &lv.items[i];
+		if ((int)i == r)
+			continue;
+		if (l->value == 32 && lv.len > 1)
+			reject_leaf(F, k, li, dim, l, KT_REASON_WARP_SIZE,
+				    "the warp size, a factor of the block size");
+		else if (fe_shuffle_fixed(F, l->value, &where))
+			reject_leaf(F, k, li, dim, l, KT_REASON_UNSAFE,
+				    fe_say(F, "threads per unit of the block; "
+					   "the xor-shuffle reduction in '%s' "
+					   "hard-codes offsets for %lld lanes",
+					   where, (long long)l->value));
+		else
+			reject_leaf(F, k, li, dim, l, KT_REASON_UNTIED,
+				    fe_say(F, "a factor of the block size %lld "
+					   "beside another one", (long long)v));
+	}
+	if (r >= 0) {
+		int64_t f = lv.items[r].value ? v / lv.items[r].value : 1;
+		kt_role role = dim_role(F, &lv.items[r], f);
+		const char *ev = fe_say(F, "block size%s of the launch of '%s'",
+					dim ? (dim == 1 ? " (y)" : " (z)") : "",
+					F->f->kernels.items[k].name);
+		int c = leaf_cand(F, k, li, dim, &lv.items[r], role, ev);
+		if (c >= 0 && f > 1) {
+			add_target(F, v, c, fe_say(F, "($ * %lld)",
+						   (long long)f), false, k);
+			add_target(F, lv.items[r].value, c, "$", true, k);
+		} else if (c >= 0) {
+			add_target(F, v, c, "$", false, k);
+		}
+	}
+	kt_vec_release(&lv);
+}
+
+static void launch_block(finder *F, int k, int li)
+{
+	fe_ast *a = F->a;
+	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	int op = L->op[1];
+	if (op < 0)
+		return;
+	int d3 = dim3_call(a, op);
+	if (d3 < 0) {
+		L->ndims = 1;
+		block_dim(F, k, li, 0, op);
+		return;
+	}
+	L->ndims = fe_nwritten(a, d3);
+	for (int d = 0; d < L->ndims && d < 3; d++)
+		block_dim(F, k, li, d, fe_child(a, d3, d));
+}
+
+/* Two roots with the same value in different dims cannot be told apart
+ * inside the kernel: such targets are dropped (classify.c reports the
+ * literals as ambiguous). */
+static void mark_ambiguous(finder *F, int k)
+{
+	for (size_t i = 0; i < F->targets.len; i++)
+		for (size_t j = 0; j < i; j++) {
+			fe_target *s = &F->targets.items[i];
+			fe_target *t = &F->targets.items[j];
+			if (s->kern == k && t->kern == k && s->value == t->value &&
+			    s->root != t->root)
+				s->ambiguous = t->ambiguous = true;
+		}
+}
+
+/* --------------------------------------------------------------- grid */
+
+/* Literals an expression is built from, through local variables. */
+static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
+			   int depth)
+{
+	fe_ast *a = F->a;
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 16)
+		return;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_IntegerLiteral && x->is_int) {
+		fe_leaf l = {n, var, x->ival};
+		if (kt_vec_push(lv, l))
+			F->oom = 1;
+		return;
+	}
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
+		collect_leaves(F, var_init(a, x->ref), lv, a->n[x->ref].name,
+			       depth + 1);
+		return;
+	}
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		collect_leaves(F, c, lv, NULL, depth + 1);
+}
+
+/* The candidate that `blockIdx.<d> * X` in the kernel multiplies by. */
+static int grid_unit(finder *F, int k, int li, int d)
+{
+	fe_ast *a = F->a;
+	fe_kern *K = &F->f->kernels.items[k];
+	const char dim = (char)('x' + d);
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *m = &a->n[i];
+		if (m->kind != CXCursor_BinaryOperator ||
+		    m->op != CXBinaryOperator_Mul || !m->in_main ||
+		    m->b < a->n[K->body].b || m->e > a->n[K->body].e)
+			continue;
+		int l = fe_child(a, (int)i, 0), r = fe_child(a, (int)i, 1);
+		int o = fe_builtin(a, l, "blockIdx") == dim ? r
+			: fe_builtin(a, r, "blockIdx") == dim ? l : -1;
+		o = fe_strip(a, o);
+		if (o < 0)
+			continue;
+		if (a->n[o].kind == CXCursor_IntegerLiteral && a->n[o].spelled)
+			return fe_cand_at(F, a->n[o].b);
+		if (a->n[o].kind == CXCursor_DeclRefExpr && a->n[o].ref >= 0)
+			for (size_t c = 0; c < F->items.len; c++)
+				if (F->f->cx.items[c].kern == k &&
+				    F->f->cx.items[c].launch == li &&
+				    F->f->cx.items[c].tparam >= 0 &&
+				    K->tparams.items[F->f->cx.items[c].tparam] ==
+					    a->n[o].ref)
+					return (int)c;
+	}
+	return -1;
+}
+
+static int block_root(finder *F, int k, int li, int d)
+{
+	for (size_t c = 0; c < F->items.len; c++) {
+		const fe_cand *x = &F->f->cx.items[c];
+		if (x->kern == k && x->launch == li && x->dim == d &&
+		    F->items.items[c].link < 0 && !F->items.items[c].rejected)
+			return (int)c;
+	}
+	return -1;
+}
+
+/* How a grid literal of value v follows candidate u (root or linked). */
+static const char *follow(finder *F, int u, int64_t v, int *root)
+{
+	if (u < 0)
+		return NULL;
+	const kt_candidate *c = &F->items.items[u];
+	const char *with = c->link >= 0 ? c->with : "$";
+	*root = c->link >= 0 ? c->link : u;
+	if (v == c->value)
+		return with;
+	if (v == c->value - 1 && !strcmp(with, "$"))
+		return "($ - 1)";
+	return NULL;
+}
+
+static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
+{
+	fe_ast *a = F->a;
+	const fe_node *x = &a->n[l->node];
+	if (!x->spelled || fe_cand_at(F, x->b) >= 0)
+		return;
+	int root = -1;
+	const char *with = follow(F, grid_unit(F, k, li, d), l->value, &root);
+	if (!with)
+		with = follow(F, block_root(F, k, li, d), l->value, &root);
+	for (size_t t = 0; !with && t < F->targets.len; t++) {
+		fe_target *g = &F->targets.items[t];
+		if (g->kern == k && !g->ambiguous && !g->arith)
+			with = follow(F, g->root, l->value, &root);
+	}
+	if (!with)
+		return;
+	int up = fe_up(a, l->node);
+	kt_candidate kc = fe_cand_init();
+	kc.kind = KT_CAND_LAUNCH;
+	kc.role = F->items.items[root].role;
+	kc.site = l->var ? KT_SITE_EXPR
+		  : up >= 0 && a->n[up].kind == CXCursor_CallExpr ? KT_SITE_DIM3
+								  : KT_SITE_LAUNCH_GRID;
+	kc.range = kt_fe_make_range(F->tu, x->b, x->e);
+	kc.value = l->value;
+	kc.host = true;
+	kc.kernel = F->f->kernels.items[k].name;
+	kc.link = root;
+	kc.with = with;
+	kc.evidence = "the grid covers the problem in steps of this value";
+	fe_cand cx = fe_cx_init();
+	cx.node = l->node;
+	cx.kern = k;
+	cx.launch = li;
+	cx.dim = d;
+	fe_add(F, kc, cx);
+}
+
+static void link_grid(finder *F, int k, int li)
+{
+	fe_ast *a = F->a;
+	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	if (L->op[0] < 0)
+		return;
+	int d3 = dim3_call(a, L->op[0]);
+	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
+	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
+		fe_leaves lv = {0};
+		collect_leaves(F, d3 >= 0 ? fe_child(a, d3, d) : L->op[0], &lv,
+			       NULL, 0);
+		for (size_t i = 0; i < lv.len; i++)
+			grid_leaf(F, k, li, d, &lv.items[i]);
+		kt_vec_release(&lv);
+	}
+}
+
+/* ------------------------------------------------------------- driver */
+
+static int find_all(finder *F)
+{
+	int rc = find_kernels(F);
+	rc = rc ? rc : find_launches(F);
+	for (size_t k = 0; !rc && k < F->f->kernels.len; k++) {
+		fe_kern *K = &F->f->kernels.items[k];
+		if (K->broken)
+			continue;
+		if (K->launches.len)
+			launch_block(F, (int)k, 0);
+		rc = fe_find_items(F, (int)k);
+		rc = rc ? rc : fe_find_vectors(F, (int)k);
+		mark_ambiguous(F, (int)k);
+		rc = rc ? rc : fe_find_pragmas(F, (int)k);
+		rc = rc ? rc : fe_classify_kernel(F, (int)k);
+		for (size_t l = 0; !rc && l < K->launches.len; l++)
+			link_grid(F, (int)k, (int)l);
+	}
+	rc = rc ? rc : fe_reject_device_fns(F);
+	rc = rc ? rc : fe_reject_macros(F);
+	fe_settle(F);
+	if (!rc && F->oom)
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int publish(finder *F)
+{
+	kt_candidates *c = F->c;
+	struct kt_fe_facts *f = F->f;
+	c->items = F->items.items;
+	c->len = F->items.len;
+	F->items.items = NULL;
+	c->nkernels = f->kernels.len;
+	c->kernels = kt_arena_alloc(c->arena, (f->kernels.len + 1) *
+						      sizeof(kt_kernel_info));
+	if (!c->kernels)
+		return KT_ENOMEM;
+	for (size_t k = 0; k < f->kernels.len; k++) {
+		fe_kern *K = &f->kernels.items[k];
+		kt_kernel_info *ki = &c->kernels[k];
+		ki->name = K->name;
+		ki->range = kt_fe_make_range(F->tu, F->a->n[K->node].b,
+					     F->a->n[K->node].e);
+		ki->body = kt_fe_make_range(F->tu, F->a->n[K->body].b,
+					    F->a->n[K->body].e);
+		ki->is_template = F->a->n[K->node].kind ==
+				  CXCursor_FunctionTemplate;
+		ki->nlaunches = K->launches.len;
+		ki->launches = kt_arena_alloc(c->arena, (K->launches.len + 1) *
+							       sizeof(kt_range));
+		if (!ki->launches)
+			return KT_ENOMEM;
+		for (size_t l = 0; l < K->launches.len; l++) {
+			int call = K->launches.items[l].call;
+			ki->launches[l] = kt_fe_make_range(F->tu, F->a->n[call].b,
+							   F->a->n[call].e);
+		}
+	}
+	return KT_OK;
+}
+
+static int new_candidates(kt_candidates **out, kt_tu *tu)
+{
+	kt_candidates *c = kt_calloc(1, sizeof(*c));
+	struct kt_fe_facts *f = kt_calloc(1, sizeof(*f));
+	kt_arena *arena = kt_calloc(1, sizeof(*arena));
+	*out = c;
+	if (!c || !f || !arena) {
+		kt_free(f);
+		kt_free(arena);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
+	kt_arena_init(arena);
+	c->arena = arena;
+	c->facts = f;
+	f->tu = tu;
+	c->path = tu->path;
+	c->text = tu->text;
+	c->text_len = tu->len;
+	return fe_ast_build(&f->ast, tu);
+}
+
+int kt_candidates_find(kt_candidates **out, kt_tu *tu, kt_diags *diags)
+{
+	kt_candidates *c = NULL;
+	*out = NULL;
+	int rc = new_candidates(&c, tu);
+	if (rc) {
+		kt_candidates_free(c);
+		return rc;
+	}
+	finder F = {.c = c, .f = c->facts, .a = &c->facts->ast, .tu = tu,
+		    .d = diags};
+	rc = find_all(&F);
+	rc = rc ? rc : publish(&F);
+	kt_vec_release(&F.items);
+	kt_vec_release(&F.targets);
+	if (rc) {
+		kt_candidates_free(c);
+		return rc == KT_ENOMEM ? kt_error(rc, "out of memory") : rc;
+	}
+	*out = c;
+	return KT_OK;
+}
+
+void kt_candidates_free(kt_candidates *c)
+{
+	if (!c)
+		return;
+	if (c->facts) {
+		for (size_t k = 0; k < c->facts->kernels.len; k++) {
+			kt_vec_release(&c->facts->kernels.items[k].launches);
+			kt_vec_release(&c->facts->kernels.items[k].tparams);
+		}
+		kt_vec_release(&c->facts->kernels);
+		kt_vec_release(&c->facts->cx);
+		fe_ast_release(&c->facts->ast);
+		kt_free(c->facts);
+	}
+	kt_free(c->items);
+	if (c->arena) {
+		kt_arena_release(c->arena);
+		kt_free(c->arena);
+	}
+	kt_free(c);
+}

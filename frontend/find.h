@@ -1,0 +1,71 @@
+/*
+ * find.h - the candidate finder's working state, shared by candidates.c
+ * (kernels, launch sites, launch operands) and classify.c (what each
+ * literal inside a kernel means).
+ */
+#ifndef KTC_FRONTEND_FIND_H
+#define KTC_FRONTEND_FIND_H
+
+#include "frontend/cand.h"
+
+/* A value a literal may stand for, and which candidate it then follows. */
+typedef struct fe_target {
+	int64_t value;
+	int root;          /* candidate index */
+	const char *with;  /* `$`, `($ - 1)`, `($ * 16)` */
+	bool block_only;   /* only as `blockIdx.x * v` (units per block) */
+	bool ambiguous;    /* another root has the same value */
+	bool arith;        /* matches in any arithmetic context */
+	int kern;
+} fe_target;
+
+typedef struct finder {
+	kt_candidates *c;
+	struct kt_fe_facts *f;
+	fe_ast *a;
+	kt_tu *tu;
+	kt_diags *d;
+	KT_VEC(kt_candidate) items;
+	KT_VEC(fe_target) targets;
+	int oom;
+} finder;
+
+/* A literal, macro or variable a launch expression is built from. */
+typedef struct fe_leaf {
+	int node;          /* IntegerLiteral node (spelled or from a macro) */
+	const char *var;   /* the variable it initialises, or NULL */
+	int64_t value;
+} fe_leaf;
+
+typedef KT_VEC(fe_leaf) fe_leaves;
+
+/* Adds a candidate; returns its index or -1 (out of memory). */
+int fe_add(finder *F, kt_candidate k, fe_cand x);
+/* The candidate standing at offset b, or -1. */
+int fe_cand_at(const finder *F, uint32_t b);
+/* Evaluates an integer expression through variables' initialisers,
+ * collecting its leaves; *product: only `*` combined them. */
+bool fe_eval(finder *F, int n, int64_t *v, fe_leaves *leaves, bool *product);
+/* arena printf for evidence strings */
+const char *fe_say(finder *F, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+kt_candidate fe_cand_init(void);
+fe_cand fe_cx_init(void);
+
+/* classify.c */
+int fe_find_items(finder *F, int k);
+int fe_classify_kernel(finder *F, int k);
+int fe_find_pragmas(finder *F, int k);
+int fe_find_vectors(finder *F, int k);
+int fe_reject_device_fns(finder *F);
+int fe_reject_macros(finder *F);
+/* Literals of kernel k that follow a root whose value is ambiguous are
+ * rejected, and so are the roots. */
+void fe_settle(finder *F);
+/* Why a literal node stays a literal; false when not worth listing. */
+bool fe_reject_reason(finder *F, int n, kt_reason *r, const char **msg);
+/* True when the file reduces `v` lanes with an xor butterfly whose
+ * offsets are hard-coded (v/2, v/4, ..., 1); *where: its function. */
+bool fe_shuffle_fixed(finder *F, int64_t v, const char **where);
+
+#endif
