@@ -38,7 +38,7 @@ enum { KIND_BOWL, KIND_ROOFLINE, KIND_RUGGED, NBASINS = 8, NSAMPLES = 7 };
 typedef struct shape {
 	int kind;
 	size_t np;
-	double *a, *c, *r;      /* per parameter: weight, optimum, register cost */
+	double *a, *c, *w;      /* per parameter: weight, optimum, register cost */
 	double basin_m[NBASINS][16]; /* rugged: basin centres (first 16 params) */
 	double basin_h[NBASINS], basin_s[NBASINS];
 } shape;
@@ -58,15 +58,15 @@ static int shape_init(shape *s, int kind, size_t np, uint64_t seed)
 	s->np = np;
 	s->a = kt_calloc(np + 1, sizeof(double));
 	s->c = kt_calloc(np + 1, sizeof(double));
-	s->r = kt_calloc(np + 1, sizeof(double));
-	if (!s->a || !s->c || !s->r)
+	s->w = kt_calloc(np + 1, sizeof(double));
+	if (!s->a || !s->c || !s->w)
 		return kt_error(KT_ENOMEM, "out of memory");
 	kt_rng g;
 	kt_rng_seed(&g, seed ^ 0x6c616e6473636170ULL);
 	for (size_t p = 0; p < np; p++) {
 		s->a[p] = 0.5 + 2.5 * kt_rng_double(&g);
 		s->c[p] = kt_rng_double(&g);
-		s->r[p] = 48.0 * kt_rng_double(&g);
+		s->w[p] = kt_rng_double(&g);
 	}
 	for (int k = 0; k < NBASINS; k++) {
 		for (int p = 0; p < 16; p++)
@@ -81,7 +81,7 @@ static void shape_release(shape *s)
 {
 	kt_free(s->a);
 	kt_free(s->c);
-	kt_free(s->r);
+	kt_free(s->w);
 }
 
 /* Position of each parameter's value in its domain, in [0, 1]. */
@@ -121,8 +121,8 @@ static double launch_product(kt_expr *const *dims, const kt_value *slots)
 
 /*
  * roofline: T threads per block (the launch's block, else 32 * 2^round(5 u0)),
- * G blocks (the launch's grid, else 2^20 / T), R = 24 + sum r_p u_p / P
- * registers per thread (r_p in [0, 48)); blocks per SM
+ * G blocks (the launch's grid, else 2^20 / T), R = 16 + 96 sum w_p u_p /
+ * sum w_p registers per thread (w_p uniform in [0, 1)); blocks per SM
  * B = min(32, floor(2048 / T), floor(65536 / (R T))), occupancy
  * o = B T / 2048; B = 0 fails at launch ("runtime"), except for the
  * default configuration, which gets B = 1. Time in ms:
@@ -139,9 +139,13 @@ static double roofline(const shape *s, const double *u, const kt_model *m,
 	double G = m->launch.present ? launch_product(m->launch.grid, slots) : 0;
 	if (G <= 0)
 		G = ceil(1048576.0 / T);
-	double R = 24;
-	for (size_t p = 0; p < s->np; p++)
-		R += s->r[p] * u[p] / (double)s->np;
+	double R = 16, wsum = 0, wu = 0;
+	for (size_t p = 0; p < s->np; p++) {
+		wsum += s->w[p];
+		wu += s->w[p] * u[p];
+	}
+	if (wsum > 0)
+		R += 96 * wu / wsum;
 	double B = fmin(32, fmin(floor(2048 / T), floor(65536 / (R * T))));
 	*fails = B < 1 && !is_default;
 	if (*fails)
@@ -205,7 +209,7 @@ static int synth(kt_result *r, const shape *s, const kt_model *m,
 		return kt_error(KT_ENOMEM, "out of memory");
 	positions(u, m, idx);
 	kt_rng g;
-	kt_rng_seed(&g, kt_hash(seed, key, strlen(key)));
+	kt_rng_seed(&g, kt_hash(seed + (uint64_t)s->kind, key, strlen(key)));
 	double fate = kt_rng_double(&g), t = 0;
 	bool fails = false;
 	if (s->kind == KIND_BOWL)
