@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "ktc/annotate.h"
+#include "ktc/rewrite.h"
 #include "util/str.h"
 
 /* ---- edit.c ---- */
@@ -46,6 +48,30 @@ void kt_text_linecol(const char *text, size_t offset, int *line, int *col);
 int kt_diff_unified(kt_str *out, const char *a, size_t alen, const char *b,
                     size_t blen, const char *name_a, const char *name_b,
                     int context);
+
+/* ---- gen.c ---- */
+
+/* Which parts of a plan the generator applies. */
+typedef struct kt_rw_select {
+	bool *on;         /* per plan parameter: its unit is applied */
+	int64_t **values; /* per parameter: the domain to print, or NULL */
+	size_t *nvalues;
+	bool *bad;    /* out: per parameter, its edits do not fit */
+	bool pragmas; /* emit the #pragma kt blocks */
+} kt_rw_select;
+
+/* The comment line that stands for a pragma the user must complete. */
+#define KT_RW_TODO "// ktc: complete and uncomment: #pragma kt "
+
+/*
+ * Appends the annotated text for the selected units. KT_EINVALID when a
+ * unit's edits do not fit the file (sel->bad marks it, diags says why) or
+ * edits overlap.
+ */
+int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
+                   const kt_rw_select *sel, kt_diags *diags);
+size_t kt_rw_line_start(const char *t, size_t off);
+size_t kt_rw_line_next(const char *t, size_t len, size_t off);
 
 /* ---- ptx.c ---- */
 
@@ -101,6 +127,7 @@ void kt_nvcc_job_release(kt_nvcc_job *j);
 
 /* One NVRTC compile (to a cubin for o->arch) with extra options. */
 typedef struct kt_nvrtc_job {
+	const char *text;           /* NULL: the text given to kt_nvrtc_run */
 	const char *const *defines; /* "-DNAME=V", ... */
 	size_t ndefines;
 	int ok;

@@ -1,12 +1,14 @@
-# rewriter: edits on source ranges, diffs, verification, the annotation
-# rewriter. Built with the frontend (where libclang is found).
+# rewriter: edits on source ranges, diffs, verification by nvcc and NVRTC,
+# and the annotation rewriter. Built with the frontend (where libclang is
+# found): it reads the frontend's translation unit.
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/edit.c
   ${CMAKE_CURRENT_LIST_DIR}/diff.c
-)
-list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ptx.c
   ${CMAKE_CURRENT_LIST_DIR}/verify.c
+  ${CMAKE_CURRENT_LIST_DIR}/gen.c
+  ${CMAKE_CURRENT_LIST_DIR}/rewrite.c
+  ${CMAKE_CURRENT_LIST_DIR}/source.c
 )
 # Verification compiles with NVRTC in process where the toolkit is found.
 if(KTC_HAVE_CUDA)

@@ -153,9 +153,9 @@ static void nvrtc_compiles_each_value_and_rejects_too_much_shared(void)
 	    "\t__syncthreads();\n"
 	    "\ty[threadIdx.x] = s[threadIdx.x][threadIdx.y];\n}\n";
 	const char *d16[] = {"-DTILE=16"}, *d256[] = {"-DTILE=256"};
-	kt_nvrtc_job jobs[3] = {{NULL, 0, 0, KT_STR_INIT},
-	                        {d16, 1, 0, KT_STR_INIT},
-	                        {d256, 1, 0, KT_STR_INIT}};
+	kt_nvrtc_job jobs[3] = {{NULL, NULL, 0, 0, KT_STR_INIT},
+	                        {NULL, d16, 1, 0, KT_STR_INIT},
+	                        {NULL, d256, 1, 0, KT_STR_INIT}};
 	kt_verify_opts o = {.threads = 2};
 	CHECK_EQ_INT(kt_nvrtc_run(&o, src, "t.cu", jobs, 3), 0);
 	CHECK(jobs[0].ok);
@@ -174,7 +174,7 @@ static void nvrtc_skips_host_code_under_the_rtc_guard(void)
 	                  "void host(std::vector<int> &v) { v.clear(); }\n"
 	                  "#endif\n"
 	                  "__global__ void k(int *p) { p[0] = 1; }\n";
-	kt_nvrtc_job j = {NULL, 0, 0, KT_STR_INIT};
+	kt_nvrtc_job j = {NULL, NULL, 0, 0, KT_STR_INIT};
 	kt_verify_opts o = {0};
 	CHECK_EQ_INT(kt_nvrtc_run(&o, src, "h.cu", &j, 1), 0);
 	CHECK(j.ok);

@@ -1,0 +1,622 @@
+/*
+ * rewrite.c - the verifying rewriter's driver: generate the annotated file
+ * from the plan, prove it, and drop what cannot be proven.
+ *
+ * Design choice: the happy path verifies the whole plan at once, so a file
+ * costs two nvcc runs (original and annotated, in parallel) plus one NVRTC
+ * compile per domain value (on parallel threads). Only when the whole fails
+ * are the units (a parameter with its refactors) verified one by one to
+ * find the culprits, which are dropped and reported; then the survivors are
+ * verified together again. Nothing is returned that was not verified.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "rewriter/rewriter.h"
+
+#include "ktc/common.h"
+#include "ktc/model.h"
+#include "util/vec.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rw {
+	const kt_plan *p;
+	const kt_rewrite_file *f;
+	const kt_rewrite_opts *o;
+	kt_verify_opts vo;
+	kt_diags *diags;
+	kt_rw_select sel;
+	kt_nvcc_job orig; /* the original's PTX, compiled once */
+	size_t dropped, values_dropped;
+} rw;
+
+/* The first line of a compiler log that says "error", for messages. */
+static char *first_error(const char *log)
+{
+	const char *p = strstr(log, "error");
+	if (!p)
+		p = log;
+	const char *b = p, *e = p;
+	while (b > log && b[-1] != '\n')
+		b--;
+	while (*e && *e != '\n')
+		e++;
+	return kt_strndup(b, (size_t)(e - b));
+}
+
+static kt_range unit_range(const rw *r, size_t i)
+{
+	const kt_plan_param *pp = &r->p->params[i];
+	return pp->nuses ? pp->uses[0].range : r->p->kernels[0].range;
+}
+
+static void drop_unit(rw *r, size_t i, const char *why, const char *detail)
+{
+	kt_range at = unit_range(r, i);
+	kt_diags_add(r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
+	             at.begin.line, at.begin.col,
+	             (int)(at.end.offset - at.begin.offset),
+	             "parameter '%s' dropped: %s%s%s", r->p->params[i].name,
+	             why, detail && *detail ? ": " : "", detail ? detail : "");
+	r->sel.on[i] = false;
+	r->dropped++;
+}
+
+/* Generates with the current selection, switching off units that do not
+ * fit the file until the rest does. */
+static int generate(rw *r, kt_str *out)
+{
+	for (;;) {
+		kt_str_clear(out);
+		memset(r->sel.bad, 0, r->p->nparams * sizeof(bool));
+		int rc = kt_rw_generate(out, r->p, r->f, &r->sel, r->diags);
+		bool any = false;
+		for (size_t i = 0; i < r->p->nparams; i++)
+			if (r->sel.bad[i] && r->sel.on[i]) {
+				r->sel.on[i] = false;
+				r->dropped++;
+				any = true;
+			}
+		if (rc != KT_EINVALID || !any)
+			return rc;
+	}
+}
+
+/* ---- one verification of a text ---- */
+
+typedef struct check {
+	kt_nvcc_job nvcc;
+	kt_nvrtc_job *rtc; /* its NVRTC compile at the defaults */
+	bool ok;
+	char *why;    /* for a failure: what failed */
+	char *detail; /* and how */
+} check;
+
+static void check_release(check *c)
+{
+	kt_nvcc_job_release(&c->nvcc);
+	kt_free(c->why);
+	kt_free(c->detail);
+	memset(c, 0, sizeof(*c));
+}
+
+static void fail(check *c, const char *why, char *detail)
+{
+	c->ok = false;
+	c->why = kt_strdup(why);
+	c->detail = detail;
+}
+
+/* Judges a finished check against the original's PTX. */
+static int judge(rw *r, check *c)
+{
+	int rc = kt_nvcc_finish(&c->nvcc);
+	if (rc)
+		return rc;
+	if (!c->nvcc.ok) {
+		fail(c, "the file does not compile with nvcc",
+		     first_error(c->nvcc.log.ptr));
+		return 0;
+	}
+	if (!c->rtc->ok) {
+		fail(c, "NVRTC cannot compile the file",
+		     first_error(c->rtc->log.ptr));
+		return 0;
+	}
+	int line = 0;
+	kt_str d = KT_STR_INIT;
+	int same = kt_ptx_same(r->orig.ptx.ptr, c->nvcc.ptx.ptr, &line, &d);
+	if (same == 1)
+		c->ok = true;
+	else if (same == 0)
+		fail(c, "at its defaults its PTX is not the original's",
+		     kt_str_detach(&d));
+	kt_str_release(&d);
+	return same < 0 ? same : 0;
+}
+
+/* The original's PTX, which every check compares with. */
+static int original_ptx(rw *r)
+{
+	if (!r->orig.running)
+		return 0;
+	int rc = kt_nvcc_finish(&r->orig);
+	if (rc)
+		return rc;
+	if (!r->orig.ok) {
+		char *e = first_error(r->orig.log.ptr);
+		rc = kt_error(KT_EINVALID,
+		              "'%s' does not compile with nvcc as it is, so "
+		              "no edit can be verified: %s",
+		              r->f->path, e ? e : "");
+		kt_free(e);
+	}
+	return rc;
+}
+
+/*
+ * Verifies n texts: nvcc on each (child processes) while NVRTC compiles
+ * each at its defaults plus the extra jobs (domain values) on threads.
+ */
+static int run_checks(rw *r, kt_str *texts, check *c, size_t n,
+                      kt_nvrtc_job *extra, size_t nextra)
+{
+	kt_nvrtc_job *jobs = kt_calloc(n + nextra, sizeof(*jobs));
+	if (!jobs)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		jobs[i].text = texts[i].ptr;
+		rc = kt_nvcc_start(&c[i].nvcc, &r->vo, texts[i].ptr,
+		                   texts[i].len, r->f->path, NULL, 0);
+	}
+	for (size_t i = 0; i < nextra; i++)
+		jobs[n + i] = extra[i];
+	if (!rc)
+		rc = kt_nvrtc_run(&r->vo, texts[0].ptr, r->f->path, jobs,
+		                  n + nextra);
+	for (size_t i = 0; i < nextra; i++)
+		extra[i] = jobs[n + i];
+	for (size_t i = 0; i < n; i++)
+		c[i].rtc = &jobs[i];
+	if (!rc)
+		rc = original_ptx(r);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = judge(r, &c[i]);
+	for (size_t i = 0; i < n; i++) {
+		c[i].rtc = NULL;
+		kt_nvrtc_job_release(&jobs[i]);
+	}
+	kt_free(jobs);
+	return rc;
+}
+
+/* ---- domains ---- */
+
+typedef struct value_jobs {
+	kt_nvrtc_job *jobs;
+	size_t n;
+	size_t *param;  /* per job: the parameter */
+	int64_t *value; /* per job: the value */
+	char **define;  /* per job: "-DNAME=V" */
+} value_jobs;
+
+static void value_jobs_release(value_jobs *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		kt_nvrtc_job_release(&v->jobs[i]);
+		kt_free(v->define[i]);
+	}
+	kt_free(v->jobs);
+	kt_free(v->param);
+	kt_free(v->value);
+	kt_free(v->define);
+	memset(v, 0, sizeof(*v));
+}
+
+/* One NVRTC job per value other than the default of each parameter on. */
+static int value_jobs_make(rw *r, value_jobs *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->p->nparams; i++)
+		if (r->sel.on[i])
+			n += r->p->params[i].nvalues;
+	v->jobs = kt_calloc(n + 1, sizeof(*v->jobs));
+	v->param = kt_calloc(n + 1, sizeof(size_t));
+	v->value = kt_calloc(n + 1, sizeof(int64_t));
+	v->define = kt_calloc(n + 1, sizeof(char *));
+	if (!v->jobs || !v->param || !v->value || !v->define)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->p->nparams; i++) {
+		const kt_plan_param *pp = &r->p->params[i];
+		for (size_t k = 0; r->sel.on[i] && k < pp->nvalues; k++) {
+			if (pp->values[k] == pp->def)
+				continue;
+			size_t j = v->n++;
+			v->param[j] = i;
+			v->value[j] = pp->values[k];
+			v->define[j] = kt_malloc(strlen(pp->name) + 32);
+			if (!v->define[j])
+				return kt_error(KT_ENOMEM, "out of memory");
+			sprintf(v->define[j], "-D%s=%" PRId64, pp->name,
+			        pp->values[k]);
+			v->jobs[j].defines = (const char *const *)&v->define[j];
+			v->jobs[j].ndefines = 1;
+		}
+	}
+	return 0;
+}
+
+static void note_value(rw *r, size_t i, int64_t value, const char *log)
+{
+	char *e = first_error(log);
+	kt_range at = unit_range(r, i);
+	kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
+	             at.begin.line, at.begin.col,
+	             (int)(at.end.offset - at.begin.offset),
+	             "value %" PRId64 " of '%s' dropped from its domain: it "
+	             "does not compile: %s",
+	             value, r->p->params[i].name, e ? e : "");
+	kt_free(e);
+	r->values_dropped++;
+}
+
+/* Keeps in each domain the values that compiled; notes the others. */
+static int filter_domains(rw *r, value_jobs *v)
+{
+	for (size_t i = 0; i < r->p->nparams; i++) {
+		const kt_plan_param *pp = &r->p->params[i];
+		r->sel.values[i] = kt_calloc(pp->nvalues + 1, sizeof(int64_t));
+		if (!r->sel.values[i])
+			return kt_error(KT_ENOMEM, "out of memory");
+		size_t n = 0;
+		for (size_t k = 0; k < pp->nvalues; k++) {
+			bool ok = true;
+			for (size_t j = 0; j < v->n; j++)
+				if (v->param[j] == i &&
+				    v->value[j] == pp->values[k])
+					ok = v->jobs[j].ok;
+			if (ok) {
+				r->sel.values[i][n++] = pp->values[k];
+				continue;
+			}
+			for (size_t j = 0; j < v->n; j++)
+				if (v->param[j] == i &&
+				    v->value[j] == pp->values[k])
+					note_value(r, i, pp->values[k],
+					           v->jobs[j].log.ptr);
+		}
+		r->sel.nvalues[i] = n;
+	}
+	return 0;
+}
+
+/* ---- finding what fails ---- */
+
+static size_t units_on(const rw *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->p->nparams; i++)
+		n += r->sel.on[i];
+	return n;
+}
+
+/* The text with only unit u on (u == SIZE_MAX: none), without pragmas. */
+static int text_with(rw *r, kt_str *out, size_t u, const bool *on)
+{
+	for (size_t i = 0; i < r->p->nparams; i++)
+		r->sel.on[i] = on[i] && (u == SIZE_MAX || i == u);
+	r->sel.pragmas = false;
+	kt_str_clear(out);
+	int rc = kt_rw_generate(out, r->p, r->f, &r->sel, r->diags);
+	memcpy(r->sel.on, on, r->p->nparams * sizeof(bool));
+	r->sel.pragmas = true;
+	return rc;
+}
+
+/*
+ * Verifies the file without any unit (only host code guarded) and with
+ * each unit alone; drops the units that fail. Returns the number dropped.
+ */
+static int isolate(rw *r, size_t *ndropped)
+{
+	size_t n = r->p->nparams, m = 1;
+	bool *on = kt_calloc(n + 1, sizeof(bool));
+	size_t *unit = kt_calloc(n + 1, sizeof(size_t));
+	kt_str *texts = kt_calloc(n + 1, sizeof(kt_str));
+	check *c = kt_calloc(n + 1, sizeof(check));
+	int rc =
+	    on && unit && texts && c ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	if (rc)
+		goto done;
+	memcpy(on, r->sel.on, n * sizeof(bool));
+	unit[0] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (on[i])
+			unit[m++] = i;
+	for (size_t k = 0; k < m && !rc; k++)
+		rc = text_with(r, &texts[k], unit[k], on);
+	if (!rc)
+		rc = run_checks(r, texts, c, m, NULL, 0);
+	if (!rc && !c[0].ok)
+		rc = kt_error(KT_EINVALID,
+		              "with only its host code kept out of NVRTC's "
+		              "way, %s: %s",
+		              c[0].why, c[0].detail ? c[0].detail : "");
+	*ndropped = 0;
+	for (size_t k = 1; k < m && !rc; k++)
+		if (!c[k].ok) {
+			drop_unit(r, unit[k], c[k].why, c[k].detail);
+			(*ndropped)++;
+		}
+done:
+	for (size_t k = 0; c && texts && k < m; k++) {
+		check_release(&c[k]);
+		kt_str_release(&texts[k]);
+	}
+	kt_free(on);
+	kt_free(unit);
+	kt_free(texts);
+	kt_free(c);
+	return rc;
+}
+
+/* Every unit passes alone but not all together: add them one by one. */
+static int greedy(rw *r)
+{
+	size_t n = r->p->nparams;
+	bool *want = kt_calloc(n + 1, sizeof(bool));
+	if (!want)
+		return kt_error(KT_ENOMEM, "out of memory");
+	memcpy(want, r->sel.on, n * sizeof(bool));
+	memset(r->sel.on, 0, n * sizeof(bool));
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!want[i])
+			continue;
+		r->sel.on[i] = true;
+		kt_str t = KT_STR_INIT;
+		check c = {0};
+		rc = generate(r, &t);
+		if (!rc)
+			rc = run_checks(r, &t, &c, 1, NULL, 0);
+		if (!rc && !c.ok)
+			drop_unit(r, i,
+			          "it conflicts with the parameters "
+			          "before it",
+			          c.why);
+		check_release(&c);
+		kt_str_release(&t);
+	}
+	kt_free(want);
+	return rc;
+}
+
+/* Verifies text; on failure drops units and regenerates until it holds. */
+static int verify_loop(rw *r, kt_str *text)
+{
+	for (;;) {
+		value_jobs v = {0};
+		check c = {0};
+		int rc = value_jobs_make(r, &v);
+		if (!rc)
+			rc = run_checks(r, text, &c, 1, v.jobs, v.n);
+		bool ok = !rc && c.ok;
+		if (ok)
+			rc = filter_domains(r, &v);
+		check_release(&c);
+		value_jobs_release(&v);
+		if (rc || ok)
+			return rc;
+		size_t dropped = 0;
+		rc = isolate(r, &dropped);
+		if (!rc && dropped == 0)
+			rc = greedy(r);
+		if (!rc)
+			rc = generate(r, text);
+		if (rc)
+			return rc;
+	}
+}
+
+/* ---- what the user must add ---- */
+
+/* The 1-based line of the annotated text that holds marker, or 0. */
+static int line_of(const char *text, const char *marker)
+{
+	const char *p = strstr(text, marker);
+	if (!p)
+		return 0;
+	int line = 1;
+	for (const char *q = text; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+static void report_needs(rw *r, const char *text)
+{
+	for (size_t i = 0; i < r->p->nneeds; i++) {
+		const kt_plan_need *n = &r->p->needs[i];
+		kt_range at = n->range;
+		kt_diags_add(r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
+		             at.begin.line, at.begin.col,
+		             (int)(at.end.offset - at.begin.offset), "%s",
+		             n->message);
+		if (!n->suggest)
+			continue;
+		kt_str m = KT_STR_INIT;
+		kt_str_addf(&m, KT_RW_TODO "%s\n", n->suggest);
+		int line = line_of(text, m.ptr);
+		kt_str_release(&m);
+		if (line)
+			kt_diags_add(r->diags, KT_DIAG_NOTE, NULL, NULL, 0, 0,
+			             0,
+			             "complete '#pragma kt %s' at line %d of "
+			             "the annotated file (kernel '%s')",
+			             n->suggest, line, n->kernel);
+	}
+}
+
+static void report_rejected(rw *r)
+{
+	for (size_t i = 0; i < r->p->nrejected; i++) {
+		const kt_plan_reject *x = &r->p->rejected[i];
+		kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
+		             x->range.begin.line, x->range.begin.col,
+		             (int)(x->range.end.offset - x->range.begin.offset),
+		             "'%s' stays a literal: %s", x->text, x->message);
+	}
+}
+
+/*
+ * Reads the annotated file back with the grammar, as `ktc tune` will; what
+ * it finds is passed on as warnings (the plan's pragma lines, or a pragma
+ * the user must still complete), located in the annotated file.
+ */
+static int grammar_check(rw *r, const kt_str *text)
+{
+	kt_diags gd;
+	kt_diags_init(&gd);
+	kt_template *t = NULL;
+	const char *name = r->o->out_name ? r->o->out_name : r->f->path;
+	int rc = kt_template_parse(&t, name, text->ptr, &gd);
+	kt_template_free(t);
+	for (size_t i = 0; i < gd.len; i++) {
+		const kt_diag *g = &gd.items[i];
+		kt_severity sev = g->severity == KT_DIAG_NOTE ? KT_DIAG_NOTE
+		                                              : KT_DIAG_WARNING;
+		kt_diags_add(r->diags, sev, g->file, text->ptr, g->line, g->col,
+		             g->len, "%s%s",
+		             g->severity == KT_DIAG_ERROR
+		                 ? "the template does not read back yet: "
+		                 : "",
+		             g->message);
+	}
+	kt_diags_release(&gd);
+	return rc == KT_ENOMEM ? rc : 0;
+}
+
+/* ---- the entry point ---- */
+
+static int setup(rw *r, const kt_plan *p, const kt_rewrite_file *f,
+                 const kt_rewrite_opts *o, kt_diags *diags)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p, r->f = f, r->o = o, r->diags = diags;
+	r->vo.arch = o->arch;
+	r->vo.cuda_root = o->cuda_root;
+	r->vo.flags = o->flags;
+	r->vo.nflags = o->nflags;
+	r->vo.threads = o->threads;
+	size_t n = p->nparams + 1;
+	r->sel.on = kt_calloc(n, sizeof(bool));
+	r->sel.bad = kt_calloc(n, sizeof(bool));
+	r->sel.values = kt_calloc(n, sizeof(int64_t *));
+	r->sel.nvalues = kt_calloc(n, sizeof(size_t));
+	r->sel.pragmas = true;
+	if (!r->sel.on || !r->sel.bad || !r->sel.values || !r->sel.nvalues)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nparams; i++)
+		r->sel.on[i] = true;
+	return 0;
+}
+
+static void teardown(rw *r)
+{
+	for (size_t i = 0; r->sel.values && i < r->p->nparams; i++)
+		kt_free(r->sel.values[i]);
+	kt_free(r->sel.values);
+	kt_free(r->sel.nvalues);
+	kt_free(r->sel.on);
+	kt_free(r->sel.bad);
+	kt_nvcc_job_release(&r->orig);
+}
+
+/*
+ * The absolute folder of path, for the file's own includes: nvcc runs in a
+ * temporary folder, so a relative one would not do.
+ */
+static char *folder_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	char *dir = s ? kt_strndup(path, (size_t)(s - path + (s == path)))
+	              : kt_strdup(".");
+	char *abs = dir ? realpath(dir, NULL) : NULL;
+	char *res = abs ? kt_strdup(abs) : dir ? kt_strdup(dir) : NULL;
+	free(abs);
+	kt_free(dir);
+	return res;
+}
+
+static int finish(rw *r, kt_rewrite_result *out, kt_str *text)
+{
+	report_needs(r, text->ptr);
+	report_rejected(r);
+	if (grammar_check(r, text))
+		return KT_ENOMEM;
+	kt_str diff = KT_STR_INIT, a = KT_STR_INIT, b = KT_STR_INIT;
+	const char *base = r->f->path[0] == '/' ? r->f->path + 1 : r->f->path;
+	int rc = kt_str_addf(&a, "a/%s", base);
+	if (!rc)
+		rc = kt_str_addf(&b, "b/%s", base);
+	if (!rc)
+		rc = kt_diff_unified(&diff, r->f->text, r->f->len, text->ptr,
+		                     text->len, a.ptr, b.ptr, 3);
+	if (!rc) {
+		out->len = text->len;
+		out->text = kt_str_detach(text);
+		out->diff = kt_str_detach(&diff);
+		out->params_kept = units_on(r);
+		out->params_dropped = r->dropped;
+		out->values_dropped = r->values_dropped;
+	}
+	kt_str_release(&diff);
+	kt_str_release(&a);
+	kt_str_release(&b);
+	return rc;
+}
+
+int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
+               const kt_rewrite_file *f, const kt_rewrite_opts *o,
+               kt_diags *diags)
+{
+	static const kt_rewrite_opts none = {0};
+	rw r;
+	kt_str text = KT_STR_INIT;
+	char *dir = NULL;
+	memset(out, 0, sizeof(*out));
+	int rc = setup(&r, plan, f, o ? o : &none, diags);
+	if (!rc && kt_plan_validate(plan, "plan", f->text, f->len, diags))
+		rc = kt_error(KT_EPARSE, "the plan does not fit '%s'", f->path);
+	if (!rc)
+		rc = generate(&r, &text);
+	if (rc || r.o->no_verify)
+		goto done;
+	dir = folder_of(f->path);
+	r.vo.dir = dir;
+	rc = dir ? kt_nvcc_start(&r.orig, &r.vo, f->text, f->len, f->path, NULL,
+	                         0)
+	         : KT_ENOMEM;
+	if (!rc)
+		rc = verify_loop(&r, &text);
+	if (!rc)
+		out->verified = true;
+	if (!rc && plan->nparams && units_on(&r) == 0)
+		rc = kt_error(KT_EINVALID, "no parameter of the plan survived "
+		                           "verification");
+done:
+	if (!rc)
+		rc = finish(&r, out, &text);
+	kt_str_release(&text);
+	kt_free(dir);
+	teardown(&r);
+	return rc;
+}
+
+void kt_rewrite_result_release(kt_rewrite_result *r)
+{
+	kt_free(r->text);
+	kt_free(r->diff);
+	memset(r, 0, sizeof(*r));
+}
