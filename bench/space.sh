@@ -18,6 +18,7 @@ doc=docs/space.md
 now_ns() { date +%s%N; }
 
 # ---- timing: 5 runs, median ----
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 times=()
 for i in 1 2 3 4 5; do
 	t0=$(now_ns)
@@ -76,7 +77,8 @@ build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$(dirname "$ktc")/CMakeCac
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 section=$(cat <<MD
 Measured by \`bench/space.sh\` (ktc: \`$ktc\`, CMake build type: ${build_type:-none, so no optimisation flags}) on $(date -u '+%Y-%m-%d %H:%M UTC').
-Machine: ${cpu:-unknown CPU}, $(nproc) cores, $(uname -sr).
+Machine: ${cpu:-unknown CPU}, $(nproc) cores, $(uname -sr); load average
+before the runs: $load (other work on the machine slows the runs down).
 
 Command: \`$ktc space $big\`, 5 runs, wall time including process start.
 

@@ -819,7 +819,7 @@ int64_t kt_space_index_of(const kt_space *s, const uint32_t *param_idx)
 
 uint64_t kt_space_sample(const kt_space *s, struct kt_rng *rng)
 {
-	return kt_rng_below(rng, s->count);
+	return s->count ? kt_rng_below(rng, s->count) : 0;
 }
 
 /* Tries every allowed other value of parameter p; counts valid ones. */
