@@ -674,14 +674,35 @@ static bool check_fits(bparser *b, kt_type t, double v, size_t off,
 	return false;
 }
 
-/* init = "init" "(" ( "random" "(" number "," number ")" | "zeros" | "iota"
- *                   | "value" "(" number ")" ) ")" */
+/* "random" "(" number "," number ")" */
+static bool parse_random(bparser *b, kt_init *in, kt_type t)
+{
+	lexer *lx = &b->lx;
+	kt_value lo, hi;
+	size_t lo_off, hi_off, lo_end;
+	lex_next(lx);
+	if (!lex_expect(lx, '(', "'('") || !parse_number(b, &lo, &lo_off))
+		return false;
+	lo_end = b->num_end;
+	if (!lex_expect(lx, ',', "','") || !parse_number(b, &hi, &hi_off) ||
+	    !lex_expect(lx, ')', "')'"))
+		return false;
+	in->lo = kt_value_as_double(lo);
+	in->hi = kt_value_as_double(hi);
+	if (in->lo > in->hi) {
+		gram_diag(b->g, KT_DIAG_ERROR, lo_off, b->num_end - lo_off,
+			  "random(%g, %g) is an empty range", in->lo, in->hi);
+		return false;
+	}
+	return check_fits(b, t, in->lo, lo_off, lo_end) &&
+	       check_fits(b, t, in->hi, hi_off, b->num_end);
+}
+
+/* init = "init" "(" ( random | "zeros" | "iota" | "value" "(" number ")" ) ")" */
 static bool parse_init(bparser *b, kt_init *in, kt_type t)
 {
 	static const char *const kinds[] = {"random", "zeros", "iota", "value"};
 	lexer *lx = &b->lx;
-	kt_value lo, hi;
-	size_t lo_off, hi_off, lo_end = 0;
 	lex_next(lx);
 	if (!lex_expect(lx, '(', "'('"))
 		return false;
@@ -693,29 +714,15 @@ static bool parse_init(bparser *b, kt_init *in, kt_type t)
 		return unknown_clause(b, "init", kinds, 4);
 	in->kind = (kt_init_kind)k;
 	if (k == KT_INIT_RANDOM) {
-		lex_next(lx);
-		if (!lex_expect(lx, '(', "'('") ||
-		    !parse_number(b, &lo, &lo_off) ||
-		    ((lo_end = b->num_end), !lex_expect(lx, ',', "','")) ||
-		    !parse_number(b, &hi, &hi_off) ||
-		    !lex_expect(lx, ')', "')'"))
-			return false;
-		in->lo = kt_value_as_double(lo);
-		in->hi = kt_value_as_double(hi);
-		if (in->lo > in->hi) {
-			gram_diag(b->g, KT_DIAG_ERROR, lo_off, b->num_end - lo_off,
-				  "random(%g, %g) is an empty range", in->lo,
-				  in->hi);
-			return false;
-		}
-		if (!check_fits(b, t, in->lo, lo_off, lo_end) ||
-		    !check_fits(b, t, in->hi, hi_off, b->num_end))
+		if (!parse_random(b, in, t))
 			return false;
 	} else if (k == KT_INIT_VALUE) {
-		if (!parse_paren_number(b, &lo, &lo_off))
+		kt_value v;
+		size_t off;
+		if (!parse_paren_number(b, &v, &off))
 			return false;
-		in->value = kt_value_as_double(lo);
-		if (!check_fits(b, t, in->value, lo_off, b->num_end))
+		in->value = kt_value_as_double(v);
+		if (!check_fits(b, t, in->value, off, b->num_end))
 			return false;
 	} else {
 		lex_next(lx);
