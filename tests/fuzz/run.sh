@@ -9,10 +9,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-fuzz
 cc=${KTC_FUZZ_CC:-clang-19}
 command -v "$cc" >/dev/null || { echo "run.sh: '$cc' not found (scripts/setup.sh installs clang-19)" >&2; exit 2; }
-CC=$cc cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DKTC_FUZZ=ON -DKTC_SANITIZE=ON >/dev/null
-cmake --build "$build" --target fuzz_parse -j"$(nproc)" >/dev/null
 mkdir -p "$build/corpus" "$build/artifacts"
+log=$build/build.log
+if ! { CC=$cc cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DKTC_FUZZ=ON -DKTC_SANITIZE=ON &&
+	cmake --build "$build" --target fuzz_parse -j"$(nproc)"; } >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "run.sh: building the fuzzer failed (log: $log)" >&2
+	exit 2
+fi
 # The first folder collects new inputs; the others are read-only seeds.
 "$build/tests/fuzz_parse" -max_total_time="$secs" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 \

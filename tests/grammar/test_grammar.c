@@ -398,6 +398,22 @@ static void opencl_kernels(void)
 	kt_template_free(t);
 }
 
+static void pragmas_in_comments_and_strings_are_not_pragmas(void)
+{
+	kt_template *t = parse_ok(
+		"/*\n#pragma kt param A values(1)\n*/\n"
+		"const char *s = \"\\\n#pragma kt param B values(1)\";\n"
+		"const char *r = R\"x(\n#pragma kt param C values(1)\n)x\";\n"
+		"char q = '\\'';\n"
+		"#define M(x) \\\n  x\n"
+		"// #pragma kt param D values(1)\n"
+		"#pragma kt param E values(1)\n" KERNEL);
+	const kt_model *m = kt_template_model(t, NULL);
+	CHECK(t && t->nmodels == 1);
+	CHECK(m && m->nparams == 1 && !strcmp(m->params[0].name, "E"));
+	kt_template_free(t);
+}
+
 static void no_pragma_no_model(void)
 {
 	kt_template *t = parse_ok("__global__ void k(void) {}\n");
@@ -570,6 +586,7 @@ int main(void)
 	RUN(several_kernels_several_models);
 	RUN(continuation_lines_join);
 	RUN(opencl_kernels);
+	RUN(pragmas_in_comments_and_strings_are_not_pragmas);
 	RUN(no_pragma_no_model);
 	RUN(errors_fail_with_positions);
 	RUN(long_expressions_are_bounded);
