@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "ktc/eval.h"
 
 static const struct command {
 	const char *name;
@@ -46,9 +47,20 @@ int main(int argc, char **argv)
 		printf("ktc %s\n", KTC_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+#ifdef KTC_HAVE_CUDA
+	/* hidden: the CUDA backend's worker process (ktc/eval.h) */
+	if (!strcmp(argv[1], "__cuda-worker"))
+		return kt_cuda_worker_main(argc - 1, argv + 1);
+#endif
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* Commands name themselves "ktc <name>" in messages and usage. */
+		char self[64];
+		snprintf(self, sizeof(self), "ktc %s", commands[i].name);
+		argv[1] = self;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "ktc: '%s' is not a ktc command (see 'ktc --help')\n",
 		argv[1]);
 	return 2;

@@ -130,6 +130,14 @@ void kt_backend_free(kt_backend *b);
 /* The names built into this binary, comma-separated. */
 const char *kt_backend_names(void);
 
+/*
+ * The CUDA backend's worker process: the hidden command `ktc __cuda-worker
+ * FD` that the backend starts (fork + exec of the same binary), so the CUDA
+ * context never lives in the tuning process. argv[0] is "__cuda-worker".
+ * Returns the exit status. Built in where KTC_HAVE_CUDA is defined.
+ */
+int kt_cuda_worker_main(int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@ static void f16_round_trips_and_rounds_to_even(void)
 	CHECK_EQ_INT(kt_f32_to_f16(1.0f), 0x3c00);
 	CHECK_EQ_INT(kt_f32_to_f16(-2.0f), 0xc000);
 	CHECK_EQ_INT(kt_f32_to_f16(65504.0f), 0x7bff);
-	CHECK_EQ_INT(kt_f32_to_f16(1e6f), 0x7c00); /* overflow: infinity */
+	CHECK_EQ_INT(kt_f32_to_f16(1e6f), 0x7c00);     /* overflow: infinity */
 	CHECK_EQ_INT(kt_f32_to_f16(0x1p-24f), 0x0001); /* smallest subnormal */
 	CHECK_EQ_INT(kt_f32_to_f16(0x1p-25f), 0x0000); /* tie: to even, zero */
 	/* 1 + 2^-11 is halfway between 1 and 1 + 2^-10: even is 1 */
@@ -35,17 +35,17 @@ static void bf16_round_trips_and_rounds_to_even(void)
 
 static void fp8_formats_match_their_tables(void)
 {
-	CHECK(kt_e4m3_to_f32(0x7e) == 448.0f);       /* largest e4m3 */
+	CHECK(kt_e4m3_to_f32(0x7e) == 448.0f); /* largest e4m3 */
 	CHECK(isnan(kt_e4m3_to_f32(0x7f)));
-	CHECK(kt_e4m3_to_f32(0x01) == 0x1p-9f);      /* smallest subnormal */
+	CHECK(kt_e4m3_to_f32(0x01) == 0x1p-9f); /* smallest subnormal */
 	CHECK(kt_e4m3_to_f32(0x38) == 1.0f);
 	CHECK_EQ_INT(kt_f32_to_e4m3(1000.0f), 0x7e); /* saturates */
 	CHECK_EQ_INT(kt_f32_to_e4m3(-1.0f), 0xb8);
-	CHECK(kt_e5m2_to_f32(0x7b) == 57344.0f);     /* largest e5m2 */
+	CHECK(kt_e5m2_to_f32(0x7b) == 57344.0f); /* largest e5m2 */
 	CHECK(isinf(kt_e5m2_to_f32(0x7c)));
 	CHECK(isnan(kt_e5m2_to_f32(0x7d)));
 	CHECK(kt_e5m2_to_f32(0x3c) == 1.0f);
-	CHECK_EQ_INT(kt_f32_to_e5m2(1e6f), 0x7c);    /* overflow: infinity */
+	CHECK_EQ_INT(kt_f32_to_e5m2(1e6f), 0x7c); /* overflow: infinity */
 	/* 1.0625 is halfway between 1 and 1.125 in e4m3: even is 1 */
 	CHECK_EQ_INT(kt_f32_to_e4m3(1.0625f), 0x38);
 	for (int b = 0; b < 256; b++) {

@@ -88,7 +88,7 @@ static void description_names_the_output(void)
 	kt_str s = KT_STR_INIT;
 	CHECK_EQ_INT(kt_verify_describe(&s, "y", &r, &tol), 0);
 	CHECK(strstr(s.ptr, "output 'y': 1 of 2 elements differ (first at 1: "
-			    "got nan, expected 0.25)") != NULL);
+	                    "got nan, expected 0.25)") != NULL);
 	CHECK(strstr(s.ptr, "1 NaN where the reference has none") != NULL);
 	kt_str_release(&s);
 }

@@ -1,0 +1,92 @@
+/*
+ * runtime/cuda/backend.h - the parent side of the CUDA backend: the state
+ * shared by backend.c (open, device, problem), spawn.c (the worker process
+ * and its watchdog) and evaluate.c (compile threads feeding the worker).
+ *
+ * The parent never initialises CUDA: it compiles with NVRTC, evaluates the
+ * model's expressions, and talks to a worker process (`ktc __cuda-worker`)
+ * that owns the context. A configuration that kills or hangs the worker
+ * costs that configuration; the worker is started again with the same
+ * problem and the run goes on.
+ */
+#ifndef KTC_RUNTIME_CUDA_BACKEND_H
+#define KTC_RUNTIME_CUDA_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ktc/eval.h"
+#include "runtime/cuda/compile.h"
+#include "runtime/cuda/config.h"
+#include "runtime/cuda/proto.h"
+#include "util/str.h"
+
+/* Defaults; each has an option or documented reason. */
+#define KT_CU_TIMED_RUNS 30
+#define KT_CU_WARMUP_RUNS 5
+#define KT_CU_TIMEOUT_S 10.0
+#define KT_CU_GRAPH_BELOW_MS 0.1 /* kernels faster than this: graph replay */
+#define KT_CU_SEEDS_TUNED 2      /* input seeds checked at the tuned size */
+
+/* A problem size the checks run at; [0] is the tuned one. */
+typedef struct kt_cu_size {
+	kt_value *problem;
+	char label[160];
+	kt_cu_cfg ref;    /* the default configuration there */
+	kt_cu_binary bin; /* its cubin */
+	uint32_t nseeds;
+} kt_cu_size;
+
+typedef struct kt_cu_backend {
+	kt_backend base;
+	kt_backend_options opt;
+	char *device, *cache_dir;
+	int timed_runs, warmup_runs, threads;
+	double timeout_s;
+
+	kt_device_info info;
+	int attrs[KT_CU_NATTRS];
+	char arch[32];
+	kt_value *devvals; /* per model DEVICE_* constant */
+
+	pid_t pid; /* the worker, or 0 */
+	int fd;
+	kt_str problem_msg; /* PROBLEM as last sent, for a restarted worker */
+	bool problem_sent;  /* the running worker has it */
+	bool note_printed;
+
+	kt_cu_size *sizes;
+	size_t nsizes;
+	uint32_t *default_idx;
+} kt_cu_backend;
+
+/* Starts the worker and opens the device (measure: copy bandwidth too). */
+int kt_cu_worker_start(kt_cu_backend *b, bool measure);
+/* Ends the worker: QUIT, then a kill if it does not go. */
+void kt_cu_worker_stop(kt_cu_backend *b);
+/* Starts a worker if none runs and sends it the problem if it lacks it. */
+int kt_cu_worker_ready(kt_cu_backend *b);
+
+/*
+ * Waits for the worker's answer to a request, through PROGRESS messages,
+ * each gap bounded by the timeout. Returns 0 with the message, or
+ * KT_CU_TIMEOUT / KT_CU_EOF after which the worker has been stopped (with
+ * why describing the end), or a negative error.
+ */
+int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
+                      kt_str *why);
+
+/* Compiles one configuration's source at one size. */
+int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
+                      const kt_cu_cfg *c);
+
+/* The launch of configuration c compiled to bin (pointers into both). */
+void kt_cu_launch_of(kt_cu_launch *l, const kt_cu_cfg *c,
+                     const kt_cu_binary *bin);
+
+int kt_cu_evaluate(kt_backend *base, const kt_eval_request *reqs, size_t n,
+                   kt_result *results);
+
+#endif

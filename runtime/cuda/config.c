@@ -1,0 +1,298 @@
+/*
+ * runtime/cuda/config.c - from a configuration's domain indices to the
+ * numbers a launch needs. Every expression of the model is evaluated here,
+ * in the parent, so the worker deals only in numbers.
+ *
+ * Parameters and sets reach the source as -D macros; template arguments
+ * are evaluated to literals so the name expression NVRTC looks up is the
+ * exact instantiation ("scale<256, float>"), whatever the source spells.
+ */
+#include "runtime/cuda/config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/buffers.h"
+#include "util/str.h"
+
+void kt_cu_format_value(char *buf, size_t n, kt_value v)
+{
+	if (!v.is_float) {
+		snprintf(buf, n, v.i < 0 ? "(%lld)" : "%lld", (long long)v.i);
+		return;
+	}
+	/* the shortest text that reads back as the same double */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v.f);
+		if (strtod(buf, NULL) == v.f)
+			break;
+	}
+	if (!strpbrk(buf, ".eEn")) /* keep it a floating literal */
+		strncat(buf, ".0", n - strlen(buf) - 1);
+	if (v.f < 0) {
+		char tmp[64];
+		snprintf(tmp, sizeof(tmp), "(%s)", buf);
+		snprintf(buf, n, "%s", tmp);
+	}
+}
+
+int kt_cu_problem_label(char *buf, size_t n, const kt_model *m,
+                        const kt_value *problem)
+{
+	kt_str s = KT_STR_INIT;
+	for (size_t i = 0; i < m->nproblems; i++) {
+		char v[64];
+		kt_value x =
+		    problem
+		        ? problem[i]
+		        : m->problems[i].values[m->problems[i].default_index];
+		kt_cu_format_value(v, sizeof(v), x);
+		kt_str_addf(&s, "%s%s=%s", i ? "," : "", m->problems[i].name,
+		            v);
+	}
+	snprintf(buf, n, "%s", m->nproblems ? s.ptr : "(no problem variables)");
+	kt_str_release(&s);
+	return 0;
+}
+
+static int eval_at(kt_value *out, const kt_expr *e, const kt_value *slots,
+                   const char *what)
+{
+	int rc = kt_expr_eval(out, e, slots);
+	if (rc)
+		return kt_error(rc, "%s: %s", what, kt_error_last());
+	return 0;
+}
+
+/* A non-negative integer of at most max from e (NULL: dflt). */
+static int eval_count(uint64_t *out, const kt_expr *e, const kt_value *slots,
+                      uint64_t dflt, double max, const char *what)
+{
+	if (!e) {
+		*out = dflt;
+		return 0;
+	}
+	kt_value v;
+	int rc = eval_at(&v, e, slots, what);
+	if (rc)
+		return rc;
+	double d = kt_value_as_double(v);
+	if (v.is_float && d != floor(d))
+		return kt_error(KT_EINVALID, "%s is %g, not a whole number",
+		                what, d);
+	if (d < 0 || d > max)
+		return kt_error(KT_EINVALID, "%s is %.17g, out of range", what,
+		                d);
+	*out = v.is_float ? (uint64_t)d : (uint64_t)v.i;
+	return 0;
+}
+
+static int geometry(kt_cu_cfg *c, const kt_model *m)
+{
+	static const char *gname[3] = {"grid x", "grid y", "grid z"};
+	static const char *bname[3] = {"block x", "block y", "block z"};
+	for (int d = 0; d < 3; d++) {
+		uint64_t g, b;
+		int rc = eval_count(&g, m->launch.grid[d], c->slots, 1,
+		                    4294967295.0, gname[d]);
+		if (!rc)
+			rc = eval_count(&b, m->launch.block[d], c->slots, 1,
+			                4294967295.0, bname[d]);
+		if (rc)
+			return rc;
+		c->grid[d] = (uint32_t)g;
+		c->block[d] = (uint32_t)b;
+	}
+	uint64_t smem;
+	int rc = eval_count(&smem, m->launch.smem, c->slots, 0, 4294967295.0,
+	                    "shared memory");
+	c->smem = (uint32_t)smem;
+	return rc;
+}
+
+static int arguments(kt_cu_cfg *c, const kt_model *m)
+{
+	for (size_t a = 0; a < m->nargs; a++) {
+		const kt_arg *g = &m->args[a];
+		char what[96];
+		snprintf(what, sizeof(what), "the count of '%s'", g->name);
+		if (g->count) {
+			int rc = eval_count(&c->counts[a], g->count, c->slots,
+			                    0, 9007199254740992.0, what);
+			if (rc)
+				return rc;
+			continue;
+		}
+		kt_value v = kt_int(0);
+		snprintf(what, sizeof(what), "the value of '%s'", g->name);
+		int rc = g->value ? eval_at(&v, g->value, c->slots, what) : 0;
+		if (rc)
+			return rc;
+		kt_buf_scalar(&c->scalars[a], g->type, v);
+	}
+	return 0;
+}
+
+static int add_define(kt_cu_cfg *c, const char *name, kt_value v)
+{
+	char val[64];
+	kt_cu_format_value(val, sizeof(val), v);
+	kt_str s = KT_STR_INIT;
+	if (kt_str_addf(&s, "%s=%s", name, val))
+		return KT_ENOMEM;
+	c->defines[c->ndefines++] = kt_str_detach(&s);
+	return 0;
+}
+
+static int defines(kt_cu_cfg *c, const kt_model *m)
+{
+	c->defines = kt_calloc(m->nparams + m->nsets + 1, sizeof(char *));
+	if (!c->defines)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = 0;
+	for (size_t p = 0; !rc && p < m->nparams; p++)
+		rc = add_define(c, m->params[p].name,
+		                c->slots[m->params[p].sym]);
+	for (size_t s = 0; !rc && s < m->nsets; s++)
+		rc = add_define(c, m->sets[s].name, c->slots[m->sets[s].sym]);
+	return rc;
+}
+
+static int name_expr(kt_cu_cfg *c, const kt_model *m)
+{
+	kt_str s = KT_STR_INIT;
+	int rc = kt_str_adds(&s, m->kernel);
+	for (int i = 0; !rc && i < m->ntemplate_args; i++) {
+		const kt_expr *e = m->template_args[i];
+		rc = kt_str_adds(&s, i ? ", " : "<");
+		if (!rc && e->kind == KT_EXPR_STRING) {
+			rc = kt_str_adds(&s, e->str);
+		} else if (!rc) {
+			kt_value v;
+			char val[64];
+			rc = eval_at(&v, e, c->slots, "a template argument");
+			kt_cu_format_value(val, sizeof(val), v);
+			rc = rc ? rc : kt_str_adds(&s, val);
+		}
+	}
+	if (!rc && m->ntemplate_args)
+		rc = kt_str_adds(&s, ">");
+	if (rc) {
+		kt_str_release(&s);
+		return rc;
+	}
+	c->name_expr = kt_str_detach(&s);
+	return 0;
+}
+
+static int constraints(kt_cu_cfg *c, const kt_model *m)
+{
+	for (size_t i = 0; i < m->nconstraints; i++) {
+		kt_value v;
+		int rc = eval_at(&v, m->constraints[i].expr, c->slots,
+		                 m->constraints[i].text);
+		if (rc)
+			return rc;
+		if (kt_value_as_double(v) == 0) {
+			c->violated = m->constraints[i].text;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+int kt_cu_cfg_make(kt_cu_cfg *c, const kt_model *m, const uint32_t *param_idx,
+                   const kt_value *problem, const kt_value *dev)
+{
+	*c = (kt_cu_cfg){.work = -1};
+	c->slots = kt_calloc(m->nsymbols + 1, sizeof(kt_value));
+	c->counts = kt_calloc(m->nargs + 1, sizeof(uint64_t));
+	c->scalars = kt_calloc(m->nargs + 1, sizeof(uint64_t));
+	if (!c->slots || !c->counts || !c->scalars)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = kt_model_bind(c->slots, m, param_idx, problem, dev);
+	if (!rc)
+		rc = constraints(c, m);
+	if (rc || c->violated)
+		return rc;
+	rc = geometry(c, m);
+	if (!rc)
+		rc = arguments(c, m);
+	if (!rc)
+		rc = defines(c, m);
+	if (!rc)
+		rc = name_expr(c, m);
+	if (!rc && m->objective.kind != KT_OBJ_TIME && m->objective.expr) {
+		kt_value v;
+		rc = eval_at(&v, m->objective.expr, c->slots, "the objective");
+		c->work = kt_value_as_double(v);
+	}
+	return rc;
+}
+
+void kt_cu_cfg_release(kt_cu_cfg *c)
+{
+	for (size_t i = 0; i < c->ndefines; i++)
+		kt_free(c->defines[i]);
+	kt_free(c->defines);
+	kt_free(c->name_expr);
+	kt_free(c->slots);
+	kt_free(c->counts);
+	kt_free(c->scalars);
+	*c = (kt_cu_cfg){.work = -1};
+}
+
+static int attr_at(const int *attrs, int a)
+{
+	for (int i = 0; i < KT_CU_NATTRS; i++)
+		if (kt_cu_attrs[i] == a)
+			return attrs[i];
+	return 0;
+}
+
+int kt_cu_cfg_limits(const kt_cu_cfg *c, const int *attrs, char *why, size_t n)
+{
+	static const char axis[3] = {'x', 'y', 'z'};
+	uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+	int max_threads =
+	    attr_at(attrs, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	int smem = attr_at(
+	    attrs, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+	for (int d = 0; d < 3; d++) {
+		int bmax =
+		    attr_at(attrs, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + d);
+		int gmax =
+		    attr_at(attrs, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d);
+		if (c->block[d] == 0 || c->grid[d] == 0) {
+			snprintf(why, n,
+			         "the launch has a zero %s dimension in %c",
+			         c->block[d] == 0 ? "block" : "grid", axis[d]);
+			return 1;
+		}
+		if (c->block[d] > (uint32_t)bmax ||
+		    c->grid[d] > (uint32_t)gmax) {
+			bool b = c->block[d] > (uint32_t)bmax;
+			snprintf(
+			    why, n, "the %s is %u in %c, the device allows %d",
+			    b ? "block" : "grid", b ? c->block[d] : c->grid[d],
+			    axis[d], b ? bmax : gmax);
+			return 1;
+		}
+	}
+	if (threads > (uint64_t)max_threads) {
+		snprintf(why, n,
+		         "the block has %llu threads, the device allows %d",
+		         (unsigned long long)threads, max_threads);
+		return 1;
+	}
+	if (c->smem > (uint32_t)smem) {
+		snprintf(why, n,
+		         "%u bytes of dynamic shared memory, the device "
+		         "allows %d per block",
+		         c->smem, smem);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,206 @@
+/*
+ * runtime/cuda/spawn.c - the worker process seen from the parent: start it
+ * (posix_spawn of this same binary in its hidden worker mode, so the child
+ * begins single-threaded with nothing inherited but the socket), open the
+ * device, resend the problem after a restart, and the watchdog.
+ *
+ * The executable is /proc/self/exe unless KTC_WORKER_EXE names another (a
+ * test program that is not ktc points it at the ktc binary, or handles the
+ * worker mode itself).
+ */
+#include "runtime/cuda/backend.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int spawn(kt_cu_backend *b)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return kt_error(KT_EBACKEND, "socketpair: %s", strerror(errno));
+	const char *exe = getenv("KTC_WORKER_EXE");
+	exe = exe && *exe ? exe : "/proc/self/exe";
+	char *argv[] = {(char *)exe, "__cuda-worker", "3", NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+	/* the worker's stdout is the parent's stderr: --json output stays clean
+	 */
+	posix_spawn_file_actions_adddup2(&fa, 2, 1);
+	pid_t pid = 0;
+	int err = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (err) {
+		close(sv[0]);
+		return kt_error(KT_EBACKEND,
+		                "cannot start the CUDA worker '%s': %s", exe,
+		                strerror(err));
+	}
+	b->pid = pid;
+	b->fd = sv[0];
+	return 0;
+}
+
+/* How the worker ended, for messages; reaps it. */
+static void reap(kt_cu_backend *b, kt_str *why)
+{
+	int status = 0;
+	pid_t r = 0;
+	for (int i = 0; i < 200 && (r = waitpid(b->pid, &status, WNOHANG)) == 0;
+	     i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (r == 0) {
+		kill(b->pid, SIGKILL);
+		r = waitpid(b->pid, &status, 0);
+	}
+	if (why && r == b->pid) {
+		if (WIFSIGNALED(status))
+			kt_str_addf(
+			    why, "the worker process died of signal %d (%s)",
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			kt_str_addf(why,
+			            "the worker process exited with status %d",
+			            WEXITSTATUS(status));
+	}
+	close(b->fd);
+	b->fd = -1;
+	b->pid = 0;
+	b->problem_sent = false;
+}
+
+void kt_cu_worker_stop(kt_cu_backend *b)
+{
+	if (!b->pid)
+		return;
+	kt_cu_send(b->fd, KT_CU_QUIT, NULL);
+	reap(b, NULL);
+}
+
+static void kill_worker(kt_cu_backend *b)
+{
+	kill(b->pid, SIGKILL);
+	reap(b, NULL);
+}
+
+int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
+                      kt_str *why)
+{
+	for (;;) {
+		int rc = kt_cu_recv(b->fd, type, msg, len, b->timeout_s);
+		if (rc == KT_CU_TIMEOUT) {
+			kt_str_addf(why,
+			            "no answer from the GPU within %g s (a "
+			            "kernel that does not finish?)",
+			            b->timeout_s);
+			kill_worker(b);
+			return rc;
+		}
+		if (rc == KT_CU_EOF) {
+			reap(b, why);
+			return rc;
+		}
+		if (rc)
+			return rc;
+		if (*type != KT_CU_PROGRESS)
+			return 0;
+		kt_free(*msg);
+		*msg = NULL;
+	}
+}
+
+static void read_info(kt_cu_backend *b, kt_cu_reader *r, bool measure)
+{
+	snprintf(b->info.name, sizeof(b->info.name), "%s", kt_cu_get_str(r));
+	snprintf(b->info.driver, sizeof(b->info.driver), "%s",
+	         kt_cu_get_str(r));
+	(void)kt_cu_get_u64(r); /* total memory */
+	double gbs = kt_cu_get_f64(r);
+	if (measure)
+		b->info.copy_gbs = gbs;
+	for (int i = 0; i < KT_CU_NATTRS; i++)
+		b->attrs[i] = (int)(int64_t)kt_cu_get_u64(r);
+}
+
+static int open_device(kt_cu_backend *b, bool measure)
+{
+	kt_str s = KT_STR_INIT;
+	int rc = kt_cu_put_str(&s, b->device) |
+	         kt_cu_put_u32(&s, b->opt.profile) | kt_cu_put_u32(&s, measure);
+	rc = rc ? kt_error(KT_ENOMEM, "out of memory")
+	        : kt_cu_send(b->fd, KT_CU_OPEN, &s);
+	kt_str_release(&s);
+	if (rc)
+		return rc;
+	uint32_t type = 0;
+	char *msg = NULL;
+	size_t len = 0;
+	kt_str why = KT_STR_INIT;
+	rc = kt_cu_worker_wait(b, &type, &msg, &len, &why);
+	kt_cu_reader r = {msg, len, 0, false};
+	if (rc > 0)
+		rc = kt_error(KT_EBACKEND,
+		              "the CUDA worker failed to start: %s", why.ptr);
+	else if (!rc && type == KT_CU_FAIL)
+		rc = kt_error(KT_EBACKEND, "%s", kt_cu_get_str(&r));
+	else if (!rc && type != KT_CU_INFO)
+		rc = kt_error(KT_EBACKEND, "the CUDA worker answered %u", type);
+	else if (!rc)
+		read_info(b, &r, measure);
+	if (!rc && r.bad)
+		rc = kt_error(KT_EBACKEND, "malformed INFO message");
+	kt_free(msg);
+	kt_str_release(&why);
+	return rc;
+}
+
+int kt_cu_worker_start(kt_cu_backend *b, bool measure)
+{
+	int rc = spawn(b);
+	if (!rc)
+		rc = open_device(b, measure);
+	if (rc && b->pid)
+		kill_worker(b);
+	return rc;
+}
+
+int kt_cu_worker_ready(kt_cu_backend *b)
+{
+	int rc = b->pid ? 0 : kt_cu_worker_start(b, false);
+	if (rc || b->problem_sent || !b->problem_msg.len)
+		return rc;
+	rc = kt_cu_send(b->fd, KT_CU_PROBLEM, &b->problem_msg);
+	uint32_t type = 0;
+	char *msg = NULL;
+	size_t len = 0;
+	kt_str why = KT_STR_INIT;
+	if (!rc)
+		rc = kt_cu_worker_wait(b, &type, &msg, &len, &why);
+	kt_cu_reader r = {msg, len, 0, false};
+	if (rc > 0)
+		rc = kt_error(KT_EBACKEND, "setting up the problem: %s",
+		              why.ptr);
+	else if (!rc && type == KT_CU_FAIL)
+		rc = kt_error(KT_EBACKEND, "%s", kt_cu_get_str(&r));
+	else if (!rc && type != KT_CU_READY)
+		rc = kt_error(KT_EBACKEND, "the CUDA worker answered %u", type);
+	kt_free(msg);
+	kt_str_release(&why);
+	if (rc && b->pid)
+		kill_worker(b);
+	b->problem_sent = rc == 0;
+	return rc;
+}

@@ -1,0 +1,116 @@
+/*
+ * runtime/cuda/worker.h - the worker process that owns the CUDA context:
+ * its state, shared by worker.c (device, problem, reference) and
+ * worker_eval.c (one configuration: load, check, time).
+ *
+ * Design choice: the worker keeps, per problem size and per input seed, a
+ * pristine device copy of every input and a host copy of the reference's
+ * outputs, so each check restores inputs with a device-to-device copy and
+ * compares on the host without running the reference again.
+ */
+#ifndef KTC_RUNTIME_CUDA_WORKER_H
+#define KTC_RUNTIME_CUDA_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ktc/eval.h"
+#include "runtime/cuda/driver.h"
+#include "runtime/cuda/proto.h"
+#include "util/str.h"
+
+/* Bytes before and after each buffer, filled with a pattern and checked
+ * after each run: a write just outside a buffer is caught as `runtime`. */
+enum { KT_CU_GUARD = 4096, KT_CU_GUARD_BYTE = 0xa7 };
+
+typedef struct kt_cu_buf {
+	CUdeviceptr base, ptr; /* allocation, and the buffer past its guard */
+	size_t bytes;
+} kt_cu_buf;
+
+/* One problem size the checks run at; instance 0 is the one tuned. */
+typedef struct kt_cu_inst {
+	char label[160];  /* "N=524289", for messages */
+	uint64_t *counts; /* elements per argument (0 for scalars) */
+	size_t nseeds;
+	kt_cu_buf *bufs;       /* per argument */
+	CUdeviceptr *pristine; /* [seed * nargs + arg]: inputs as generated */
+	void **ref;            /* [seed * nargs + arg]: reference outputs */
+} kt_cu_inst;
+
+typedef struct kt_cu_worker {
+	kt_cu_driver d;
+	int fd;
+	bool loaded, open, broken; /* broken: the context is lost, exit */
+	CUdevice dev;
+	CUcontext ctx;
+	CUstream stream;
+	int attrs[KT_CU_NATTRS];
+	CUdeviceptr flush;
+	size_t flush_bytes;
+	uint32_t flush_tick;
+	CUevent *events;
+	size_t nevents;
+	bool profile;
+	char profile_note[512]; /* why counters are off; sent once */
+	bool note_sent;
+	struct kt_cu_profiler *profiler;
+	double last_beat;
+
+	kt_cu_arg *args;
+	size_t nargs;
+	uint64_t seed;
+	kt_cu_inst *inst;
+	size_t ninst;
+	void **host; /* per argument: scratch for reading outputs back */
+	size_t *host_cap;
+} kt_cu_worker;
+
+/* A loaded configuration. */
+typedef struct kt_cu_prog {
+	CUmodule mod;
+	CUfunction fn;
+	int regs, smem_static, local_bytes, max_threads;
+} kt_cu_prog;
+
+/* The value of attribute a (a CUdevice_attribute in kt_cu_attrs). */
+int kt_cu_attr(const kt_cu_worker *w, int a);
+
+/* Sends PROGRESS when the last message is older than half a second. */
+int kt_cu_beat(kt_cu_worker *w);
+
+/*
+ * Loads a launch's module: 0 and a status (OK, CONSTRAINTS when the
+ * configuration exceeds the device or the kernel's limits, RUNTIME when
+ * the image does not load) with why filled; negative on a lost context.
+ */
+int kt_cu_prog_load(kt_cu_worker *w, kt_cu_prog *p, const kt_cu_launch *l,
+                    kt_status *st, kt_str *why);
+void kt_cu_prog_unload(kt_cu_worker *w, kt_cu_prog *p);
+
+/*
+ * One run for checking at instance in with input seed k: inputs restored,
+ * outputs poisoned with the byte of check `check`, guards reset, launch,
+ * wait, guards checked, outputs read into w->host. Status and why as above.
+ */
+int kt_cu_check_run(kt_cu_worker *w, kt_cu_inst *in, size_t k, unsigned check,
+                    const kt_cu_prog *p, const kt_cu_launch *l, kt_status *st,
+                    kt_str *why);
+
+/* Queues guard resets, inputs of seed k and poisoned outputs. */
+CUresult kt_cu_prepare(kt_cu_worker *w, kt_cu_inst *in, size_t k,
+                       unsigned check);
+/* Launches l on the worker's stream with in's buffers. */
+CUresult kt_cu_launch_on(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
+                         const kt_cu_launch *l);
+
+/* Handles EVAL: replies with RESULT (and PROGRESS on the way). */
+int kt_cu_eval(kt_cu_worker *w, kt_cu_reader *r);
+
+/* Sends FAIL with the last error. */
+int kt_cu_reply_fail(kt_cu_worker *w, const char *msg);
+
+double kt_cu_now(void);
+
+#endif
