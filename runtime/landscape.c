@@ -292,6 +292,10 @@ static int landscape_info(kt_results_info *info, const kt_model *m,
 		 "synthetic landscape '%s' seed %llu (not a device)", kind,
 		 (unsigned long long)seed);
 	snprintf(dev.backend, sizeof(dev.backend), "synthetic");
+	/* what marks results answered from a landscape as synthetic, after
+	 * the sim backend passed them on (tuner/t4.c) */
+	snprintf(dev.driver, sizeof(dev.driver), "synthetic");
+	snprintf(dev.runtime, sizeof(dev.runtime), "%s", kind);
 	int rc = kt_results_info_from_model(info, m, problem, &dev);
 	if (rc)
 		return rc;

@@ -109,9 +109,14 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 	char seed[24];
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)info->seed);
 	cJSON_AddItemToObject(m, "seed", cJSON_CreateRaw(seed));
-	if (info->synthetic) {
+	/* a landscape's device says so, also when tuning on it with sim */
+	const char *synthetic = info->synthetic ? info->synthetic
+				: !strcmp(info->device.driver, "synthetic")
+					? info->device.runtime
+					: NULL;
+	if (synthetic) {
 		cJSON *s = cJSON_AddObjectToObject(m, "synthetic");
-		cJSON_AddStringToObject(s, "kind", info->synthetic);
+		cJSON_AddStringToObject(s, "kind", synthetic);
 		cJSON_AddStringToObject(
 			s, "note",
 			"synthetic landscape: every time in this file comes from a "

@@ -509,6 +509,8 @@ static void tune_writes_t4_in_visiting_order(void)
 		CHECK_EQ_INT(t4->nrecords, r->nentries);
 		CHECK_EQ_STR(t4->info.strategy, "random");
 		CHECK(t4->info.seed == 9);
+		/* results answered from a landscape stay marked synthetic */
+		CHECK_EQ_STR(t4->info.synthetic, "bowl");
 		for (size_t i = 0; i < t4->nrecords; i++) {
 			CHECK(t4->records[i].result.time_ms == r->entries[i].result.time_ms ||
 			      t4->records[i].result.status != KT_STATUS_OK);
