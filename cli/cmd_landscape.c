@@ -51,16 +51,22 @@ static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
 		size_t len = eq ? (size_t)(eq - o->problem[k]) : 0, i = 0;
 		kt_value v;
 		if (!eq || !len || parse_value(eq + 1, &v)) {
-			fprintf(stderr, "ktc landscape: expected --problem NAME=NUMBER, "
-					"not '%s'\n", o->problem[k]);
+			fprintf(
+			    stderr,
+			    "ktc landscape: expected --problem NAME=NUMBER, "
+			    "not '%s'\n",
+			    o->problem[k]);
 			return -1;
 		}
-		while (i < m->nproblems && (strlen(m->problems[i].name) != len ||
-					    strncmp(m->problems[i].name, o->problem[k], len)))
+		while (i < m->nproblems &&
+		       (strlen(m->problems[i].name) != len ||
+		        strncmp(m->problems[i].name, o->problem[k], len)))
 			i++;
 		if (i == m->nproblems) {
-			fprintf(stderr, "ktc landscape: kernel '%s' has no problem "
-					"variable '%.*s'\n", m->kernel, (int)len, o->problem[k]);
+			fprintf(stderr,
+			        "ktc landscape: kernel '%s' has no problem "
+			        "variable '%.*s'\n",
+			        m->kernel, (int)len, o->problem[k]);
 			return -1;
 		}
 		vals[i] = v;
@@ -83,9 +89,10 @@ static int run(const options *o, const char *path)
 	const kt_model *m = kt_template_model(t, o->kernel);
 	if (!m) {
 		fprintf(stderr, "ktc landscape: %s in '%s'\n",
-			o->kernel ? "no such annotated kernel" :
-			t->nmodels ? "several kernels; name one with --kernel"
-				   : "no '#pragma kt' kernel", path);
+		        o->kernel    ? "no such annotated kernel"
+		        : t->nmodels ? "several kernels; name one with --kernel"
+		                     : "no '#pragma kt' kernel",
+		        path);
 		goto done;
 	}
 	problem = kt_calloc(m->nproblems + 1, sizeof(kt_value));
@@ -94,16 +101,18 @@ static int run(const options *o, const char *path)
 		goto done;
 	}
 	if (kt_landscape_write(o->out, m, problem, o->kind, (uint64_t)o->seed,
-			       (uint64_t)o->limit, &d)) {
-		kt_diags_print(&d, stderr, isatty(2)); /* before the error line */
+	                       (uint64_t)o->limit, &d)) {
+		kt_diags_print(&d, stderr,
+		               isatty(2)); /* before the error line */
 		kt_diags_release(&d);
 		kt_diags_init(&d);
 		fprintf(stderr, "ktc landscape: %s\n", kt_error_last());
 		goto done;
 	}
 	status = 0;
-	fprintf(stderr, "ktc landscape: wrote '%s' (synthetic '%s', seed %ld)\n",
-		o->out, o->kind, o->seed);
+	fprintf(stderr,
+	        "ktc landscape: wrote '%s' (synthetic '%s', seed %ld)\n",
+	        o->out, o->kind, o->seed);
 done:
 	kt_diags_print(&d, stderr, isatty(2));
 	kt_free(problem);
@@ -116,22 +125,31 @@ int cmd_landscape(int argc, char **argv)
 {
 	options o = {.seed = 1, .limit = DEFAULT_LIMIT};
 	const kt_opt opts[] = {
-		KT_OPT_STRING_(0, "kind", &o.kind, "NAME", "bowl, roofline or rugged (docs/tuning.md)"),
-		KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST, "NAME=V", "a problem variable's value (default: its default)"),
-		KT_OPT_INT_(0, "seed", &o.seed, "S", "seed of the landscape (default 1)"),
-		KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME", "the kernel (needed when FILE has several)"),
-		KT_OPT_INT_(0, "limit", &o.limit, "N", "refuse spaces with more valid configurations (default 100000)"),
-		KT_OPT_STRING_('o', "output", &o.out, "FILE", "the T4 file to write"),
-		KT_OPT_END_,
+	    KT_OPT_STRING_(0, "kind", &o.kind, "NAME",
+	                   "bowl, roofline or rugged (docs/tuning.md)"),
+	    KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST,
+	                 "NAME=V",
+	                 "a problem variable's value (default: its default)"),
+	    KT_OPT_INT_(0, "seed", &o.seed, "S",
+	                "seed of the landscape (default 1)"),
+	    KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME",
+	                   "the kernel (needed when FILE has several)"),
+	    KT_OPT_INT_(0, "limit", &o.limit, "N",
+	                "refuse spaces with more valid configurations (default "
+	                "100000)"),
+	    KT_OPT_STRING_('o', "output", &o.out, "FILE",
+	                   "the T4 file to write"),
+	    KT_OPT_END_,
 	};
 	const kt_cmd_info info = {
-		.usage = "ktc landscape --kind NAME -o FILE [options] TEMPLATE",
-		.summary = "Writes a SYNTHETIC T4 result for every valid configuration "
-			   "of TEMPLATE: times\nfrom a documented formula, not "
-			   "measurements, to compare search strategies on\nthe sim "
-			   "backend (ktc tune --backend sim --from FILE). Exit "
-			   "status: 0 ok,\n1 failure, 2 usage.",
-		.opts = opts,
+	    .usage = "ktc landscape --kind NAME -o FILE [options] TEMPLATE",
+	    .summary =
+	        "Writes a SYNTHETIC T4 result for every valid configuration "
+	        "of TEMPLATE: times\nfrom a documented formula, not "
+	        "measurements, to compare search strategies on\nthe sim "
+	        "backend (ktc tune --backend sim --from FILE). Exit "
+	        "status: 0 ok,\n1 failure, 2 usage.",
+	    .opts = opts,
 	};
 	static char name[] = "ktc landscape";
 	int npos;
@@ -140,7 +158,8 @@ int cmd_landscape(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	if (npos != 1 || !o.kind || !o.out || o.seed < 0 || o.limit < 1) {
-		fprintf(stderr, "usage: %s (see 'ktc landscape --help')\n", info.usage);
+		fprintf(stderr, "usage: %s (see 'ktc landscape --help')\n",
+		        info.usage);
 		return 2;
 	}
 	return run(&o, argv[0]);

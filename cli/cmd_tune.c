@@ -98,17 +98,22 @@ static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
 		size_t len = eq ? (size_t)(eq - o->problem[k]) : 0;
 		kt_value v;
 		if (!eq || !len || parse_value(eq + 1, &v)) {
-			fprintf(stderr, "ktc tune: expected --problem NAME=NUMBER, not '%s'\n",
-				o->problem[k]);
+			fprintf(stderr,
+			        "ktc tune: expected --problem NAME=NUMBER, not "
+			        "'%s'\n",
+			        o->problem[k]);
 			return -1;
 		}
 		size_t i = 0;
-		while (i < m->nproblems && (strlen(m->problems[i].name) != len ||
-					    strncmp(m->problems[i].name, o->problem[k], len)))
+		while (i < m->nproblems &&
+		       (strlen(m->problems[i].name) != len ||
+		        strncmp(m->problems[i].name, o->problem[k], len)))
 			i++;
 		if (i == m->nproblems) {
-			fprintf(stderr, "ktc tune: kernel '%s' has no problem variable '%.*s'\n",
-				m->kernel, (int)len, o->problem[k]);
+			fprintf(stderr,
+			        "ktc tune: kernel '%s' has no problem variable "
+			        "'%.*s'\n",
+			        m->kernel, (int)len, o->problem[k]);
 			return -1;
 		}
 		vals[i] = v;
@@ -139,19 +144,20 @@ static const char *pick_backend(const options *o)
  * gets its own file instead of a refused one.
  */
 static char *default_cache(const char *file, const kt_model *m,
-			   const kt_value *problem, const kt_device_info *dev)
+                           const kt_value *problem, const kt_device_info *dev)
 {
 	uint64_t h = kt_hash(KT_HASH_INIT, dev->name, strlen(dev->name));
 	for (size_t i = 0; i < m->nproblems; i++) {
 		double d = kt_value_as_double(problem[i]);
-		h = kt_hash(h, m->problems[i].name, strlen(m->problems[i].name));
+		h = kt_hash(h, m->problems[i].name,
+		            strlen(m->problems[i].name));
 		h = kt_hash(h, &d, sizeof(d));
 	}
 	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	kt_str s = KT_STR_INIT;
 	if (kt_fs_mkdirs(".ktc/cache") ||
 	    kt_str_addf(&s, ".ktc/cache/%s-%s-%016llx.jsonl", base, m->kernel,
-			(unsigned long long)h)) {
+	                (unsigned long long)h)) {
 		kt_str_release(&s);
 		return NULL;
 	}
@@ -169,7 +175,8 @@ static void format_duration(char *buf, size_t cap, double s)
 	else if (s < 3600)
 		snprintf(buf, cap, "%dm%02ds", (int)s / 60, (int)s % 60);
 	else
-		snprintf(buf, cap, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
+		snprintf(buf, cap, "%dh%02dm", (int)s / 3600,
+		         (int)s % 3600 / 60);
 }
 
 /* "[12/100] 1 failed, 3.2s elapsed, ETA 20s, best 0.1 ms (KEY)": the key
@@ -179,13 +186,13 @@ static void progress_text(char *buf, size_t cap, const kt_tune_progress *p)
 	char el[32], eta[32];
 	format_duration(el, sizeof(el), p->elapsed_s);
 	format_duration(eta, sizeof(eta), p->eta_s);
-	int n = snprintf(buf, cap, "[%llu/%llu] %llu failed, %s elapsed, ETA %s",
-			 (unsigned long long)p->visited,
-			 (unsigned long long)p->total,
-			 (unsigned long long)p->failed, el, eta);
+	int n = snprintf(
+	    buf, cap, "[%llu/%llu] %llu failed, %s elapsed, ETA %s",
+	    (unsigned long long)p->visited, (unsigned long long)p->total,
+	    (unsigned long long)p->failed, el, eta);
 	if (n > 0 && (size_t)n < cap && p->best)
 		snprintf(buf + n, cap - (size_t)n, ", best %.4g ms (%s)",
-			 p->best->result.time_ms, p->best->key);
+		         p->best->result.time_ms, p->best->key);
 }
 
 static void on_progress(const kt_tune_progress *p, void *ud)
@@ -210,7 +217,8 @@ static void on_progress(const kt_tune_progress *p, void *ud)
 	d->last_best = best;
 }
 
-/* ---- the summary ---------------------------------------------------------- */
+/* ---- the summary ----------------------------------------------------------
+ */
 
 static void print_counts(FILE *out, const kt_tune_report *r)
 {
@@ -219,7 +227,8 @@ static void print_counts(FILE *out, const kt_tune_report *r)
 		if (!r->counts[s] && s != KT_STATUS_OK)
 			continue;
 		fprintf(out, "%s%llu %s", first ? "" : ", ",
-			(unsigned long long)r->counts[s], kt_status_name((kt_status)s));
+		        (unsigned long long)r->counts[s],
+		        kt_status_name((kt_status)s));
 		first = false;
 	}
 	fputc('\n', out);
@@ -229,27 +238,31 @@ static void print_times(FILE *out, const kt_tune_report *r)
 {
 	const kt_tune_entry *def = &r->entries[0];
 	if (def->result.status == KT_STATUS_OK)
-		fprintf(out, "default    %s  %.6g ms\n", def->key, def->result.time_ms);
+		fprintf(out, "default    %s  %.6g ms\n", def->key,
+		        def->result.time_ms);
 	if (r->best && def->result.status == KT_STATUS_OK)
-		fprintf(out, "best       %s  %.6g ms  (%.3fx the default's speed)\n",
-			r->best->key, r->best->result.time_ms,
-			def->result.time_ms / r->best->result.time_ms);
+		fprintf(out,
+		        "best       %s  %.6g ms  (%.3fx the default's speed)\n",
+		        r->best->key, r->best->result.time_ms,
+		        def->result.time_ms / r->best->result.time_ms);
 	else if (!r->best)
 		fprintf(out, "best       none: no configuration was correct\n");
 }
 
 static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
-			  const options *o, const char *cache)
+                          const options *o, const char *cache)
 {
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
 	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
 	fprintf(out, "strategy   %s, seed %ld (stopped: %s)\n",
-		r->strategy ? r->strategy : "?", o->seed, kt_tune_stop_name(r->stop));
-	fprintf(out, "visited    %zu of %llu valid configurations (%llu evaluated, "
-		     "%llu from the cache) in %.1f s\n",
-		r->nentries, (unsigned long long)r->space_size,
-		(unsigned long long)r->evaluated, (unsigned long long)r->cached,
-		r->elapsed_s);
+	        r->strategy ? r->strategy : "?", o->seed,
+	        kt_tune_stop_name(r->stop));
+	fprintf(out,
+	        "visited    %zu of %llu valid configurations (%llu evaluated, "
+	        "%llu from the cache) in %.1f s\n",
+	        r->nentries, (unsigned long long)r->space_size,
+	        (unsigned long long)r->evaluated, (unsigned long long)r->cached,
+	        r->elapsed_s);
 	fprintf(out, "status     ");
 	print_counts(out, r);
 	if (o->compile_only)
@@ -273,7 +286,7 @@ static cJSON *entry_json(const kt_tune_entry *e)
 }
 
 static void print_json(const kt_tune_report *r, const kt_model *m,
-		       const options *o, const char *cache, int status)
+                       const options *o, const char *cache, int status)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "kernel", m->kernel);
@@ -292,18 +305,21 @@ static void print_json(const kt_tune_report *r, const kt_model *m,
 	cJSON *c = cJSON_AddObjectToObject(j, "counts");
 	for (int s = KT_STATUS_OK; s <= KT_STATUS_TIMEOUT; s++)
 		cJSON_AddNumberToObject(c, kt_status_name((kt_status)s),
-					(double)r->counts[s]);
+		                        (double)r->counts[s]);
 	if (r->nentries)
 		cJSON_AddItemToObject(j, "default", entry_json(&r->entries[0]));
 	if (r->best)
 		cJSON_AddItemToObject(j, "best", entry_json(r->best));
-	if (r->best && r->nentries && r->entries[0].result.status == KT_STATUS_OK)
-		cJSON_AddNumberToObject(j, "speedup", r->entries[0].result.time_ms /
-							      r->best->result.time_ms);
-	cJSON_AddItemToObject(j, "cache", cache ? cJSON_CreateString(cache)
-						: cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "results", o->out ? cJSON_CreateString(o->out)
-						   : cJSON_CreateNull());
+	if (r->best && r->nentries &&
+	    r->entries[0].result.status == KT_STATUS_OK)
+		cJSON_AddNumberToObject(j, "speedup",
+		                        r->entries[0].result.time_ms /
+		                            r->best->result.time_ms);
+	cJSON_AddItemToObject(
+	    j, "cache", cache ? cJSON_CreateString(cache) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "results",
+	                      o->out ? cJSON_CreateString(o->out)
+	                             : cJSON_CreateNull());
 	char *text = cJSON_Print(j);
 	if (text)
 		printf("%s\n", text);
@@ -311,7 +327,8 @@ static void print_json(const kt_tune_report *r, const kt_model *m,
 	cJSON_Delete(j);
 }
 
-/* ---- the command ---------------------------------------------------------- */
+/* ---- the command ----------------------------------------------------------
+ */
 
 /* Everything one run holds, released in one place. */
 typedef struct session {
@@ -335,13 +352,18 @@ static int open_template(session *s, const char *path, const options *o)
 	s->m = kt_template_model(s->t, o->kernel);
 	if (!s->m) {
 		if (o->kernel)
-			fprintf(stderr, "ktc tune: no annotated kernel '%s' in '%s'\n",
-				o->kernel, path);
+			fprintf(stderr,
+			        "ktc tune: no annotated kernel '%s' in '%s'\n",
+			        o->kernel, path);
 		else if (s->t->nmodels == 0)
-			fprintf(stderr, "ktc tune: no '#pragma kt' kernel in '%s'\n", path);
+			fprintf(stderr,
+			        "ktc tune: no '#pragma kt' kernel in '%s'\n",
+			        path);
 		else
-			fprintf(stderr, "ktc tune: '%s' has %zu kernels; name one with "
-					"--kernel\n", path, s->t->nmodels);
+			fprintf(stderr,
+			        "ktc tune: '%s' has %zu kernels; name one with "
+			        "--kernel\n",
+			        path, s->t->nmodels);
 		return s->t->nmodels > 1 && !o->kernel ? 2 : 1;
 	}
 	s->problem = kt_calloc(s->m->nproblems + 1, sizeof(kt_value));
@@ -354,20 +376,21 @@ static int open_backend(session *s, const options *o)
 {
 	const char *name = pick_backend(o);
 	if (!name) {
-		fprintf(stderr, "ktc tune: no GPU backend is built into this ktc "
-				"(built in: %s); use --backend sim --from RESULTS\n",
-			kt_backend_names());
+		fprintf(stderr,
+		        "ktc tune: no GPU backend is built into this ktc "
+		        "(built in: %s); use --backend sim --from RESULTS\n",
+		        kt_backend_names());
 		return 1;
 	}
 	kt_backend_options bo = {
-		.from = o->from,
-		.device = o->device,
-		.timed_runs = (int)o->runs,
-		.timeout_s = o->timeout,
-		.profile = o->profile,
-		.compile_only = o->compile_only,
-		.seed = (uint64_t)o->seed,
-		.sim_delay_ms = o->sim_delay,
+	    .from = o->from,
+	    .device = o->device,
+	    .timed_runs = (int)o->runs,
+	    .timeout_s = o->timeout,
+	    .profile = o->profile,
+	    .compile_only = o->compile_only,
+	    .seed = (uint64_t)o->seed,
+	    .sim_delay_ms = o->sim_delay,
 	};
 	if (kt_backend_open(&s->b, name, s->m, &bo)) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
@@ -413,48 +436,51 @@ static int tune(session *s, const options *o)
 	if (d.tty)
 		d.width = term_width();
 	kt_tune_options to = {
-		.strategy = o->strategy,
-		.strategy_settings = o->nsettings ? o->settings : NULL,
-		.max_evals = (uint64_t)o->budget,
-		.max_seconds = o->time_limit,
-		.seed = (uint64_t)o->seed,
-		.batch = (size_t)o->batch,
-		.problem = s->problem,
-		.cache_path = s->cache,
-		.force_new = o->force_new,
-		.t4_path = o->out,
-		.progress = on_progress,
-		.progress_ud = &d,
-		.diags = &s->diags,
-		.stop = &stop_requested,
+	    .strategy = o->strategy,
+	    .strategy_settings = o->nsettings ? o->settings : NULL,
+	    .max_evals = (uint64_t)o->budget,
+	    .max_seconds = o->time_limit,
+	    .seed = (uint64_t)o->seed,
+	    .batch = (size_t)o->batch,
+	    .problem = s->problem,
+	    .cache_path = s->cache,
+	    .force_new = o->force_new,
+	    .t4_path = o->out,
+	    .progress = on_progress,
+	    .progress_ud = &d,
+	    .diags = &s->diags,
+	    .stop = &stop_requested,
 	};
 	catch_signals();
 	int rc = kt_tune_run(&s->report, s->m, s->b, &to);
 	if (d.tty && !d.quiet)
 		fputc('\n', stderr);
-	kt_diags_print(&s->diags, stderr, isatty(2)); /* before the error line */
+	kt_diags_print(&s->diags, stderr,
+	               isatty(2)); /* before the error line */
 	kt_diags_release(&s->diags);
 	kt_diags_init(&s->diags);
 	if (rc)
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 	if (!rc && s->report->stop == KT_TUNE_INTERRUPTED)
-		fprintf(stderr, "ktc tune: interrupted after %zu configurations; "
-				"the same command resumes from the cache\n",
-			s->report->nentries);
+		fprintf(stderr,
+		        "ktc tune: interrupted after %zu configurations; "
+		        "the same command resumes from the cache\n",
+		        s->report->nentries);
 	return rc || s->report->stop == KT_TUNE_INTERRUPTED ? 1 : 0;
 }
 
 static int check_options(const options *o)
 {
-	const char *bad = o->budget < 0	       ? "--budget must be >= 0"
-			  : o->batch < 1       ? "--batch must be >= 1"
-			  : o->seed < 0	       ? "--seed must be >= 0"
-			  : o->runs < 0	       ? "--runs must be >= 0"
-			  : o->time_limit < 0  ? "--time-limit must be >= 0"
-			  : o->timeout < 0     ? "--timeout must be >= 0"
-			  : o->sim_delay < 0   ? "--sim-delay must be >= 0"
-			  : o->no_cache && o->cache ? "--cache and --no-cache conflict"
-						    : NULL;
+	const char *bad = o->budget < 0       ? "--budget must be >= 0"
+	                  : o->batch < 1      ? "--batch must be >= 1"
+	                  : o->seed < 0       ? "--seed must be >= 0"
+	                  : o->runs < 0       ? "--runs must be >= 0"
+	                  : o->time_limit < 0 ? "--time-limit must be >= 0"
+	                  : o->timeout < 0    ? "--timeout must be >= 0"
+	                  : o->sim_delay < 0  ? "--sim-delay must be >= 0"
+	                  : o->no_cache && o->cache
+	                      ? "--cache and --no-cache conflict"
+	                      : NULL;
 	if (bad)
 		fprintf(stderr, "ktc tune: %s\n", bad);
 	return bad ? 2 : 0;
@@ -487,41 +513,70 @@ static int run(const options *o, const char *path)
 
 int cmd_tune(int argc, char **argv)
 {
-	options o = {.budget = DEFAULT_BUDGET, .seed = 1, .batch = DEFAULT_BATCH};
+	options o = {
+	    .budget = DEFAULT_BUDGET, .seed = 1, .batch = DEFAULT_BATCH};
 	const kt_opt opts[] = {
-		KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME", "the kernel to tune (needed when FILE has several)"),
-		KT_OPT_STRING_('b', "backend", &o.backend, "NAME", "sim, cuda or opencl (default: sim with --from, else a GPU backend)"),
-		KT_OPT_STRING_(0, "from", &o.from, "RESULTS", "sim: the recorded T4 file or ktc cache to answer from"),
-		KT_OPT_STRING_('s', "strategy", &o.strategy, "NAME", "search strategy (default: random)"),
-		KT_OPT_LIST_(0, "strategy-option", o.settings, &o.nsettings, MAX_LIST, "NAME=V", "a setting of the strategy"),
-		KT_OPT_INT_('n', "budget", &o.budget, "N", "distinct configurations to visit, default included (default 100; 0: all)"),
-		KT_OPT_DOUBLE_(0, "time-limit", &o.time_limit, "S", "stop after S seconds (the run is then not reproducible)"),
-		KT_OPT_INT_(0, "seed", &o.seed, "S", "seed of the strategy and the input data (default 1)"),
-		KT_OPT_INT_(0, "batch", &o.batch, "N", "configurations asked for and compiled at once (default 8)"),
-		KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST, "NAME=V", "a problem variable's value (default: its default)"),
-		KT_OPT_STRING_(0, "cache", &o.cache, "FILE", "the cache file (default: .ktc/cache/<template>-<kernel>-<hash>.jsonl)"),
-		KT_OPT_FLAG_(0, "no-cache", &o.no_cache, "keep no cache"),
-		KT_OPT_FLAG_(0, "force-new", &o.force_new, "replace a cache made for something else (kept as FILE.old)"),
-		KT_OPT_STRING_('o', "output", &o.out, "FILE", "write the results as T4 JSON"),
-		KT_OPT_FLAG_(0, "json", &o.json, "print the summary as JSON"),
-		KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress display"),
-		KT_OPT_FLAG_(0, "compile-only", &o.compile_only, "compile each configuration, run nothing (no cache)"),
-		KT_OPT_STRING_(0, "device", &o.device, "D", "which device (index or name)"),
-		KT_OPT_DOUBLE_(0, "timeout", &o.timeout, "S", "seconds one configuration may take"),
-		KT_OPT_INT_(0, "runs", &o.runs, "N", "timed runs per configuration (default: the backend's)"),
-		KT_OPT_FLAG_(0, "profile", &o.profile, "collect hardware counters"),
-		KT_OPT_DOUBLE_(0, "sim-delay", &o.sim_delay, "MS", "sim: sleep MS per evaluation (for testing interruption)"),
-		KT_OPT_END_,
+	    KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME",
+	                   "the kernel to tune (needed when FILE has several)"),
+	    KT_OPT_STRING_('b', "backend", &o.backend, "NAME",
+	                   "sim, cuda or opencl (default: sim with --from, "
+	                   "else a GPU backend)"),
+	    KT_OPT_STRING_(
+	        0, "from", &o.from, "RESULTS",
+	        "sim: the recorded T4 file or ktc cache to answer from"),
+	    KT_OPT_STRING_('s', "strategy", &o.strategy, "NAME",
+	                   "search strategy (default: random)"),
+	    KT_OPT_LIST_(0, "strategy-option", o.settings, &o.nsettings,
+	                 MAX_LIST, "NAME=V", "a setting of the strategy"),
+	    KT_OPT_INT_('n', "budget", &o.budget, "N",
+	                "distinct configurations to visit, default included "
+	                "(default 100; 0: all)"),
+	    KT_OPT_DOUBLE_(
+	        0, "time-limit", &o.time_limit, "S",
+	        "stop after S seconds (the run is then not reproducible)"),
+	    KT_OPT_INT_(0, "seed", &o.seed, "S",
+	                "seed of the strategy and the input data (default 1)"),
+	    KT_OPT_INT_(
+	        0, "batch", &o.batch, "N",
+	        "configurations asked for and compiled at once (default 8)"),
+	    KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST,
+	                 "NAME=V",
+	                 "a problem variable's value (default: its default)"),
+	    KT_OPT_STRING_(0, "cache", &o.cache, "FILE",
+	                   "the cache file (default: "
+	                   ".ktc/cache/<template>-<kernel>-<hash>.jsonl)"),
+	    KT_OPT_FLAG_(0, "no-cache", &o.no_cache, "keep no cache"),
+	    KT_OPT_FLAG_(
+	        0, "force-new", &o.force_new,
+	        "replace a cache made for something else (kept as FILE.old)"),
+	    KT_OPT_STRING_('o', "output", &o.out, "FILE",
+	                   "write the results as T4 JSON"),
+	    KT_OPT_FLAG_(0, "json", &o.json, "print the summary as JSON"),
+	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress display"),
+	    KT_OPT_FLAG_(0, "compile-only", &o.compile_only,
+	                 "compile each configuration, run nothing (no cache)"),
+	    KT_OPT_STRING_(0, "device", &o.device, "D",
+	                   "which device (index or name)"),
+	    KT_OPT_DOUBLE_(0, "timeout", &o.timeout, "S",
+	                   "seconds one configuration may take"),
+	    KT_OPT_INT_(
+	        0, "runs", &o.runs, "N",
+	        "timed runs per configuration (default: the backend's)"),
+	    KT_OPT_FLAG_(0, "profile", &o.profile, "collect hardware counters"),
+	    KT_OPT_DOUBLE_(
+	        0, "sim-delay", &o.sim_delay, "MS",
+	        "sim: sleep MS per evaluation (for testing interruption)"),
+	    KT_OPT_END_,
 	};
 	const kt_cmd_info info = {
-		.usage = "ktc tune [options] FILE",
-		.summary = "Searches the space of an annotated kernel of FILE on a "
-			   "backend and prints the best\nconfiguration. Every "
-			   "evaluation is appended to a cache at once; the same "
-			   "command\nrun again resumes and ends with the same "
-			   "results. Exit status: 0 ok, 1 failure\nor interrupted, "
-			   "2 usage.",
-		.opts = opts,
+	    .usage = "ktc tune [options] FILE",
+	    .summary = "Searches the space of an annotated kernel of FILE on a "
+	               "backend and prints the best\nconfiguration. Every "
+	               "evaluation is appended to a cache at once; the same "
+	               "command\nrun again resumes and ends with the same "
+	               "results. Exit status: 0 ok, 1 failure\nor interrupted, "
+	               "2 usage.",
+	    .opts = opts,
 	};
 	static char name[] = "ktc tune";
 	int npos;
@@ -530,7 +585,8 @@ int cmd_tune(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	if (npos != 1) {
-		fprintf(stderr, "usage: %s (see 'ktc tune --help')\n", info.usage);
+		fprintf(stderr, "usage: %s (see 'ktc tune --help')\n",
+		        info.usage);
 		return 2;
 	}
 	if (check_options(&o))

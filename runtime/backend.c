@@ -10,29 +10,29 @@
 #include <string.h>
 
 typedef int (*open_fn)(kt_backend **out, const kt_model *m,
-		       const kt_backend_options *opt);
+                       const kt_backend_options *opt);
 
 static const struct entry {
 	const char *name;
 	open_fn open; /* NULL: known, but not built into this binary */
 } backends[] = {
-	{"sim", kt_backend_sim_open},
+    {"sim", kt_backend_sim_open},
 #if defined(KTC_HAVE_CUDA) && defined(KTC_BUILD_CUDA_BACKEND)
-	{"cuda", kt_backend_cuda_open},
+    {"cuda", kt_backend_cuda_open},
 #else
-	{"cuda", NULL},
+    {"cuda", NULL},
 #endif
 #if defined(KTC_HAVE_OPENCL) && defined(KTC_BUILD_OPENCL_BACKEND)
-	{"opencl", kt_backend_opencl_open},
+    {"opencl", kt_backend_opencl_open},
 #else
-	{"opencl", NULL},
+    {"opencl", NULL},
 #endif
 };
 
 enum { NBACKENDS = sizeof(backends) / sizeof(backends[0]) };
 
 int kt_backend_open(kt_backend **out, const char *name, const kt_model *m,
-		    const kt_backend_options *opt)
+                    const kt_backend_options *opt)
 {
 	*out = NULL;
 	kt_backend_options none = {0};
@@ -42,14 +42,15 @@ int kt_backend_open(kt_backend **out, const char *name, const kt_model *m,
 		if (strcmp(backends[i].name, name))
 			continue;
 		if (!backends[i].open)
-			return kt_error(KT_EUNSUPPORTED,
-					"backend '%s' is not built into this ktc "
-					"(built in: %s)",
-					name, kt_backend_names());
+			return kt_error(
+			    KT_EUNSUPPORTED,
+			    "backend '%s' is not built into this ktc "
+			    "(built in: %s)",
+			    name, kt_backend_names());
 		return backends[i].open(out, m, opt);
 	}
-	return kt_error(KT_ENOTFOUND, "unknown backend '%s' (built in: %s)", name,
-			kt_backend_names());
+	return kt_error(KT_ENOTFOUND, "unknown backend '%s' (built in: %s)",
+	                name, kt_backend_names());
 }
 
 void kt_backend_free(kt_backend *b)
@@ -67,5 +68,5 @@ const char *kt_backend_names(void)
 #if defined(KTC_HAVE_OPENCL) && defined(KTC_BUILD_OPENCL_BACKEND)
 	       ",opencl"
 #endif
-		;
+	    ;
 }

@@ -29,18 +29,18 @@
 
 /* The simulation backend (runtime/sim.c): answers from opt->from. */
 int kt_backend_sim_open(kt_backend **out, const kt_model *m,
-			const kt_backend_options *opt);
+                        const kt_backend_options *opt);
 
 #ifdef KTC_HAVE_CUDA
 /* NVRTC + driver API (runtime/cuda/). */
 int kt_backend_cuda_open(kt_backend **out, const kt_model *m,
-			 const kt_backend_options *opt);
+                         const kt_backend_options *opt);
 #endif
 
 #ifdef KTC_HAVE_OPENCL
 /* OpenCL (runtime/opencl/); on PoCL it runs on the CPU. */
 int kt_backend_opencl_open(kt_backend **out, const kt_model *m,
-			   const kt_backend_options *opt);
+                           const kt_backend_options *opt);
 #endif
 
 #endif

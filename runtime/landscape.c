@@ -24,12 +24,12 @@
 #include <string.h>
 
 const kt_landscape_kind kt_landscape_kinds[] = {
-	{"bowl", "one smooth basin: a separable quadratic around a random optimum"},
-	{"roofline", "GPU-like: memory roofline, occupancy cliffs from threads "
-		     "and a register proxy, wave quantisation, resource failures"},
-	{"rugged", "eight random basins of different depths plus 10% "
-		   "per-configuration roughness: many local minima"},
-	{NULL, NULL},
+    {"bowl", "one smooth basin: a separable quadratic around a random optimum"},
+    {"roofline", "GPU-like: memory roofline, occupancy cliffs from threads "
+                 "and a register proxy, wave quantisation, resource failures"},
+    {"rugged", "eight random basins of different depths plus 10% "
+               "per-configuration roughness: many local minima"},
+    {NULL, NULL},
 };
 
 enum { KIND_BOWL, KIND_ROOFLINE, KIND_RUGGED, NBASINS = 8, NSAMPLES = 7 };
@@ -38,8 +38,9 @@ enum { KIND_BOWL, KIND_ROOFLINE, KIND_RUGGED, NBASINS = 8, NSAMPLES = 7 };
 typedef struct shape {
 	int kind;
 	size_t np;
-	double *a, *c, *w;      /* per parameter: weight, optimum, register cost */
-	double basin_m[NBASINS][16]; /* rugged: basin centres (first 16 params) */
+	double *a, *c, *w; /* per parameter: weight, optimum, register cost */
+	double basin_m[NBASINS]
+	              [16]; /* rugged: basin centres (first 16 params) */
 	double basin_h[NBASINS], basin_s[NBASINS];
 } shape;
 
@@ -72,7 +73,8 @@ static int shape_init(shape *s, int kind, size_t np, uint64_t seed)
 		for (int p = 0; p < 16; p++)
 			s->basin_m[k][p] = kt_rng_double(&g);
 		s->basin_h[k] = k == 0 ? 1.0 : 0.3 + 0.6 * kt_rng_double(&g);
-		s->basin_s[k] = (0.08 + 0.12 * kt_rng_double(&g)) * sqrt((double)np);
+		s->basin_s[k] =
+		    (0.08 + 0.12 * kt_rng_double(&g)) * sqrt((double)np);
 	}
 	return 0;
 }
@@ -89,8 +91,8 @@ static void positions(double *u, const kt_model *m, const uint32_t *idx)
 {
 	for (size_t p = 0; p < m->nparams; p++)
 		u[p] = m->params[p].nvalues > 1
-			       ? (double)idx[p] / (double)(m->params[p].nvalues - 1)
-			       : 0.0;
+		           ? (double)idx[p] / (double)(m->params[p].nvalues - 1)
+		           : 0.0;
 }
 
 /* sum_p a_p (u_p - c_p)^2 */
@@ -131,12 +133,14 @@ static double launch_product(kt_expr *const *dims, const kt_value *slots)
  * fill.
  */
 static double roofline(const shape *s, const double *u, const kt_model *m,
-		       const kt_value *slots, bool is_default, bool *fails)
+                       const kt_value *slots, bool is_default, bool *fails)
 {
-	double T = m->launch.present ? launch_product(m->launch.block, slots) : 0;
+	double T =
+	    m->launch.present ? launch_product(m->launch.block, slots) : 0;
 	if (T <= 0)
 		T = 32.0 * pow(2.0, round(5.0 * (s->np ? u[0] : 0.5)));
-	double G = m->launch.present ? launch_product(m->launch.grid, slots) : 0;
+	double G =
+	    m->launch.present ? launch_product(m->launch.grid, slots) : 0;
 	if (G <= 0)
 		G = ceil(1048576.0 / T);
 	double R = 16, wsum = 0, wu = 0;
@@ -170,7 +174,7 @@ static double rugged(const shape *s, const double *u, kt_rng *g)
 			d2 += dm * dm;
 		}
 		double v = s->basin_h[k] *
-			   exp(-d2 / (2 * s->basin_s[k] * s->basin_s[k]));
+		           exp(-d2 / (2 * s->basin_s[k] * s->basin_s[k]));
 		best = fmax(best, v);
 	}
 	return (1 + 1.5 * (1 - best)) * (1 + 0.1 * (2 * kt_rng_double(g) - 1));
@@ -195,14 +199,15 @@ static int fill_times(kt_result *r, double t, kt_rng *g)
 	memcpy(s, r->runtimes_ms, sizeof(s));
 	qsort(s, NSAMPLES, sizeof(double), cmp_double);
 	r->time_ms = s[NSAMPLES / 2];
-	r->spread = (s[NSAMPLES - 1] - s[0]) / r->time_ms; /* nearest-rank p90-p10 */
+	r->spread =
+	    (s[NSAMPLES - 1] - s[0]) / r->time_ms; /* nearest-rank p90-p10 */
 	return 0;
 }
 
 /* The synthetic result of one configuration. */
 static int synth(kt_result *r, const shape *s, const kt_model *m,
-		 const uint32_t *idx, const kt_value *slots, const char *key,
-		 uint64_t seed, bool is_default)
+                 const uint32_t *idx, const kt_value *slots, const char *key,
+                 uint64_t seed, bool is_default)
 {
 	double *u = kt_calloc(m->nparams + 1, sizeof(double));
 	if (!u)
@@ -222,8 +227,8 @@ static int synth(kt_result *r, const shape *s, const kt_model *m,
 	/* the default is the reference: it never fails, even here */
 	if (!is_default && (fails || fate < 0.05)) {
 		r->status = fails || fate < 0.02 ? KT_STATUS_RUNTIME
-			    : fate < 0.04	  ? KT_STATUS_COMPILE
-						  : KT_STATUS_CORRECTNESS;
+		            : fate < 0.04        ? KT_STATUS_COMPILE
+		                                 : KT_STATUS_CORRECTNESS;
 		r->message = kt_strdup("synthetic failure (ktc landscape)");
 		return r->message ? 0 : kt_error(KT_ENOMEM, "out of memory");
 	}
@@ -232,8 +237,9 @@ static int synth(kt_result *r, const shape *s, const kt_model *m,
 
 /* Writes the result of space index i into doc. */
 static int add_row(cJSON *doc, const kt_results_info *info, const shape *sh,
-		   const kt_space *space, uint64_t i, const kt_value *problem,
-		   uint64_t seed, uint32_t *idx, kt_value *slots, kt_value *values)
+                   const kt_space *space, uint64_t i, const kt_value *problem,
+                   uint64_t seed, uint32_t *idx, kt_value *slots,
+                   kt_value *values)
 {
 	const kt_model *m = kt_space_model(space);
 	kt_result r;
@@ -246,7 +252,7 @@ static int add_row(cJSON *doc, const kt_results_info *info, const shape *sh,
 		rc = kt_error(KT_ENOMEM, "out of memory");
 	if (!rc)
 		rc = synth(&r, sh, m, idx, slots, key, seed,
-			   (int64_t)i == kt_space_default_index(space));
+		           (int64_t)i == kt_space_default_index(space));
 	for (size_t p = 0; !rc && p < m->nparams; p++)
 		values[p] = m->params[p].values[idx[p]];
 	kt_t4_row row = {values, &r};
@@ -258,20 +264,21 @@ static int add_row(cJSON *doc, const kt_results_info *info, const shape *sh,
 }
 
 static int write_rows(const char *path, const kt_space *space,
-		      kt_results_info *info, const shape *sh,
-		      const kt_value *problem, uint64_t seed)
+                      kt_results_info *info, const shape *sh,
+                      const kt_value *problem, uint64_t seed)
 {
 	const kt_model *m = kt_space_model(space);
 	uint32_t *idx = kt_calloc(m->nparams + 1, sizeof(uint32_t));
 	kt_value *slots = kt_calloc(m->nsymbols + 1, sizeof(kt_value));
 	kt_value *values = kt_calloc(m->nparams + 1, sizeof(kt_value));
 	cJSON *doc = kt_t4_doc_new();
-	int rc = idx && slots && values && doc ? 0
-					      : kt_error(KT_ENOMEM, "out of memory");
+	int rc = idx && slots && values && doc
+	             ? 0
+	             : kt_error(KT_ENOMEM, "out of memory");
 	uint64_t n = kt_space_count(space);
 	for (uint64_t i = 0; !rc && i < n; i++)
 		rc = add_row(doc, info, sh, space, i, problem, seed, idx, slots,
-			     values);
+		             values);
 	if (!rc)
 		rc = kt_t4_doc_write(doc, path, info, "synthetic");
 	cJSON_Delete(doc);
@@ -283,14 +290,14 @@ static int write_rows(const char *path, const kt_space *space,
 
 /* The description a landscape file carries: the model's, no real device. */
 static int landscape_info(kt_results_info *info, const kt_model *m,
-			  const kt_value *problem, const char *kind,
-			  uint64_t seed)
+                          const kt_value *problem, const char *kind,
+                          uint64_t seed)
 {
 	kt_device_info dev;
 	memset(&dev, 0, sizeof(dev));
 	snprintf(dev.name, sizeof(dev.name),
-		 "synthetic landscape '%s' seed %llu (not a device)", kind,
-		 (unsigned long long)seed);
+	         "synthetic landscape '%s' seed %llu (not a device)", kind,
+	         (unsigned long long)seed);
 	snprintf(dev.backend, sizeof(dev.backend), "synthetic");
 	/* what marks results answered from a landscape as synthetic, after
 	 * the sim backend passed them on (tuner/t4.c) */
@@ -306,14 +313,15 @@ static int landscape_info(kt_results_info *info, const kt_model *m,
 }
 
 int kt_landscape_write(const char *path, const kt_model *m,
-		       const kt_value *problem, const char *kind, uint64_t seed,
-		       uint64_t limit, kt_diags *diags)
+                       const kt_value *problem, const char *kind, uint64_t seed,
+                       uint64_t limit, kt_diags *diags)
 {
 	int k = find_kind(kind);
 	if (k < 0)
 		return kt_error(KT_ENOTFOUND,
-				"unknown landscape kind '%s' (known: bowl, "
-				"roofline, rugged)", kind);
+		                "unknown landscape kind '%s' (known: bowl, "
+		                "roofline, rugged)",
+		                kind);
 	kt_diags scratch;
 	kt_diags_init(&scratch);
 	kt_space *space = NULL;
@@ -321,16 +329,20 @@ int kt_landscape_write(const char *path, const kt_model *m,
 	shape sh;
 	int rc = shape_init(&sh, k, m->nparams, seed);
 	if (!rc)
-		rc = kt_space_build(&space, m, problem, NULL, diags ? diags : &scratch);
+		rc = kt_space_build(&space, m, problem, NULL,
+		                    diags ? diags : &scratch);
 	if (!rc && kt_space_count(space) > limit)
-		rc = kt_error(KT_EINVALID,
-			      "the space of '%s' has %llu valid configurations, "
-			      "more than the limit of %llu",
-			      m->kernel, (unsigned long long)kt_space_count(space),
-			      (unsigned long long)limit);
+		rc = kt_error(
+		    KT_EINVALID,
+		    "the space of '%s' has %llu valid configurations, "
+		    "more than the limit of %llu",
+		    m->kernel, (unsigned long long)kt_space_count(space),
+		    (unsigned long long)limit);
 	if (!rc && kt_space_default_index(space) < 0)
-		rc = kt_error(KT_EINVALID, "the default configuration of '%s' "
-					   "violates a constraint", m->kernel);
+		rc = kt_error(KT_EINVALID,
+		              "the default configuration of '%s' "
+		              "violates a constraint",
+		              m->kernel);
 	if (!rc)
 		rc = landscape_info(&info, m, problem, kind, seed);
 	if (!rc)

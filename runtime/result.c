@@ -13,12 +13,12 @@
 #include <string.h>
 
 static const char *const status_names[] = {
-	[KT_STATUS_OK] = "correct",
-	[KT_STATUS_COMPILE] = "compile",
-	[KT_STATUS_RUNTIME] = "runtime",
-	[KT_STATUS_CORRECTNESS] = "correctness",
-	[KT_STATUS_CONSTRAINTS] = "constraints",
-	[KT_STATUS_TIMEOUT] = "timeout",
+    [KT_STATUS_OK] = "correct",
+    [KT_STATUS_COMPILE] = "compile",
+    [KT_STATUS_RUNTIME] = "runtime",
+    [KT_STATUS_CORRECTNESS] = "correctness",
+    [KT_STATUS_CONSTRAINTS] = "constraints",
+    [KT_STATUS_TIMEOUT] = "timeout",
 };
 
 const char *kt_status_name(kt_status s)
@@ -32,7 +32,8 @@ int kt_status_parse(const char *name)
 {
 	if (!name)
 		return -1;
-	for (size_t i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
+	for (size_t i = 0; i < sizeof(status_names) / sizeof(status_names[0]);
+	     i++)
 		if (!strcmp(name, status_names[i]))
 			return (int)i;
 	return -1;
@@ -64,18 +65,19 @@ static void copy_field(char *dst, size_t cap, const char *src)
 }
 
 int kt_result_add_measure(kt_result *r, const char *name, double value,
-			  const char *unit)
+                          const char *unit)
 {
 	if (strlen(name) >= sizeof(r->measures[0].name) ||
 	    strlen(unit ? unit : "") >= sizeof(r->measures[0].unit))
-		return kt_error(KT_EINVALID, "measure name or unit too long: '%s'",
-				name);
+		return kt_error(KT_EINVALID,
+		                "measure name or unit too long: '%s'", name);
 	kt_measure *m = (kt_measure *)kt_result_measure(r, name);
 	if (!m) {
 		if (r->nmeasures >= KT_MAX_MEASURES)
-			return kt_error(KT_EINVALID,
-					"too many measures (at most %d): cannot add '%s'",
-					KT_MAX_MEASURES, name);
+			return kt_error(
+			    KT_EINVALID,
+			    "too many measures (at most %d): cannot add '%s'",
+			    KT_MAX_MEASURES, name);
 		m = &r->measures[r->nmeasures++];
 		copy_field(m->name, sizeof(m->name), name);
 	}
@@ -107,7 +109,8 @@ oom:
 const kt_measure *kt_result_measure(const kt_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->nmeasures; i++)
-		if (!strncmp(r->measures[i].name, name, sizeof(r->measures[i].name)))
+		if (!strncmp(r->measures[i].name, name,
+		             sizeof(r->measures[i].name)))
 			return &r->measures[i];
 	return NULL;
 }

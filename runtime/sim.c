@@ -26,9 +26,9 @@ typedef struct sim {
 	kt_backend base;
 	char *from;
 	kt_results *rec;
-	uint32_t *idx;    /* nrecords x nparams domain indices */
-	bool *mapped;     /* per record: every value is in its domain */
-	kt_table table;   /* hash of an idx row -> record */
+	uint32_t *idx;  /* nrecords x nparams domain indices */
+	bool *mapped;   /* per record: every value is in its domain */
+	kt_table table; /* hash of an idx row -> record */
 	double delay_ms;
 } sim;
 
@@ -53,8 +53,8 @@ static int sim_device_info(kt_backend *b, kt_device_info *out)
 	sim *s = (sim *)b;
 	*out = s->rec->info.device;
 	if (!out->name[0])
-		snprintf(out->name, sizeof(out->name), "unknown (recorded in %s)",
-			 s->from);
+		snprintf(out->name, sizeof(out->name),
+		         "unknown (recorded in %s)", s->from);
 	snprintf(out->backend, sizeof(out->backend), "sim");
 	return 0;
 }
@@ -73,19 +73,24 @@ static int sim_set_problem(kt_backend *b, const kt_value *problem)
 	const kt_model *m = b->model;
 	const kt_results_info *info = &s->rec->info;
 	for (size_t p = 0; p < m->nproblems; p++) {
-		kt_value want = problem ? problem[p]
-					: m->problems[p].values[m->problems[p].default_index];
+		kt_value want =
+		    problem
+		        ? problem[p]
+		        : m->problems[p].values[m->problems[p].default_index];
 		for (size_t i = 0; i < info->nproblems; i++) {
-			if (strcmp(info->problem_names[i], m->problems[p].name) ||
-			    kt_value_as_double(info->problem[i]) == kt_value_as_double(want))
+			if (strcmp(info->problem_names[i],
+			           m->problems[p].name) ||
+			    kt_value_as_double(info->problem[i]) ==
+			        kt_value_as_double(want))
 				continue;
 			char have[32], asked[32];
 			value_text(have, sizeof(have), info->problem[i]);
 			value_text(asked, sizeof(asked), want);
-			return kt_error(KT_EINVALID,
-					"recording '%s' holds problem %s=%s, not %s=%s",
-					s->from, m->problems[p].name, have,
-					m->problems[p].name, asked);
+			return kt_error(
+			    KT_EINVALID,
+			    "recording '%s' holds problem %s=%s, not %s=%s",
+			    s->from, m->problems[p].name, have,
+			    m->problems[p].name, asked);
 		}
 	}
 	return 0;
@@ -93,33 +98,37 @@ static int sim_set_problem(kt_backend *b, const kt_value *problem)
 
 static void sleep_ms(double ms)
 {
-	struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
+	struct timespec ts = {(time_t)(ms / 1000),
+	                      (long)(fmod(ms, 1000) * 1e6)};
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
 
 static int sim_evaluate(kt_backend *b, const kt_eval_request *reqs, size_t n,
-			kt_result *results)
+                        kt_result *results)
 {
 	sim *s = (sim *)b;
 	for (size_t i = 0; i < n; i++)
 		if (!lookup(s, reqs[i].param_idx))
-			return kt_error(KT_ENOTFOUND,
-					"configuration '%s' is not in the recording '%s' "
-					"(the sim backend answers only recorded "
-					"configurations)",
-					reqs[i].key ? reqs[i].key : "?", s->from);
+			return kt_error(
+			    KT_ENOTFOUND,
+			    "configuration '%s' is not in the recording '%s' "
+			    "(the sim backend answers only recorded "
+			    "configurations)",
+			    reqs[i].key ? reqs[i].key : "?", s->from);
 	for (size_t i = 0; i < n; i++) {
 		if (s->delay_ms > 0)
 			sleep_ms(s->delay_ms);
 		kt_result_release(&results[i]);
-		int rc = kt_result_copy(&results[i], &lookup(s, reqs[i].param_idx)->result);
+		int rc = kt_result_copy(&results[i],
+		                        &lookup(s, reqs[i].param_idx)->result);
 		if (rc)
 			return rc;
 		results[i].timestamp = 0;
 		struct timespec ts;
 		if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
-			results[i].timestamp = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+			results[i].timestamp =
+			    (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 	}
 	return 0;
 }
@@ -136,11 +145,11 @@ static void sim_free(kt_backend *b)
 }
 
 static const kt_backend_ops sim_ops = {
-	.name = "sim",
-	.device_info = sim_device_info,
-	.set_problem = sim_set_problem,
-	.evaluate = sim_evaluate,
-	.free = sim_free,
+    .name = "sim",
+    .device_info = sim_device_info,
+    .set_problem = sim_set_problem,
+    .evaluate = sim_evaluate,
+    .free = sim_free,
 };
 
 static bool model_has_param(const kt_model *m, const char *name)
@@ -157,13 +166,15 @@ static int map_columns(size_t *col, const sim *s)
 	const kt_model *m = s->base.model;
 	const kt_results_info *info = &s->rec->info;
 	if (s->rec->nrecords == 0)
-		return kt_error(KT_EINVALID, "recording '%s' holds no results", s->from);
+		return kt_error(KT_EINVALID, "recording '%s' holds no results",
+		                s->from);
 	for (size_t c = 0; c < info->nparams; c++)
 		if (!model_has_param(m, info->param_names[c]))
-			return kt_error(KT_EINVALID,
-					"recording '%s' has parameter '%s', which kernel "
-					"'%s' does not have",
-					s->from, info->param_names[c], m->kernel);
+			return kt_error(
+			    KT_EINVALID,
+			    "recording '%s' has parameter '%s', which kernel "
+			    "'%s' does not have",
+			    s->from, info->param_names[c], m->kernel);
 	for (size_t p = 0; p < m->nparams; p++) {
 		col[p] = SIZE_MAX;
 		for (size_t c = 0; c < info->nparams; c++)
@@ -171,8 +182,9 @@ static int map_columns(size_t *col, const sim *s)
 				col[p] = c;
 		if (col[p] == SIZE_MAX)
 			return kt_error(KT_EINVALID,
-					"recording '%s' has no parameter '%s' of kernel '%s'",
-					s->from, m->params[p].name, m->kernel);
+			                "recording '%s' has no parameter '%s' "
+			                "of kernel '%s'",
+			                s->from, m->params[p].name, m->kernel);
 	}
 	return 0;
 }
@@ -193,14 +205,15 @@ static int index_recording(sim *s)
 	size_t *col = kt_calloc(np + 1, sizeof(size_t));
 	s->idx = kt_calloc(nr * np + 1, sizeof(uint32_t));
 	s->mapped = kt_calloc(nr + 1, sizeof(bool));
-	int rc = (!col || !s->idx || !s->mapped) ? kt_error(KT_ENOMEM, "out of memory")
-						: map_columns(col, s);
+	int rc = (!col || !s->idx || !s->mapped)
+	             ? kt_error(KT_ENOMEM, "out of memory")
+	             : map_columns(col, s);
 	for (size_t r = 0; !rc && r < nr; r++) {
 		uint32_t *row = &s->idx[r * np];
 		s->mapped[r] = true;
 		for (size_t p = 0; p < np; p++) {
-			row[p] = domain_index(&m->params[p],
-					      s->rec->records[r].values[col[p]]);
+			row[p] = domain_index(
+			    &m->params[p], s->rec->records[r].values[col[p]]);
 			if (row[p] == UINT32_MAX)
 				s->mapped[r] = false;
 		}
@@ -213,15 +226,16 @@ static int index_recording(sim *s)
 }
 
 int kt_backend_sim_open(kt_backend **out, const kt_model *m,
-			const kt_backend_options *opt)
+                        const kt_backend_options *opt)
 {
 	*out = NULL;
 	if (!opt->from)
 		return kt_error(KT_EINVALID, "the sim backend needs a recorded "
-					     "results file (--from FILE)");
+		                             "results file (--from FILE)");
 	if (opt->compile_only)
-		return kt_error(KT_EUNSUPPORTED, "the sim backend compiles nothing; "
-						 "--compile-only needs a GPU backend");
+		return kt_error(KT_EUNSUPPORTED,
+		                "the sim backend compiles nothing; "
+		                "--compile-only needs a GPU backend");
 	sim *s = kt_calloc(1, sizeof(*s));
 	if (!s || !(s->from = kt_strdup(opt->from))) {
 		kt_free(s);
@@ -233,8 +247,9 @@ int kt_backend_sim_open(kt_backend **out, const kt_model *m,
 	int rc = kt_results_load(&s->rec, opt->from);
 	if (!rc && s->rec->info.kernel && s->rec->info.kernel[0] &&
 	    strcmp(s->rec->info.kernel, m->kernel))
-		rc = kt_error(KT_EINVALID, "recording '%s' is of kernel '%s', not '%s'",
-			      opt->from, s->rec->info.kernel, m->kernel);
+		rc = kt_error(KT_EINVALID,
+		              "recording '%s' is of kernel '%s', not '%s'",
+		              opt->from, s->rec->info.kernel, m->kernel);
 	if (!rc)
 		rc = index_recording(s);
 	if (rc) {

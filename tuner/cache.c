@@ -48,16 +48,17 @@ static int parse_header(kt_results_info *info, const cJSON *h)
 	if ((s = kt_json_get_string(h, "template")) &&
 	    !(info->template_path = kt_strdup(s)))
 		rc = KT_ENOMEM;
-	if ((s = kt_json_get_string(h, "kernel")) && !(info->kernel = kt_strdup(s)))
+	if ((s = kt_json_get_string(h, "kernel")) &&
+	    !(info->kernel = kt_strdup(s)))
 		rc = KT_ENOMEM;
 	if (rc)
 		return kt_error(KT_ENOMEM, "out of memory");
 	if ((s = kt_json_get_string(h, "template_hash")))
 		sscanf(s, "%16llx", (unsigned long long *)&info->template_hash);
 	kt_json_to_device(cJSON_GetObjectItemCaseSensitive(h, "device"),
-			  &info->device);
+	                  &info->device);
 	if ((rc = kt_json_to_problem(
-		     cJSON_GetObjectItemCaseSensitive(h, "problem"), info)))
+	         cJSON_GetObjectItemCaseSensitive(h, "problem"), info)))
 		return rc;
 	const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
 	if (!cJSON_IsArray(params))
@@ -69,8 +70,10 @@ static int parse_header(kt_results_info *info, const cJSON *h)
 	cJSON_ArrayForEach(p, params)
 	{
 		if (!cJSON_IsString(p))
-			return kt_error(KT_EINVALID, "a parameter name is not a string");
-		if (!(info->param_names[info->nparams++] = kt_strdup(p->valuestring)))
+			return kt_error(KT_EINVALID,
+			                "a parameter name is not a string");
+		if (!(info->param_names[info->nparams++] =
+		          kt_strdup(p->valuestring)))
 			return kt_error(KT_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -86,9 +89,8 @@ static int parse_runtimes(kt_result *res, const cJSON *arr)
 	if (!(res->runtimes_ms = kt_malloc(n * sizeof(double))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	const cJSON *v;
-	cJSON_ArrayForEach(v, arr)
-		res->runtimes_ms[res->nruntimes++] =
-			cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	cJSON_ArrayForEach(v, arr) res->runtimes_ms[res->nruntimes++] =
+	    cJSON_IsNumber(v) ? v->valuedouble : NAN;
 	return 0;
 }
 
@@ -102,7 +104,7 @@ static int parse_measures(kt_result *res, const cJSON *arr)
 		if (!name)
 			return kt_error(KT_EINVALID, "a measure has no name");
 		int rc = kt_result_add_measure(
-			res, name, kt_json_get_number(m, "value", NAN), unit);
+		    res, name, kt_json_get_number(m, "value", NAN), unit);
 		if (rc)
 			return rc;
 	}
@@ -110,13 +112,14 @@ static int parse_measures(kt_result *res, const cJSON *arr)
 }
 
 static int parse_record(kt_record *rec, const cJSON *j,
-			const kt_results_info *info)
+                        const kt_results_info *info)
 {
 	const char *key = kt_json_get_string(j, "key");
 	const char *status = kt_json_get_string(j, "status");
 	const cJSON *config = cJSON_GetObjectItemCaseSensitive(j, "config");
 	if (!key || !status || !cJSON_IsObject(config))
-		return kt_error(KT_EINVALID, "a record needs 'key', 'config' and 'status'");
+		return kt_error(KT_EINVALID,
+		                "a record needs 'key', 'config' and 'status'");
 	int st = kt_status_parse(status);
 	if (st < 0)
 		return kt_error(KT_EINVALID, "unknown status '%s'", status);
@@ -132,36 +135,42 @@ static int parse_record(kt_record *rec, const cJSON *j,
 	res->framework_s = kt_json_get_number(t, "framework", 0);
 	res->strategy_s = kt_json_get_number(t, "strategy", 0);
 	const char *msg = kt_json_get_string(j, "message");
-	if (!(rec->key = kt_strdup(key)) || (msg && !(res->message = kt_strdup(msg))) ||
+	if (!(rec->key = kt_strdup(key)) ||
+	    (msg && !(res->message = kt_strdup(msg))) ||
 	    !(rec->values = kt_calloc(info->nparams + 1, sizeof(kt_value))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < info->nparams; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(config,
-								  info->param_names[i]);
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		    config, info->param_names[i]);
 		if (kt_json_to_value(v, &rec->values[i]))
-			return kt_error(KT_EINVALID, "parameter '%s' missing or not a number",
-					info->param_names[i]);
+			return kt_error(
+			    KT_EINVALID,
+			    "parameter '%s' missing or not a number",
+			    info->param_names[i]);
 	}
-	int rc = parse_runtimes(res, cJSON_GetObjectItemCaseSensitive(j, "runtimes"));
+	int rc = parse_runtimes(
+	    res, cJSON_GetObjectItemCaseSensitive(j, "runtimes"));
 	if (!rc)
-		rc = parse_measures(res, cJSON_GetObjectItemCaseSensitive(j, "measures"));
+		rc = parse_measures(
+		    res, cJSON_GetObjectItemCaseSensitive(j, "measures"));
 	return rc;
 }
 
 /* Parses the record line text[0..n) (line number lineno) into r. */
 static int parse_line(kt_results *r, const char *text, size_t n, size_t lineno,
-		      const char *path)
+                      const char *path)
 {
 	cJSON *j = cJSON_ParseWithLength(text, n);
 	if (!j)
-		return kt_error(KT_EPARSE, "cache '%s' line %zu is damaged (not JSON)",
-				path, lineno);
+		return kt_error(KT_EPARSE,
+		                "cache '%s' line %zu is damaged (not JSON)",
+		                path, lineno);
 	kt_record rec = {0};
 	kt_result_init(&rec.result);
 	int rc = parse_record(&rec, j, &r->info);
 	if (rc)
 		rc = kt_error(rc, "cache '%s' line %zu: %s", path, lineno,
-			      kt_error_last());
+		              kt_error_last());
 	else
 		rc = kt_results_push(r, &rec);
 	kt_record_release(&rec);
@@ -170,21 +179,24 @@ static int parse_line(kt_results *r, const char *text, size_t n, size_t lineno,
 }
 
 static int parse_header_line(kt_results *r, const char *text, size_t n,
-			     const char *path)
+                             const char *path)
 {
 	cJSON *h = cJSON_ParseWithLength(text, n);
 	if (!h || !cJSON_GetObjectItemCaseSensitive(h, "ktc_cache")) {
 		cJSON_Delete(h);
-		return kt_error(KT_EPARSE, "'%s' has no ktc cache header line", path);
+		return kt_error(KT_EPARSE, "'%s' has no ktc cache header line",
+		                path);
 	}
 	int rc = parse_header(&r->info, h);
 	if (rc)
-		rc = kt_error(rc, "cache '%s' header: %s", path, kt_error_last());
+		rc = kt_error(rc, "cache '%s' header: %s", path,
+		              kt_error_last());
 	cJSON_Delete(h);
 	return rc;
 }
 
-int kt_cache_parse(kt_results *r, const char *text, size_t len, const char *path)
+int kt_cache_parse(kt_results *r, const char *text, size_t len,
+                   const char *path)
 {
 	r->format = KT_RESULTS_CACHE;
 	size_t pos = 0, lineno = 0;
@@ -193,8 +205,10 @@ int kt_cache_parse(kt_results *r, const char *text, size_t len, const char *path
 		lineno++;
 		if (!nl) { /* a run killed mid-write: the line never finished */
 			if (lineno == 1)
-				return kt_error(KT_EPARSE,
-						"cache '%s' has a truncated header line", path);
+				return kt_error(
+				    KT_EPARSE,
+				    "cache '%s' has a truncated header line",
+				    path);
 			r->dropped = 1;
 			break;
 		}
@@ -224,12 +238,13 @@ static int write_all(int fd, const char *data, size_t len, const char *path)
 			continue;
 		if (w <= 0)
 			return kt_error(KT_EIO, "cannot write '%s': %s", path,
-					strerror(errno));
+			                strerror(errno));
 		data += w;
 		len -= (size_t)w;
 	}
 	if (fsync(fd) != 0)
-		return kt_error(KT_EIO, "cannot sync '%s': %s", path, strerror(errno));
+		return kt_error(KT_EIO, "cannot sync '%s': %s", path,
+		                strerror(errno));
 	return 0;
 }
 
@@ -254,33 +269,34 @@ static cJSON *header_json(const kt_results_info *info)
 {
 	char hash[20];
 	snprintf(hash, sizeof(hash), "%016llx",
-		 (unsigned long long)info->template_hash);
+	         (unsigned long long)info->template_hash);
 	cJSON *h = cJSON_CreateObject();
 	kt_json_add_number(h, "ktc_cache", 1);
 	cJSON_AddStringToObject(h, "ktc_version", KTC_VERSION);
 	cJSON_AddStringToObject(h, "template",
-				info->template_path ? info->template_path : "");
+	                        info->template_path ? info->template_path : "");
 	cJSON_AddStringToObject(h, "template_hash", hash);
 	cJSON_AddStringToObject(h, "kernel", info->kernel ? info->kernel : "");
 	cJSON_AddItemToObject(h, "problem", kt_json_from_problem(info));
 	cJSON_AddItemToObject(h, "device", kt_json_from_device(&info->device));
 	cJSON *p = cJSON_AddArrayToObject(h, "params");
 	for (size_t i = 0; i < info->nparams; i++)
-		cJSON_AddItemToArray(p, cJSON_CreateString(info->param_names[i]));
+		cJSON_AddItemToArray(p,
+		                     cJSON_CreateString(info->param_names[i]));
 	kt_json_add_number(h, "created", kt_results_now());
 	return h;
 }
 
 /* The JSON of one record line; NULL when out of memory. */
 static cJSON *record_json(const kt_results_info *info, const char *key,
-			  const kt_value *values, const kt_result *r)
+                          const kt_value *values, const kt_result *r)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "key", key);
 	cJSON *config = cJSON_AddObjectToObject(j, "config");
 	for (size_t i = 0; i < info->nparams; i++)
 		cJSON_AddItemToObject(config, info->param_names[i],
-				      kt_json_from_value(values[i]));
+		                      kt_json_from_value(values[i]));
 	cJSON_AddStringToObject(j, "status", kt_status_name(r->status));
 	cJSON_AddItemToObject(j, "time_ms", kt_json_number(r->time_ms));
 	cJSON_AddItemToObject(j, "spread", kt_json_number(r->spread));
@@ -297,7 +313,8 @@ static cJSON *record_json(const kt_results_info *info, const char *key,
 	for (size_t i = 0; i < r->nmeasures; i++) {
 		cJSON *m = cJSON_CreateObject();
 		cJSON_AddStringToObject(m, "name", r->measures[i].name);
-		cJSON_AddItemToObject(m, "value", kt_json_number(r->measures[i].value));
+		cJSON_AddItemToObject(m, "value",
+		                      kt_json_number(r->measures[i].value));
 		cJSON_AddStringToObject(m, "unit", r->measures[i].unit);
 		cJSON_AddItemToArray(ms, m);
 	}
@@ -316,7 +333,7 @@ static bool same_problem(const kt_results_info *a, const kt_results_info *b)
 	for (size_t i = 0; i < a->nproblems; i++)
 		if (strcmp(a->problem_names[i], b->problem_names[i]) ||
 		    kt_value_as_double(a->problem[i]) !=
-			    kt_value_as_double(b->problem[i]))
+		        kt_value_as_double(b->problem[i]))
 			return false;
 	return true;
 }
@@ -329,44 +346,50 @@ static void format_problem(char *buf, size_t cap, const kt_results_info *info)
 		kt_value v = info->problem[i];
 		if (v.is_float)
 			n += (size_t)snprintf(buf + n, cap - n, "%s%s=%.17g",
-					      i ? "," : "", info->problem_names[i], v.f);
+			                      i ? "," : "",
+			                      info->problem_names[i], v.f);
 		else
-			n += (size_t)snprintf(buf + n, cap - n, "%s%s=%lld",
-					      i ? "," : "", info->problem_names[i],
-					      (long long)v.i);
+			n += (size_t)snprintf(
+			    buf + n, cap - n, "%s%s=%lld", i ? "," : "",
+			    info->problem_names[i], (long long)v.i);
 	}
 	if (!info->nproblems)
 		snprintf(buf, cap, "(none)");
 }
 
 /* Why the cache's header does not fit want, or 0 if it does. */
-static int check_header(const kt_results_info *have, const kt_results_info *want,
-			const char *path)
+static int check_header(const kt_results_info *have,
+                        const kt_results_info *want, const char *path)
 {
 	const char *hint = "; use another cache file or start a new one "
-			   "(ktc tune --force-new keeps the old one as '.old')";
+	                   "(ktc tune --force-new keeps the old one as '.old')";
 	if (have->template_hash != want->template_hash)
-		return kt_error(KT_EINVALID,
-				"cache '%s' was written for another version of the "
-				"template (content hash %016llx, now %016llx)%s",
-				path, (unsigned long long)have->template_hash,
-				(unsigned long long)want->template_hash, hint);
-	if (strcmp(have->kernel ? have->kernel : "", want->kernel ? want->kernel : ""))
-		return kt_error(KT_EINVALID,
-				"cache '%s' was written for kernel '%s', not '%s'%s", path,
-				have->kernel ? have->kernel : "", want->kernel, hint);
+		return kt_error(
+		    KT_EINVALID,
+		    "cache '%s' was written for another version of the "
+		    "template (content hash %016llx, now %016llx)%s",
+		    path, (unsigned long long)have->template_hash,
+		    (unsigned long long)want->template_hash, hint);
+	if (strcmp(have->kernel ? have->kernel : "",
+	           want->kernel ? want->kernel : ""))
+		return kt_error(
+		    KT_EINVALID,
+		    "cache '%s' was written for kernel '%s', not '%s'%s", path,
+		    have->kernel ? have->kernel : "", want->kernel, hint);
 	if (!same_problem(have, want)) {
 		char a[256], b[256];
 		format_problem(a, sizeof(a), have);
 		format_problem(b, sizeof(b), want);
-		return kt_error(KT_EINVALID,
-				"cache '%s' was written for problem %s, not %s%s", path, a,
-				b, hint);
+		return kt_error(
+		    KT_EINVALID,
+		    "cache '%s' was written for problem %s, not %s%s", path, a,
+		    b, hint);
 	}
 	if (strcmp(have->device.name, want->device.name))
-		return kt_error(KT_EINVALID,
-				"cache '%s' was written on device '%s', not '%s'%s", path,
-				have->device.name, want->device.name, hint);
+		return kt_error(
+		    KT_EINVALID,
+		    "cache '%s' was written on device '%s', not '%s'%s", path,
+		    have->device.name, want->device.name, hint);
 	return 0;
 }
 
@@ -376,7 +399,8 @@ static int lock_file(int fd, const char *path)
 	if (fcntl(fd, F_SETLK, &fl) == 0)
 		return 0;
 	if (errno == EACCES || errno == EAGAIN)
-		return kt_error(KT_EIO, "cache '%s' is in use by another ktc run", path);
+		return kt_error(
+		    KT_EIO, "cache '%s' is in use by another ktc run", path);
 	return kt_error(KT_EIO, "cannot lock '%s': %s", path, strerror(errno));
 }
 
@@ -385,7 +409,8 @@ static int read_fd(int fd, char **out, size_t *len, const char *path)
 {
 	struct stat st;
 	if (fstat(fd, &st) != 0)
-		return kt_error(KT_EIO, "cannot read '%s': %s", path, strerror(errno));
+		return kt_error(KT_EIO, "cannot read '%s': %s", path,
+		                strerror(errno));
 	size_t n = (size_t)st.st_size, got = 0;
 	char *buf = kt_malloc(n + 1);
 	if (!buf)
@@ -415,9 +440,11 @@ static int index_records(kt_cache *c, size_t from)
 /* Opens and locks path, creating it; fills c->fd. */
 static int open_locked(kt_cache *c, bool truncate)
 {
-	c->fd = open(c->path, O_RDWR | O_CREAT | (truncate ? O_TRUNC : 0), 0644);
+	c->fd =
+	    open(c->path, O_RDWR | O_CREAT | (truncate ? O_TRUNC : 0), 0644);
 	if (c->fd < 0)
-		return kt_error(KT_EIO, "cannot open '%s': %s", c->path, strerror(errno));
+		return kt_error(KT_EIO, "cannot open '%s': %s", c->path,
+		                strerror(errno));
 	return lock_file(c->fd, c->path);
 }
 
@@ -429,7 +456,7 @@ static int start_new(kt_cache *c, const kt_results_info *want, bool move_old)
 		int rc = kt_str_addf(&old, "%s.old", c->path);
 		if (!rc && rename(c->path, old.ptr) != 0)
 			rc = kt_error(KT_EIO, "cannot rename '%s': %s", c->path,
-				      strerror(errno));
+			              strerror(errno));
 		kt_str_release(&old);
 		close(c->fd);
 		c->fd = -1;
@@ -450,7 +477,7 @@ static int start_new(kt_cache *c, const kt_results_info *want, bool move_old)
 
 /* Reads the existing file; *usable is false when it must be replaced. */
 static int load_existing(kt_cache *c, const kt_results_info *want,
-			 bool force_new, bool *usable)
+                         bool force_new, bool *usable)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -474,8 +501,8 @@ static int load_existing(kt_cache *c, const kt_results_info *want,
 	return rc;
 }
 
-int kt_cache_open(kt_cache **out, const char *path,
-		  const kt_results_info *want, bool force_new)
+int kt_cache_open(kt_cache **out, const char *path, const kt_results_info *want,
+                  bool force_new)
 {
 	*out = NULL;
 	kt_cache *c = kt_calloc(1, sizeof(*c));
@@ -494,12 +521,14 @@ int kt_cache_open(kt_cache **out, const char *path,
 		off_t size = lseek(c->fd, 0, SEEK_END);
 		rc = start_new(c, want, size > 0);
 	} else if (c->res->dropped &&
-		   ftruncate(c->fd, (off_t)c->res->good_bytes) != 0) {
-		rc = kt_error(KT_EIO, "cannot cut the truncated line of '%s': %s",
-			      path, strerror(errno));
+	           ftruncate(c->fd, (off_t)c->res->good_bytes) != 0) {
+		rc = kt_error(KT_EIO,
+		              "cannot cut the truncated line of '%s': %s", path,
+		              strerror(errno));
 	}
 	if (!rc && lseek(c->fd, 0, SEEK_END) < 0)
-		rc = kt_error(KT_EIO, "cannot seek '%s': %s", path, strerror(errno));
+		rc = kt_error(KT_EIO, "cannot seek '%s': %s", path,
+		              strerror(errno));
 	if (!rc)
 		rc = index_records(c, 0);
 done:
@@ -510,7 +539,10 @@ done:
 	return rc;
 }
 
-const kt_results *kt_cache_results(const kt_cache *c) { return c->res; }
+const kt_results *kt_cache_results(const kt_cache *c)
+{
+	return c->res;
+}
 
 const kt_record *kt_cache_find(const kt_cache *c, const char *key)
 {
@@ -523,8 +555,8 @@ const kt_record *kt_cache_find(const kt_cache *c, const char *key)
 }
 
 static int copy_record(kt_record *rec, const kt_results_info *info,
-		       const char *key, const kt_value *values,
-		       const kt_result *r)
+                       const char *key, const kt_value *values,
+                       const kt_result *r)
 {
 	memset(rec, 0, sizeof(*rec));
 	kt_result_init(&rec->result);
@@ -537,7 +569,7 @@ static int copy_record(kt_record *rec, const kt_results_info *info,
 }
 
 int kt_cache_append(kt_cache *c, const char *key, const kt_value *values,
-		    const kt_result *r)
+                    const kt_result *r)
 {
 	cJSON *j = record_json(&c->res->info, key, values, r);
 	int rc = write_line(c, j);

@@ -104,8 +104,9 @@ cJSON *kt_json_from_device(const kt_device_info *d)
 		goto oom;
 	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
 		if (d->has_const[i] &&
-		    !cJSON_AddItemToObject(c, kt_device_consts[i].name,
-					   kt_json_from_value(kt_int(d->consts[i]))))
+		    !cJSON_AddItemToObject(
+		        c, kt_device_consts[i].name,
+		        kt_json_from_value(kt_int(d->consts[i]))))
 			goto oom;
 	return j;
 oom:
@@ -121,15 +122,17 @@ void kt_json_to_device(const cJSON *j, kt_device_info *d)
 		return;
 	}
 	copy_str(d->name, sizeof(d->name), kt_json_get_string(j, "name"));
-	copy_str(d->backend, sizeof(d->backend), kt_json_get_string(j, "backend"));
+	copy_str(d->backend, sizeof(d->backend),
+	         kt_json_get_string(j, "backend"));
 	copy_str(d->driver, sizeof(d->driver), kt_json_get_string(j, "driver"));
-	copy_str(d->runtime, sizeof(d->runtime), kt_json_get_string(j, "runtime"));
+	copy_str(d->runtime, sizeof(d->runtime),
+	         kt_json_get_string(j, "runtime"));
 	copy_str(d->arch, sizeof(d->arch), kt_json_get_string(j, "arch"));
 	d->copy_gbs = kt_json_get_number(j, "copy_gbs", 0);
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "constants");
 	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++) {
-		const cJSON *v =
-			cJSON_GetObjectItemCaseSensitive(c, kt_device_consts[i].name);
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		    c, kt_device_consts[i].name);
 		if (cJSON_IsNumber(v)) {
 			d->consts[i] = (int64_t)v->valuedouble;
 			d->has_const[i] = true;
@@ -142,7 +145,8 @@ cJSON *kt_json_from_problem(const kt_results_info *info)
 	cJSON *j = cJSON_CreateObject();
 	for (size_t i = 0; j && i < info->nproblems; i++) {
 		cJSON *v = kt_json_from_value(info->problem[i]);
-		if (!v || !cJSON_AddItemToObject(j, info->problem_names[i], v)) {
+		if (!v ||
+		    !cJSON_AddItemToObject(j, info->problem_names[i], v)) {
 			cJSON_Delete(v);
 			cJSON_Delete(j);
 			return NULL;
@@ -167,8 +171,9 @@ int kt_json_to_problem(const cJSON *j, kt_results_info *info)
 	{
 		size_t i = info->nproblems;
 		if (kt_json_to_value(v, &info->problem[i]))
-			return kt_error(KT_EINVALID, "problem '%s' is not a number",
-					v->string);
+			return kt_error(KT_EINVALID,
+			                "problem '%s' is not a number",
+			                v->string);
 		if (!(info->problem_names[i] = kt_strdup(v->string)))
 			return kt_error(KT_ENOMEM, "out of memory");
 		info->nproblems++;
@@ -187,8 +192,8 @@ static char *dup_or_null(const char *s, int *rc)
 }
 
 int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
-			       const kt_value *problem,
-			       const kt_device_info *device)
+                               const kt_value *problem,
+                               const kt_device_info *device)
 {
 	int rc = 0;
 	memset(info, 0, sizeof(*info));
@@ -196,19 +201,22 @@ int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
 	info->template_path = dup_or_null(m->file, &rc);
 	info->kernel = dup_or_null(m->kernel, &rc);
 	if (m->source)
-		info->template_hash = kt_hash(KT_HASH_INIT, m->source, strlen(m->source));
+		info->template_hash =
+		    kt_hash(KT_HASH_INIT, m->source, strlen(m->source));
 	if (device)
 		info->device = *device;
 	info->problem_names = kt_calloc(m->nproblems + 1, sizeof(char *));
 	info->problem = kt_calloc(m->nproblems + 1, sizeof(kt_value));
 	info->param_names = kt_calloc(m->nparams + 1, sizeof(char *));
-	if (rc || !info->problem_names || !info->problem || !info->param_names) {
+	if (rc || !info->problem_names || !info->problem ||
+	    !info->param_names) {
 		rc = kt_error(KT_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i < m->nproblems && !rc; i++, info->nproblems++) {
 		const kt_problem *p = &m->problems[i];
-		info->problem[i] = problem ? problem[i] : p->values[p->default_index];
+		info->problem[i] =
+		    problem ? problem[i] : p->values[p->default_index];
 		info->problem_names[i] = dup_or_null(p->name, &rc);
 	}
 	for (size_t i = 0; i < m->nparams && !rc; i++, info->nparams++)
@@ -238,11 +246,13 @@ int kt_results_info_copy(kt_results_info *dst, const kt_results_info *src)
 	dst->kernel = dup_or_null(src->kernel, &rc);
 	dst->strategy = dup_or_null(src->strategy, &rc);
 	dst->synthetic = dup_or_null(src->synthetic, &rc);
-	dst->problem_names = copy_names(src->problem_names, src->nproblems, &rc);
+	dst->problem_names =
+	    copy_names(src->problem_names, src->nproblems, &rc);
 	dst->param_names = copy_names(src->param_names, src->nparams, &rc);
 	dst->problem = kt_calloc(src->nproblems + 1, sizeof(kt_value));
 	if (dst->problem && src->nproblems)
-		memcpy(dst->problem, src->problem, src->nproblems * sizeof(kt_value));
+		memcpy(dst->problem, src->problem,
+		       src->nproblems * sizeof(kt_value));
 	else if (!dst->problem)
 		rc = kt_error(KT_ENOMEM, "out of memory");
 	if (rc)
@@ -315,17 +325,20 @@ int kt_results_load(kt_results **out, const char *path)
 		goto done;
 	}
 	if (first_char(text) != '{') {
-		rc = kt_error(KT_EPARSE, "'%s' is neither a ktc cache nor a T4 file",
-			      path);
+		rc =
+		    kt_error(KT_EPARSE,
+		             "'%s' is neither a ktc cache nor a T4 file", path);
 		goto done;
 	}
 	/* A cache's first line is a complete object naming itself. */
 	const char *nl = memchr(text, '\n', len);
-	cJSON *first = cJSON_ParseWithLength(text, nl ? (size_t)(nl - text) : len);
-	bool is_cache = first && cJSON_GetObjectItemCaseSensitive(first, "ktc_cache");
+	cJSON *first =
+	    cJSON_ParseWithLength(text, nl ? (size_t)(nl - text) : len);
+	bool is_cache =
+	    first && cJSON_GetObjectItemCaseSensitive(first, "ktc_cache");
 	cJSON_Delete(first);
 	rc = is_cache ? kt_cache_parse(r, text, len, path)
-		      : kt_t4_parse(r, text, len, path);
+	              : kt_t4_parse(r, text, len, path);
 done:
 	kt_free(text);
 	if (rc)

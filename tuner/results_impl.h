@@ -41,14 +41,15 @@ void kt_record_release(kt_record *rec);
 
 /* A T4 document built row by row (kt_t4_write in steps, for large files). */
 cJSON *kt_t4_doc_new(void);
-int kt_t4_doc_add(cJSON *doc, const kt_results_info *info, const kt_t4_row *row);
+int kt_t4_doc_add(cJSON *doc, const kt_results_info *info,
+                  const kt_t4_row *row);
 /* Adds the metadata and writes doc atomically; the caller deletes doc. */
 int kt_t4_doc_write(cJSON *doc, const char *path, const kt_results_info *info,
-		    const char *backend);
+                    const char *backend);
 
 /* Readers of each format, filling an initialised r. */
 int kt_cache_parse(kt_results *r, const char *text, size_t len,
-		   const char *path);
+                   const char *path);
 int kt_t4_parse(kt_results *r, const char *text, size_t len, const char *path);
 
 #endif

@@ -50,7 +50,7 @@ static cJSON *times_json(const kt_result *r)
 }
 
 static void add_measurement(cJSON *arr, const char *name, double value,
-			    const char *unit)
+                            const char *unit)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "name", name);
@@ -69,7 +69,7 @@ static cJSON *row_json(const kt_results_info *info, const kt_t4_row *row)
 	cJSON *config = cJSON_AddObjectToObject(j, "configuration");
 	for (size_t i = 0; i < info->nparams; i++)
 		cJSON_AddItemToObject(config, info->param_names[i],
-				      kt_json_from_value(row->values[i]));
+		                      kt_json_from_value(row->values[i]));
 	cJSON *obj = cJSON_AddArrayToObject(j, "objectives");
 	cJSON_AddItemToArray(obj, cJSON_CreateString("time"));
 	cJSON_AddItemToObject(j, "times", times_json(r));
@@ -82,7 +82,7 @@ static cJSON *row_json(const kt_results_info *info, const kt_t4_row *row)
 		add_measurement(ms, "spread", r->spread, "");
 	for (size_t i = 0; i < r->nmeasures; i++)
 		add_measurement(ms, r->measures[i].name, r->measures[i].value,
-				r->measures[i].unit);
+		                r->measures[i].unit);
 	if (r->message)
 		cJSON_AddStringToObject(j, "message", r->message);
 	return j;
@@ -92,7 +92,7 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 {
 	char hash[20];
 	snprintf(hash, sizeof(hash), "%016llx",
-		 (unsigned long long)info->template_hash);
+	         (unsigned long long)info->template_hash);
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "timeunit", "milliseconds");
 	cJSON_AddStringToObject(m, "tool", "ktc");
@@ -100,7 +100,7 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 	cJSON_AddStringToObject(m, "backend", backend ? backend : "");
 	cJSON_AddItemToObject(m, "device", kt_json_from_device(&info->device));
 	cJSON_AddStringToObject(m, "template",
-				info->template_path ? info->template_path : "");
+	                        info->template_path ? info->template_path : "");
 	cJSON_AddStringToObject(m, "template_hash", hash);
 	cJSON_AddStringToObject(m, "kernel", info->kernel ? info->kernel : "");
 	cJSON_AddItemToObject(m, "problem", kt_json_from_problem(info));
@@ -111,18 +111,19 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 	cJSON_AddItemToObject(m, "seed", cJSON_CreateRaw(seed));
 	/* a landscape's device says so, also when tuning on it with sim */
 	const char *synthetic = info->synthetic ? info->synthetic
-				: !strcmp(info->device.driver, "synthetic")
-					? info->device.runtime
-					: NULL;
+	                        : !strcmp(info->device.driver, "synthetic")
+	                            ? info->device.runtime
+	                            : NULL;
 	if (synthetic) {
 		cJSON *s = cJSON_AddObjectToObject(m, "synthetic");
 		cJSON_AddStringToObject(s, "kind", synthetic);
 		cJSON_AddStringToObject(
-			s, "note",
-			"synthetic landscape: every time in this file comes from a "
-			"formula (ktc landscape, docs/tuning.md), not from running a "
-			"kernel; use it to compare search strategies, never as a "
-			"measurement");
+		    s, "note",
+		    "synthetic landscape: every time in this file comes from a "
+		    "formula (ktc landscape, docs/tuning.md), not from running "
+		    "a "
+		    "kernel; use it to compare search strategies, never as a "
+		    "measurement");
 	}
 	return m;
 }
@@ -141,7 +142,8 @@ cJSON *kt_t4_doc_new(void)
 int kt_t4_doc_add(cJSON *doc, const kt_results_info *info, const kt_t4_row *row)
 {
 	cJSON *j = row_json(info, row);
-	if (!j || !cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "results"), j)) {
+	if (!j ||
+	    !cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "results"), j)) {
 		cJSON_Delete(j);
 		return kt_error(KT_ENOMEM, "out of memory");
 	}
@@ -149,7 +151,7 @@ int kt_t4_doc_add(cJSON *doc, const kt_results_info *info, const kt_t4_row *row)
 }
 
 int kt_t4_doc_write(cJSON *doc, const char *path, const kt_results_info *info,
-		    const char *backend)
+                    const char *backend)
 {
 	cJSON_AddItemToObject(doc, "metadata", metadata_json(info, backend));
 	char *text = cJSON_Print(doc);
@@ -161,7 +163,7 @@ int kt_t4_doc_write(cJSON *doc, const char *path, const kt_results_info *info,
 }
 
 int kt_t4_write(const char *path, const kt_results_info *info,
-		const char *backend, const kt_t4_row *rows, size_t n)
+                const char *backend, const kt_t4_row *rows, size_t n)
 {
 	cJSON *doc = kt_t4_doc_new();
 	int rc = doc ? 0 : kt_error(KT_ENOMEM, "out of memory");
@@ -191,7 +193,8 @@ static double parse_iso_time(const char *s)
 {
 	int y, mo, d, h, mi;
 	double sec;
-	if (!s || sscanf(s, "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &sec) != 6)
+	if (!s ||
+	    sscanf(s, "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &sec) != 6)
 		return 0;
 	return (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 +
 	       mi * 60.0 + sec;
@@ -215,9 +218,12 @@ static int names_from(kt_results_info *info, const cJSON *config)
 	if (!(info->param_names = kt_calloc(n + 1, sizeof(char *))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	const cJSON *v;
-	cJSON_ArrayForEach(v, config)
-		if (!(info->param_names[info->nparams++] = kt_strdup(v->string)))
-			return kt_error(KT_ENOMEM, "out of memory");
+	cJSON_ArrayForEach(
+	    v,
+	    config) if (!(info->param_names[info->nparams++] =
+	                      kt_strdup(
+	                          v->string))) return kt_error(KT_ENOMEM,
+	                                                       "out of memory");
 	return 0;
 }
 
@@ -247,8 +253,10 @@ static int read_measurements(kt_result *r, const cJSON *arr, double tu)
 static int read_times(kt_result *r, const cJSON *t, double tu)
 {
 	double s = tu * 1e-3; /* file unit to seconds */
-	r->compile_s = kt_json_get_number(t, "compilation",
-					  kt_json_get_number(t, "compilation_time", 0)) * s;
+	r->compile_s =
+	    kt_json_get_number(t, "compilation",
+	                       kt_json_get_number(t, "compilation_time", 0)) *
+	    s;
 	r->benchmark_s = kt_json_get_number(t, "benchmark", 0) * s;
 	r->framework_s = kt_json_get_number(t, "framework", 0) * s;
 	r->strategy_s = kt_json_get_number(t, "search_algorithm", 0) * s;
@@ -260,8 +268,8 @@ static int read_times(kt_result *r, const cJSON *t, double tu)
 	if (!(r->runtimes_ms = kt_malloc(n * sizeof(double))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	const cJSON *v;
-	cJSON_ArrayForEach(v, rt)
-		r->runtimes_ms[r->nruntimes++] = cJSON_IsNumber(v) ? v->valuedouble * tu : NAN;
+	cJSON_ArrayForEach(v, rt) r->runtimes_ms[r->nruntimes++] =
+	    cJSON_IsNumber(v) ? v->valuedouble * tu : NAN;
 	return 0;
 }
 
@@ -287,10 +295,11 @@ static double median_ms(const kt_result *r)
 	return m;
 }
 
-static int read_row(kt_record *rec, const cJSON *row, const kt_results_info *info,
-		    double tu)
+static int read_row(kt_record *rec, const cJSON *row,
+                    const kt_results_info *info, double tu)
 {
-	const cJSON *config = cJSON_GetObjectItemCaseSensitive(row, "configuration");
+	const cJSON *config =
+	    cJSON_GetObjectItemCaseSensitive(row, "configuration");
 	const char *inv = kt_json_get_string(row, "invalidity");
 	int st = kt_status_parse(inv ? inv : "correct");
 	if (!cJSON_IsObject(config))
@@ -298,7 +307,8 @@ static int read_row(kt_record *rec, const cJSON *row, const kt_results_info *inf
 	if (st < 0)
 		return kt_error(KT_EINVALID, "unknown invalidity '%s'", inv);
 	if ((size_t)cJSON_GetArraySize(config) != info->nparams)
-		return kt_error(KT_EINVALID, "results configure different parameters");
+		return kt_error(KT_EINVALID,
+		                "results configure different parameters");
 	kt_result *r = &rec->result;
 	r->status = (kt_status)st;
 	r->timestamp = parse_iso_time(kt_json_get_string(row, "timestamp"));
@@ -308,15 +318,18 @@ static int read_row(kt_record *rec, const cJSON *row, const kt_results_info *inf
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < info->nparams; i++)
 		if (kt_json_to_value(cJSON_GetObjectItemCaseSensitive(
-					     config, info->param_names[i]),
-				     &rec->values[i]))
-			return kt_error(KT_EINVALID,
-					"parameter '%s' missing or not a number",
-					info->param_names[i]);
-	int rc = read_times(r, cJSON_GetObjectItemCaseSensitive(row, "times"), tu);
+		                         config, info->param_names[i]),
+		                     &rec->values[i]))
+			return kt_error(
+			    KT_EINVALID,
+			    "parameter '%s' missing or not a number",
+			    info->param_names[i]);
+	int rc =
+	    read_times(r, cJSON_GetObjectItemCaseSensitive(row, "times"), tu);
 	if (!rc)
 		rc = read_measurements(
-			r, cJSON_GetObjectItemCaseSensitive(row, "measurements"), tu);
+		    r, cJSON_GetObjectItemCaseSensitive(row, "measurements"),
+		    tu);
 	if (!rc && isnan(r->time_ms) && st == KT_STATUS_OK)
 		r->time_ms = median_ms(r);
 	return rc;
@@ -325,7 +338,8 @@ static int read_row(kt_record *rec, const cJSON *row, const kt_results_info *inf
 static int read_metadata(kt_results_info *info, const cJSON *m)
 {
 	const char *s;
-	if ((s = kt_json_get_string(m, "kernel")) && !(info->kernel = kt_strdup(s)))
+	if ((s = kt_json_get_string(m, "kernel")) &&
+	    !(info->kernel = kt_strdup(s)))
 		return kt_error(KT_ENOMEM, "out of memory");
 	if ((s = kt_json_get_string(m, "template")) &&
 	    !(info->template_path = kt_strdup(s)))
@@ -333,20 +347,24 @@ static int read_metadata(kt_results_info *info, const cJSON *m)
 	if ((s = kt_json_get_string(m, "ktc_version")) &&
 	    !(info->ktc_version = kt_strdup(s)))
 		return kt_error(KT_ENOMEM, "out of memory");
-	if ((s = kt_json_get_string(m, "strategy")) && !(info->strategy = kt_strdup(s)))
+	if ((s = kt_json_get_string(m, "strategy")) &&
+	    !(info->strategy = kt_strdup(s)))
 		return kt_error(KT_ENOMEM, "out of memory");
 	if ((s = kt_json_get_string(m, "template_hash")))
 		sscanf(s, "%16llx", (unsigned long long *)&info->template_hash);
 	info->seed = (uint64_t)kt_json_get_number(m, "seed", 0);
 	const cJSON *syn = cJSON_GetObjectItemCaseSensitive(m, "synthetic");
-	if ((s = kt_json_get_string(syn, "kind")) && !(info->synthetic = kt_strdup(s)))
+	if ((s = kt_json_get_string(syn, "kind")) &&
+	    !(info->synthetic = kt_strdup(s)))
 		return kt_error(KT_ENOMEM, "out of memory");
-	kt_json_to_device(cJSON_GetObjectItemCaseSensitive(m, "device"), &info->device);
-	return kt_json_to_problem(cJSON_GetObjectItemCaseSensitive(m, "problem"), info);
+	kt_json_to_device(cJSON_GetObjectItemCaseSensitive(m, "device"),
+	                  &info->device);
+	return kt_json_to_problem(
+	    cJSON_GetObjectItemCaseSensitive(m, "problem"), info);
 }
 
 static int read_results(kt_results *r, const cJSON *results, double tu,
-			const char *path)
+                        const char *path)
 {
 	size_t i = 0;
 	const cJSON *row;
@@ -356,13 +374,14 @@ static int read_results(kt_results *r, const cJSON *results, double tu,
 		kt_result_init(&rec.result);
 		int rc = 0;
 		if (i == 0)
-			rc = names_from(&r->info, cJSON_GetObjectItemCaseSensitive(
-							  row, "configuration"));
+			rc = names_from(&r->info,
+			                cJSON_GetObjectItemCaseSensitive(
+			                    row, "configuration"));
 		if (!rc)
 			rc = read_row(&rec, row, &r->info, tu);
 		if (rc)
 			rc = kt_error(rc, "'%s' result %zu: %s", path, i,
-				      kt_error_last());
+			              kt_error_last());
 		else
 			rc = kt_results_push(r, &rec);
 		kt_record_release(&rec);
@@ -384,10 +403,12 @@ int kt_t4_parse(kt_results *r, const char *text, size_t len, const char *path)
 	}
 	const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
-	if (!kt_json_get_string(doc, "schema_version") || !cJSON_IsArray(results)) {
-		rc = kt_error(KT_EPARSE,
-			      "'%s' is not a T4 file (no schema_version and results)",
-			      path);
+	if (!kt_json_get_string(doc, "schema_version") ||
+	    !cJSON_IsArray(results)) {
+		rc = kt_error(
+		    KT_EPARSE,
+		    "'%s' is not a T4 file (no schema_version and results)",
+		    path);
 		goto done;
 	}
 	double tu = unit_to_ms(kt_json_get_string(meta, "timeunit"));

@@ -29,8 +29,8 @@ static inline void kt_table_release(kt_table *t)
 static inline int kt_table_grow_(kt_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
-	kt_table n = {kt_calloc(cap, sizeof(uint64_t)), kt_calloc(cap, sizeof(size_t)),
-		      cap, t->len};
+	kt_table n = {kt_calloc(cap, sizeof(uint64_t)),
+	              kt_calloc(cap, sizeof(size_t)), cap, t->len};
 	if (!n.hashes || !n.vals) {
 		kt_table_release(&n);
 		return kt_error(KT_ENOMEM, "out of memory");
@@ -67,7 +67,8 @@ static inline int kt_table_put(kt_table *t, uint64_t hash, size_t index)
  * Iterates the indices stored under hash: start with *pos = 0; returns
  * SIZE_MAX when there are no more.
  */
-static inline size_t kt_table_next(const kt_table *t, uint64_t hash, size_t *pos)
+static inline size_t kt_table_next(const kt_table *t, uint64_t hash,
+                                   size_t *pos)
 {
 	if (!t->cap)
 		return SIZE_MAX;

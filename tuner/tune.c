@@ -34,10 +34,10 @@ typedef struct run {
 	kt_value *problem; /* per model problem */
 	kt_value *device;  /* per model DEVICE_* constant */
 	kt_tune_report *rep;
-	size_t cap;        /* of rep->entries */
-	kt_table seen;     /* space index -> entry */
-	size_t answered;   /* entries [0, answered) have their result */
-	int64_t best;      /* entry index, or -1 */
+	size_t cap;      /* of rep->entries */
+	kt_table seen;   /* space index -> entry */
+	size_t answered; /* entries [0, answered) have their result */
+	int64_t best;    /* entry index, or -1 */
 	uint64_t budget;
 	double t0;
 } run;
@@ -80,8 +80,9 @@ static int64_t find_entry(const run *r, uint64_t index)
 
 static double objective(const kt_result *res)
 {
-	return res->status == KT_STATUS_OK && isfinite(res->time_ms) ? res->time_ms
-								      : INFINITY;
+	return res->status == KT_STATUS_OK && isfinite(res->time_ms)
+	           ? res->time_ms
+	           : INFINITY;
 }
 
 /* ---- set-up ----------------------------------------------------------- */
@@ -95,7 +96,8 @@ static void device_values(run *r)
 		const kt_device_const *c = &r->m->devices[i];
 		r->device[i] = c->fallback;
 		for (size_t k = 0; k < kt_device_nconsts && k < 64; k++)
-			if (!strcmp(kt_device_consts[k].name, c->name) && d->has_const[k])
+			if (!strcmp(kt_device_consts[k].name, c->name) &&
+			    d->has_const[k])
 				r->device[i] = kt_int(d->consts[k]);
 	}
 }
@@ -113,10 +115,12 @@ static int build_space(run *r)
 		return rc;
 	r->rep->space_size = kt_space_count(r->space);
 	if (r->rep->space_size == 0)
-		return kt_error(KT_EINVALID, "kernel '%s' has no valid configuration "
-					     "for this problem and device",
-				r->m->kernel);
-	uint64_t want = r->opt->max_evals ? r->opt->max_evals : r->rep->space_size;
+		return kt_error(KT_EINVALID,
+		                "kernel '%s' has no valid configuration "
+		                "for this problem and device",
+		                r->m->kernel);
+	uint64_t want =
+	    r->opt->max_evals ? r->opt->max_evals : r->rep->space_size;
 	r->budget = want < r->rep->space_size ? want : r->rep->space_size;
 	return 0;
 }
@@ -124,14 +128,14 @@ static int build_space(run *r)
 static int make_strategy(run *r)
 {
 	kt_strategy_options so = {
-		.seed = r->opt->seed,
-		.budget = r->budget,
-		.settings = r->opt->strategy_settings,
+	    .seed = r->opt->seed,
+	    .budget = r->budget,
+	    .settings = r->opt->strategy_settings,
 	};
 	const kt_strategy_ops *ops = r->opt->strategy_ops;
 	const char *name = r->opt->strategy ? r->opt->strategy : "random";
 	int rc = ops ? ops->create(&r->strat, r->space, &so)
-		     : kt_strategy_create(&r->strat, name, r->space, &so);
+	             : kt_strategy_create(&r->strat, name, r->space, &so);
 	if (rc)
 		return rc;
 	r->rep->strategy = kt_strdup(r->strat->ops->name);
@@ -150,9 +154,10 @@ static int set_up(run *r)
 	if (!r->problem || !r->device)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < m->nproblems; i++)
-		r->problem[i] = r->opt->problem
-					? r->opt->problem[i]
-					: m->problems[i].values[m->problems[i].default_index];
+		r->problem[i] =
+		    r->opt->problem
+		        ? r->opt->problem[i]
+		        : m->problems[i].values[m->problems[i].default_index];
 	int rc = r->b->ops->device_info(r->b, &r->rep->device);
 	if (rc)
 		return rc;
@@ -162,11 +167,11 @@ static int set_up(run *r)
 	if ((rc = r->b->ops->set_problem(r->b, r->problem)))
 		return rc;
 	if ((rc = kt_results_info_from_model(&r->info, m, r->problem,
-					     &r->rep->device)))
+	                                     &r->rep->device)))
 		return rc;
 	if (r->opt->cache_path &&
 	    (rc = kt_cache_open(&r->cache, r->opt->cache_path, &r->info,
-				r->opt->force_new)))
+	                        r->opt->force_new)))
 		return rc;
 	return make_strategy(r);
 }
@@ -211,7 +216,9 @@ static int evaluate(run *r, size_t *todo, size_t n, double strategy_s)
 	kt_eval_request *reqs = kt_calloc(n + 1, sizeof(*reqs));
 	kt_value *slots = kt_calloc(n * m->nsymbols + 1, sizeof(kt_value));
 	kt_result *res = kt_calloc(n + 1, sizeof(*res));
-	int rc = (!reqs || !slots || !res) ? kt_error(KT_ENOMEM, "out of memory") : 0;
+	int rc = (!reqs || !slots || !res)
+	             ? kt_error(KT_ENOMEM, "out of memory")
+	             : 0;
 	for (size_t i = 0; !rc && i < n; i++) {
 		kt_tune_entry *e = &r->rep->entries[todo[i]];
 		kt_result_init(&res[i]);
@@ -219,7 +226,7 @@ static int evaluate(run *r, size_t *todo, size_t n, double strategy_s)
 		reqs[i].slots = &slots[i * m->nsymbols];
 		reqs[i].key = e->key;
 		rc = kt_model_bind(&slots[i * m->nsymbols], m, e->param_idx,
-				   r->problem, r->device);
+		                   r->problem, r->device);
 	}
 	if (!rc)
 		rc = r->b->ops->evaluate(r->b, reqs, n, res);
@@ -227,7 +234,8 @@ static int evaluate(run *r, size_t *todo, size_t n, double strategy_s)
 		kt_tune_entry *e = &r->rep->entries[todo[i]];
 		res[i].strategy_s = strategy_s / (double)n;
 		if (r->cache)
-			rc = kt_cache_append(r->cache, e->key, e->values, &res[i]);
+			rc = kt_cache_append(r->cache, e->key, e->values,
+			                     &res[i]);
 		e->result = res[i];
 		kt_result_init(&res[i]); /* moved */
 		r->rep->evaluated++;
@@ -249,7 +257,8 @@ static int answer(run *r, size_t first, double strategy_s)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = first; i < end; i++) {
 		kt_tune_entry *e = &r->rep->entries[i];
-		const kt_record *rec = r->cache ? kt_cache_find(r->cache, e->key) : NULL;
+		const kt_record *rec =
+		    r->cache ? kt_cache_find(r->cache, e->key) : NULL;
 		if (!rec) {
 			todo[n++] = i;
 			continue;
@@ -271,7 +280,8 @@ static int answer(run *r, size_t first, double strategy_s)
 		r->rep->counts[e->result.status]++;
 		if (objective(&e->result) < INFINITY &&
 		    (r->best < 0 ||
-		     e->result.time_ms < r->rep->entries[r->best].result.time_ms))
+		     e->result.time_ms <
+		         r->rep->entries[r->best].result.time_ms))
 			r->best = (int64_t)i;
 	}
 	return rc;
@@ -283,19 +293,20 @@ static void report_progress(run *r, size_t first)
 		return;
 	kt_tune_report *rep = r->rep;
 	kt_tune_progress p = {
-		.visited = rep->nentries,
-		.total = r->budget,
-		.evaluated = rep->evaluated,
-		.cached = rep->cached,
-		.failed = rep->nentries - rep->counts[KT_STATUS_OK],
-		.best = r->best >= 0 ? &rep->entries[r->best] : NULL,
-		.last_batch = &rep->entries[first],
-		.nlast = rep->nentries - first,
-		.elapsed_s = now_s() - r->t0,
-		.eta_s = -1,
+	    .visited = rep->nentries,
+	    .total = r->budget,
+	    .evaluated = rep->evaluated,
+	    .cached = rep->cached,
+	    .failed = rep->nentries - rep->counts[KT_STATUS_OK],
+	    .best = r->best >= 0 ? &rep->entries[r->best] : NULL,
+	    .last_batch = &rep->entries[first],
+	    .nlast = rep->nentries - first,
+	    .elapsed_s = now_s() - r->t0,
+	    .eta_s = -1,
 	};
 	if (p.visited > 0 && p.visited < p.total)
-		p.eta_s = p.elapsed_s / (double)p.visited * (double)(p.total - p.visited);
+		p.eta_s = p.elapsed_s / (double)p.visited *
+		          (double)(p.total - p.visited);
 	else if (p.visited >= p.total)
 		p.eta_s = 0;
 	double left = r->opt->max_seconds - p.elapsed_s;
@@ -309,10 +320,11 @@ static int visit_default(run *r)
 {
 	int64_t d = kt_space_default_index(r->space);
 	if (d < 0)
-		return kt_error(KT_EINVALID,
-				"the default configuration of '%s' violates a "
-				"constraint; it must be valid, it is the reference",
-				r->m->kernel);
+		return kt_error(
+		    KT_EINVALID,
+		    "the default configuration of '%s' violates a "
+		    "constraint; it must be valid, it is the reference",
+		    r->m->kernel);
 	int rc = add_entry(r, (uint64_t)d);
 	if (!rc)
 		rc = answer(r, 0, 0);
@@ -321,12 +333,13 @@ static int visit_default(run *r)
 	const kt_tune_entry *e = &r->rep->entries[0];
 	report_progress(r, 0);
 	if (e->result.status != KT_STATUS_OK)
-		return kt_error(KT_EINVALID,
-				"the default configuration (%s) is not correct "
-				"(%s%s%s); it is the reference, so tuning stops",
-				e->key, kt_status_name(e->result.status),
-				e->result.message ? ": " : "",
-				e->result.message ? e->result.message : "");
+		return kt_error(
+		    KT_EINVALID,
+		    "the default configuration (%s) is not correct "
+		    "(%s%s%s); it is the reference, so tuning stops",
+		    e->key, kt_status_name(e->result.status),
+		    e->result.message ? ": " : "",
+		    e->result.message ? e->result.message : "");
 	return 0;
 }
 
@@ -339,8 +352,8 @@ static int tell(run *r, const uint64_t *asked, size_t n)
 		int64_t e = find_entry(r, asked[i]);
 		if (e < 0)
 			continue; /* beyond the budget: never visited */
-		int rc = kt_strategy_tell(r->strat, asked[i],
-					  objective(&r->rep->entries[e].result));
+		int rc = kt_strategy_tell(
+		    r->strat, asked[i], objective(&r->rep->entries[e].result));
 		if (rc)
 			return rc;
 	}
@@ -354,14 +367,15 @@ static int should_stop(const run *r)
 		return KT_TUNE_INTERRUPTED;
 	if (r->rep->nentries >= r->budget)
 		return r->budget == r->rep->space_size ? KT_TUNE_EXHAUSTED
-						       : KT_TUNE_BUDGET;
+		                                       : KT_TUNE_BUDGET;
 	if (r->opt->max_seconds > 0 && now_s() - r->t0 >= r->opt->max_seconds)
 		return KT_TUNE_TIME;
 	return -1;
 }
 
 /* One ask-answer-tell round; *stop set when the run ends with it. */
-static int step(run *r, uint64_t *asked, size_t batch, size_t *stalls, int *stop)
+static int step(run *r, uint64_t *asked, size_t batch, size_t *stalls,
+                int *stop)
 {
 	size_t n = 0, first = r->rep->nentries;
 	double t = now_s();
@@ -417,7 +431,7 @@ static int write_t4(run *r)
 		rows[i].result = &rep->entries[i].result;
 	}
 	int rc = kt_t4_write(r->opt->t4_path, &r->info, r->b->ops->name, rows,
-			     rep->nentries);
+	                     rep->nentries);
 	kt_free(rows);
 	return rc;
 }
@@ -447,12 +461,15 @@ static void tear_down(run *r)
 }
 
 int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
-		const kt_tune_options *opt)
+                const kt_tune_options *opt)
 {
 	*out = NULL;
 	kt_tune_options none = {0};
-	run r = {.m = m, .b = b, .opt = opt ? opt : &none, .best = -1,
-		 .t0 = now_s()};
+	run r = {.m = m,
+	         .b = b,
+	         .opt = opt ? opt : &none,
+	         .best = -1,
+	         .t0 = now_s()};
 	if (!(r.rep = kt_calloc(1, sizeof(*r.rep))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	int rc = set_up(&r);

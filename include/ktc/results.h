@@ -32,23 +32,23 @@ typedef struct kt_results_info {
 	char *template_path;
 	uint64_t template_hash; /* kt_hash of the template's text; 0: unknown */
 	char *kernel;
-	char **problem_names;   /* one per problem variable */
+	char **problem_names; /* one per problem variable */
 	kt_value *problem;
 	size_t nproblems;
-	kt_device_info device;  /* device.name "" when unknown */
-	char **param_names;     /* the order of kt_record.values */
+	kt_device_info device; /* device.name "" when unknown */
+	char **param_names;    /* the order of kt_record.values */
 	size_t nparams;
 	/* T4 metadata only: */
 	char *strategy;
 	uint64_t seed;
-	char *synthetic;        /* a synthetic landscape's kind, else NULL */
+	char *synthetic; /* a synthetic landscape's kind, else NULL */
 } kt_results_info;
 
 /* Fills info from a model (names, problem values, device) ; kt_free'd by
  * kt_results_info_release. problem NULL: the problems' defaults. */
 int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
-			       const kt_value *problem,
-			       const kt_device_info *device);
+                               const kt_value *problem,
+                               const kt_device_info *device);
 void kt_results_info_release(kt_results_info *info);
 
 /* One evaluated configuration. */
@@ -69,8 +69,9 @@ typedef struct kt_results {
 	kt_results_info info;
 	kt_record *records;
 	size_t nrecords, cap;
-	size_t dropped;    /* cache: a truncated last line that was ignored */
-	size_t good_bytes; /* cache: bytes up to the end of the last good line */
+	size_t dropped; /* cache: a truncated last line that was ignored */
+	size_t
+	    good_bytes; /* cache: bytes up to the end of the last good line */
 } kt_results;
 
 /* Reads a cache or T4 file (told apart by content). */
@@ -87,15 +88,15 @@ void kt_results_free(kt_results *r);
  */
 typedef struct kt_cache kt_cache;
 
-int kt_cache_open(kt_cache **out, const char *path,
-		  const kt_results_info *want, bool force_new);
+int kt_cache_open(kt_cache **out, const char *path, const kt_results_info *want,
+                  bool force_new);
 /* Records read at open plus those appended since, in file order. */
 const kt_results *kt_cache_results(const kt_cache *c);
 /* The record of key, or NULL. */
 const kt_record *kt_cache_find(const kt_cache *c, const char *key);
 /* Appends one line (values: one per parameter) and fsyncs it. */
 int kt_cache_append(kt_cache *c, const char *key, const kt_value *values,
-		    const kt_result *r);
+                    const kt_result *r);
 void kt_cache_close(kt_cache *c);
 
 /* One row of a T4 file. */
@@ -110,7 +111,7 @@ typedef struct kt_t4_row {
  * backend names the backend that produced the rows.
  */
 int kt_t4_write(const char *path, const kt_results_info *info,
-		const char *backend, const kt_t4_row *rows, size_t n);
+                const char *backend, const kt_t4_row *rows, size_t n);
 
 #ifdef __cplusplus
 }

@@ -33,12 +33,12 @@ extern "C" {
 
 /* One configuration the run visited, in visiting order. */
 typedef struct kt_tune_entry {
-	uint64_t index;     /* in the space */
+	uint64_t index; /* in the space */
 	uint32_t *param_idx;
-	kt_value *values;   /* one per parameter */
-	char *key;          /* kt_space_key */
+	kt_value *values; /* one per parameter */
+	char *key;        /* kt_space_key */
 	kt_result result;
-	bool from_cache;    /* answered by the cache, not evaluated now */
+	bool from_cache; /* answered by the cache, not evaluated now */
 } kt_tune_entry;
 
 typedef enum kt_tune_stop {
@@ -63,24 +63,25 @@ typedef struct kt_tune_progress {
 	const kt_tune_entry *last_batch;
 	size_t nlast;
 	double elapsed_s;
-	double eta_s;       /* < 0 when unknown */
+	double eta_s; /* < 0 when unknown */
 } kt_tune_progress;
 
 typedef void (*kt_tune_progress_fn)(const kt_tune_progress *p, void *ud);
 
 typedef struct kt_tune_options {
-	const char *strategy;   /* a kt_strategies name; NULL: "random" */
+	const char *strategy; /* a kt_strategies name; NULL: "random" */
 	/* a strategy not in the registry (a host's own); overrides strategy */
 	const kt_strategy_ops *strategy_ops;
-	const char *const *strategy_settings; /* "name=value", NULL-terminated */
+	const char *const
+	    *strategy_settings; /* "name=value", NULL-terminated */
 	uint64_t max_evals;     /* 0: the whole space */
 	double max_seconds;     /* 0: no time limit */
 	uint64_t seed;
-	size_t batch;           /* configurations asked at once; 0: 1 */
+	size_t batch;            /* configurations asked at once; 0: 1 */
 	const kt_value *problem; /* one per model problem; NULL: defaults */
-	const char *cache_path; /* NULL: no cache */
-	bool force_new;         /* replace a cache whose header differs */
-	const char *t4_path;    /* NULL: no T4 file */
+	const char *cache_path;  /* NULL: no cache */
+	bool force_new;          /* replace a cache whose header differs */
+	const char *t4_path;     /* NULL: no T4 file */
 	kt_tune_progress_fn progress;
 	void *progress_ud;
 	/* diagnostics of building the space go here; NULL: discarded */
@@ -92,7 +93,8 @@ typedef struct kt_tune_options {
 /* The outcome of a run. */
 typedef struct kt_tune_report {
 	kt_device_info device;
-	kt_tune_entry *entries; /* in visiting order; entries[0] is the default */
+	kt_tune_entry
+	    *entries; /* in visiting order; entries[0] is the default */
 	size_t nentries;
 	const kt_tune_entry *best; /* lowest time among correct; NULL if none */
 	uint64_t space_size;
@@ -100,7 +102,7 @@ typedef struct kt_tune_report {
 	uint64_t counts[KT_STATUS_TIMEOUT + 1]; /* entries by status */
 	kt_tune_stop stop;
 	double elapsed_s;
-	char *strategy;         /* the strategy's registry name */
+	char *strategy; /* the strategy's registry name */
 } kt_tune_report;
 
 /*
@@ -111,7 +113,7 @@ typedef struct kt_tune_report {
  * holds what was done when there is anything (the T4 file is written too).
  */
 int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
-		const kt_tune_options *opt);
+                const kt_tune_options *opt);
 void kt_tune_report_free(kt_tune_report *r);
 
 /* Synthetic landscapes, for comparing strategies before real results. */
@@ -130,8 +132,8 @@ extern const kt_landscape_kind kt_landscape_kinds[]; /* NULL name ends it */
  * to diags (may be NULL).
  */
 int kt_landscape_write(const char *path, const kt_model *m,
-		       const kt_value *problem, const char *kind, uint64_t seed,
-		       uint64_t limit, kt_diags *diags);
+                       const kt_value *problem, const char *kind, uint64_t seed,
+                       uint64_t limit, kt_diags *diags);
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,8 @@ static const char *diff_result(const kt_result *x, const kt_result *y)
 	return NULL;
 }
 
-static const char *diff_record(const kt_results *a, const kt_results *b, size_t i)
+static const char *diff_record(const kt_results *a, const kt_results *b,
+                               size_t i)
 {
 	for (size_t p = 0; p < a->info.nparams; p++)
 		if (kt_value_as_double(a->records[i].values[p]) !=
@@ -58,14 +59,16 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (a->nrecords != b->nrecords || a->info.nparams != b->info.nparams) {
-		fprintf(stderr, "t4_same: %zu results against %zu\n", a->nrecords,
-			b->nrecords);
+		fprintf(stderr, "t4_same: %zu results against %zu\n",
+		        a->nrecords, b->nrecords);
 		goto done;
 	}
 	for (size_t i = 0; i < a->nrecords; i++) {
 		const char *what = diff_record(a, b, i);
 		if (what) {
-			fprintf(stderr, "t4_same: result %zu differs in its %s\n", i, what);
+			fprintf(stderr,
+			        "t4_same: result %zu differs in its %s\n", i,
+			        what);
 			goto done;
 		}
 	}

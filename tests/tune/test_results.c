@@ -24,7 +24,7 @@ static char *tmp_path(const char *name)
 
 /* A description as a model with parameters BLOCK and VEC would give. */
 static void make_info(kt_results_info *info, const char *kernel, int64_t n,
-		      const char *device)
+                      const char *device)
 {
 	memset(info, 0, sizeof(*info));
 	info->kernel = kt_strdup(kernel);
@@ -100,8 +100,8 @@ static void result_measures_refuse_long_names_and_overflow(void)
 {
 	kt_result r;
 	kt_result_init(&r);
-	CHECK(kt_result_add_measure(&r, "a_name_much_longer_than_forty_characters_x",
-				    1, "") < 0);
+	CHECK(kt_result_add_measure(
+	          &r, "a_name_much_longer_than_forty_characters_x", 1, "") < 0);
 	char name[16];
 	for (int i = 0; i < KT_MAX_MEASURES; i++) {
 		snprintf(name, sizeof(name), "m%d", i);
@@ -165,12 +165,14 @@ static void cache_round_trips_records_exactly(void)
 		CHECK(a && a->result.spread == 0.0234);
 		CHECK(a && a->result.compile_s == 1.25);
 		CHECK(a && a->result.timestamp == 1700000000.5);
-		CHECK(a && kt_result_measure(&a->result, "registers")->value == 40);
+		CHECK(a &&
+		      kt_result_measure(&a->result, "registers")->value == 40);
 		CHECK(a && a->values[0].i == 128 && a->values[1].i == 4);
 		const kt_record *b = kt_cache_find(c, "BLOCK=256,VEC=4");
 		CHECK(b && b->result.status == KT_STATUS_COMPILE);
 		CHECK(b && isnan(b->result.time_ms));
-		CHECK(b && !strcmp(b->result.message, "error: \"x\" undeclared\nline 2"));
+		CHECK(b && !strcmp(b->result.message,
+		                   "error: \"x\" undeclared\nline 2"));
 		const kt_record *d = kt_cache_find(c, "BLOCK=256,VEC=8");
 		CHECK(d && d->result.time_ms == 1.0 / 3.0);
 		CHECK(kt_cache_find(c, "BLOCK=64,VEC=4") == NULL);
@@ -185,7 +187,8 @@ static void cache_round_trips_records_exactly(void)
 		CHECK(loaded->info.template_hash == 0x1234abcdULL);
 		CHECK_EQ_INT(loaded->info.nparams, 2);
 		CHECK_EQ_STR(loaded->info.param_names[1], "VEC");
-		CHECK(loaded->info.nproblems == 1 && loaded->info.problem[0].i == 1024);
+		CHECK(loaded->info.nproblems == 1 &&
+		      loaded->info.problem[0].i == 1024);
 		kt_results_free(loaded);
 	}
 	kt_results_info_release(&info);
@@ -243,13 +246,14 @@ static void cache_refuses_a_damaged_middle_line(void)
 }
 
 static void expect_refusal(const char *path, const kt_results_info *want,
-			   const char *words)
+                           const char *words)
 {
 	kt_cache *c = NULL;
 	CHECK(kt_cache_open(&c, path, want, false) < 0);
 	CHECK(c == NULL);
 	if (!strstr(kt_error_last(), words)) {
-		fprintf(stderr, "message '%s' lacks '%s'\n", kt_error_last(), words);
+		fprintf(stderr, "message '%s' lacks '%s'\n", kt_error_last(),
+		        words);
 		CHECK(0);
 	}
 }
@@ -327,7 +331,8 @@ static void write_t4(const char *path, kt_results_info *info)
 	kt_result r[2];
 	make_result(&r[0], KT_STATUS_OK, 0.25);
 	make_result(&r[1], KT_STATUS_RUNTIME, NAN);
-	kt_value v[2][2] = {{kt_int(128), kt_int(4)}, {kt_int(1024), kt_int(8)}};
+	kt_value v[2][2] = {{kt_int(128), kt_int(4)},
+	                    {kt_int(1024), kt_int(8)}};
 	kt_t4_row rows[2] = {{v[0], &r[0]}, {v[1], &r[1]}};
 	info->seed = 42;
 	info->strategy = kt_strdup("random");
@@ -355,42 +360,53 @@ static void t4_file_has_the_schema_fields(void)
 	CHECK(doc != NULL);
 	if (!doc)
 		return;
-	CHECK_EQ_STR(cJSON_GetObjectItem(doc, "schema_version")->valuestring, "1.0.0");
+	CHECK_EQ_STR(cJSON_GetObjectItem(doc, "schema_version")->valuestring,
+	             "1.0.0");
 	cJSON *results = cJSON_GetObjectItem(doc, "results");
 	CHECK_EQ_INT(cJSON_GetArraySize(results), 2);
 	cJSON *r0 = cJSON_GetArrayItem(results, 0);
 	CHECK(cJSON_IsString(cJSON_GetObjectItem(r0, "timestamp")));
 	CHECK(!strncmp(cJSON_GetObjectItem(r0, "timestamp")->valuestring,
-		       "2023-11-14T22:13:20.500Z", 24));
+	               "2023-11-14T22:13:20.500Z", 24));
 	cJSON *config = cJSON_GetObjectItem(r0, "configuration");
 	CHECK(cJSON_GetObjectItem(config, "BLOCK")->valuedouble == 128);
-	CHECK_EQ_STR(cJSON_GetArrayItem(cJSON_GetObjectItem(r0, "objectives"), 0)
-			     ->valuestring, "time");
+	CHECK_EQ_STR(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(r0, "objectives"), 0)
+	        ->valuestring,
+	    "time");
 	cJSON *times = cJSON_GetObjectItem(r0, "times");
 	const char *keys[] = {"compilation", "benchmark", "framework",
-			      "search_algorithm", "validation"};
+	                      "search_algorithm", "validation"};
 	for (size_t i = 0; i < 5; i++)
 		CHECK(cJSON_IsNumber(cJSON_GetObjectItem(times, keys[i])));
 	CHECK(cJSON_GetObjectItem(times, "compilation")->valuedouble == 1250);
-	CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(times, "runtimes")), 3);
-	CHECK_EQ_STR(cJSON_GetObjectItem(r0, "invalidity")->valuestring, "correct");
+	CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(times, "runtimes")),
+	             3);
+	CHECK_EQ_STR(cJSON_GetObjectItem(r0, "invalidity")->valuestring,
+	             "correct");
 	CHECK(cJSON_GetObjectItem(r0, "correctness")->valuedouble == 1);
-	cJSON *m0 = cJSON_GetArrayItem(cJSON_GetObjectItem(r0, "measurements"), 0);
+	cJSON *m0 =
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(r0, "measurements"), 0);
 	CHECK_EQ_STR(cJSON_GetObjectItem(m0, "name")->valuestring, "time");
 	CHECK(cJSON_GetObjectItem(m0, "value")->valuedouble == 0.25);
 	CHECK_EQ_STR(cJSON_GetObjectItem(m0, "unit")->valuestring, "ms");
 	cJSON *r1 = cJSON_GetArrayItem(results, 1);
-	CHECK_EQ_STR(cJSON_GetObjectItem(r1, "invalidity")->valuestring, "runtime");
+	CHECK_EQ_STR(cJSON_GetObjectItem(r1, "invalidity")->valuestring,
+	             "runtime");
 	CHECK(cJSON_GetObjectItem(r1, "correctness")->valuedouble == 0);
 	cJSON *meta = cJSON_GetObjectItem(doc, "metadata");
-	CHECK_EQ_STR(cJSON_GetObjectItem(meta, "timeunit")->valuestring, "milliseconds");
+	CHECK_EQ_STR(cJSON_GetObjectItem(meta, "timeunit")->valuestring,
+	             "milliseconds");
 	CHECK_EQ_STR(cJSON_GetObjectItem(meta, "backend")->valuestring, "cuda");
-	CHECK_EQ_STR(cJSON_GetObjectItem(meta, "strategy")->valuestring, "random");
+	CHECK_EQ_STR(cJSON_GetObjectItem(meta, "strategy")->valuestring,
+	             "random");
 	CHECK(cJSON_GetObjectItem(meta, "seed")->valuedouble == 42);
-	CHECK_EQ_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "device"), "name")
-			     ->valuestring, "NVIDIA H100");
+	CHECK_EQ_STR(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "device"), "name")
+	        ->valuestring,
+	    "NVIDIA H100");
 	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "problem"), "N")
-		      ->valuedouble == 1024);
+	          ->valuedouble == 1024);
 	CHECK(cJSON_GetObjectItem(meta, "ktc_version") != NULL);
 	CHECK(cJSON_GetObjectItem(meta, "synthetic") == NULL);
 	cJSON_Delete(doc);
@@ -416,7 +432,8 @@ static void t4_file_reads_back(void)
 		CHECK(r->records[0].result.spread == 0.0234);
 		CHECK(r->records[0].result.compile_s == 1.25);
 		CHECK(r->records[0].result.timestamp == 1700000000.5);
-		CHECK(kt_result_measure(&r->records[0].result, "registers")->value == 40);
+		CHECK(kt_result_measure(&r->records[0].result, "registers")
+		          ->value == 40);
 		CHECK(r->records[1].values[0].i == 1024);
 		CHECK(r->records[1].result.status == KT_STATUS_RUNTIME);
 		CHECK(isnan(r->records[1].result.time_ms));
@@ -429,15 +446,16 @@ static void foreign_t4_without_time_takes_the_median_runtime(void)
 {
 	const char *path = tmp_path("foreign.t4.json");
 	const char *text =
-		"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
-		"{\"X\":1.5},\"times\":{\"runtimes\":[3,1,2]},\"invalidity\":"
-		"\"correct\",\"correctness\":1}],\"metadata\":{\"timeunit\":"
-		"\"seconds\"}}";
+	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
+	    "{\"X\":1.5},\"times\":{\"runtimes\":[3,1,2]},\"invalidity\":"
+	    "\"correct\",\"correctness\":1}],\"metadata\":{\"timeunit\":"
+	    "\"seconds\"}}";
 	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
 	kt_results *r;
 	CHECK_EQ_INT(kt_results_load(&r, path), 0);
 	if (r) {
-		CHECK(r->records[0].values[0].is_float && r->records[0].values[0].f == 1.5);
+		CHECK(r->records[0].values[0].is_float &&
+		      r->records[0].values[0].f == 1.5);
 		CHECK(r->records[0].result.time_ms == 2000);
 		kt_results_free(r);
 	}
@@ -449,7 +467,8 @@ static void results_load_rejects_other_files(void)
 	CHECK_EQ_INT(kt_fs_write_atomic(path, "[1,2]", 5), 0);
 	kt_results *r;
 	CHECK(kt_results_load(&r, path) < 0);
-	CHECK(strstr(kt_error_last(), "neither a ktc cache nor a T4 file") != NULL);
+	CHECK(strstr(kt_error_last(), "neither a ktc cache nor a T4 file") !=
+	      NULL);
 	CHECK_EQ_INT(kt_fs_write_atomic(path, "{\"a\":1}", 7), 0);
 	CHECK(kt_results_load(&r, path) < 0);
 	CHECK(strstr(kt_error_last(), "not a T4 file") != NULL);

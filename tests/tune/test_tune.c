@@ -13,16 +13,16 @@
 static char tmpdir[] = "/tmp/ktc-test-tune-XXXXXX";
 
 static const char *const template_text =
-	"#pragma kt problem N values(1024, 64) default(1024)\n"
-	"#pragma kt param B pow2(32, 512) default(128)\n"
-	"#pragma kt param I values(1, 2, 4, 8) default(1)\n"
-	"#pragma kt param U values(1, 2, 4) default(1)\n"
-	"#pragma kt constraint B * I <= 2048\n"
-	"#pragma kt constraint U <= I\n"
-	"#pragma kt launch grid(div_ceil(N, B * I)) block(B)\n"
-	"#pragma kt arg out float[N] out\n"
-	"#pragma kt arg in float[N] in\n"
-	"__global__ void k(float *out, const float *in) {}\n";
+    "#pragma kt problem N values(1024, 64) default(1024)\n"
+    "#pragma kt param B pow2(32, 512) default(128)\n"
+    "#pragma kt param I values(1, 2, 4, 8) default(1)\n"
+    "#pragma kt param U values(1, 2, 4) default(1)\n"
+    "#pragma kt constraint B * I <= 2048\n"
+    "#pragma kt constraint U <= I\n"
+    "#pragma kt launch grid(div_ceil(N, B * I)) block(B)\n"
+    "#pragma kt arg out float[N] out\n"
+    "#pragma kt arg in float[N] in\n"
+    "__global__ void k(float *out, const float *in) {}\n";
 
 static kt_template *tmpl;
 static const kt_model *model;
@@ -47,7 +47,7 @@ typedef struct order {
 } order;
 
 static int order_create(kt_strategy **out, const kt_space *space,
-			const kt_strategy_options *opt)
+                        const kt_strategy_options *opt)
 {
 	order *o = kt_calloc(1, sizeof(*o));
 	if (!o)
@@ -72,11 +72,14 @@ static int order_tell(kt_strategy *s, uint64_t index, double y)
 	return 0;
 }
 
-static void order_free(kt_strategy *s) { kt_free(s); }
+static void order_free(kt_strategy *s)
+{
+	kt_free(s);
+}
 
 const kt_strategy_ops test_order_ops = {
-	"test_order", "index order", order_create, order_ask, order_tell,
-	order_free,
+    "test_order", "index order", order_create,
+    order_ask,    order_tell,    order_free,
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -111,9 +114,12 @@ static bool same_entries(const kt_tune_report *a, const kt_tune_report *b)
 	if (!a || !b || a->nentries != b->nentries)
 		return false;
 	for (size_t i = 0; i < a->nentries; i++) {
-		const kt_result *x = &a->entries[i].result, *y = &b->entries[i].result;
-		if (a->entries[i].index != b->entries[i].index || x->status != y->status ||
-		    (x->time_ms != y->time_ms && !(isnan(x->time_ms) && isnan(y->time_ms))))
+		const kt_result *x = &a->entries[i].result,
+		                *y = &b->entries[i].result;
+		if (a->entries[i].index != b->entries[i].index ||
+		    x->status != y->status ||
+		    (x->time_ms != y->time_ms &&
+		     !(isnan(x->time_ms) && isnan(y->time_ms))))
 			return false;
 	}
 	return true;
@@ -129,8 +135,8 @@ static const char *small_recording(void)
 	dev.has_const[0] = true;
 	CHECK_EQ_INT(kt_results_info_from_model(&info, model, NULL, &dev), 0);
 	kt_value v[3][3] = {{kt_int(128), kt_int(1), kt_int(1)},
-			    {kt_int(256), kt_int(2), kt_int(2)},
-			    {kt_int(32), kt_int(8), kt_int(4)}};
+	                    {kt_int(256), kt_int(2), kt_int(2)},
+	                    {kt_int(32), kt_int(8), kt_int(4)}};
 	kt_result r[3];
 	kt_t4_row rows[3];
 	for (int i = 0; i < 3; i++) {
@@ -145,7 +151,8 @@ static const char *small_recording(void)
 	return path;
 }
 
-static kt_eval_request request(uint32_t *idx, uint32_t b, uint32_t i, uint32_t u)
+static kt_eval_request request(uint32_t *idx, uint32_t b, uint32_t i,
+                               uint32_t u)
 {
 	idx[0] = b;
 	idx[1] = i;
@@ -162,7 +169,8 @@ static void sim_answers_recorded_configurations(void)
 		return;
 	uint32_t idx[2][3];
 	/* B=256 is index 3 of pow2(32, 512); I=2 index 1; U=2 index 1 */
-	kt_eval_request req[2] = {request(idx[0], 2, 0, 0), request(idx[1], 3, 1, 1)};
+	kt_eval_request req[2] = {request(idx[0], 2, 0, 0),
+	                          request(idx[1], 3, 1, 1)};
 	kt_result res[2];
 	kt_result_init(&res[0]);
 	kt_result_init(&res[1]);
@@ -187,8 +195,9 @@ static void sim_reports_a_missing_configuration_as_an_error(void)
 	kt_result res;
 	kt_result_init(&res);
 	CHECK_EQ_INT(b->ops->evaluate(b, &req, 1, &res), KT_ENOTFOUND);
-	CHECK(strstr(kt_error_last(), "configuration 'B=32,I=1,U=1' is not in the "
-				      "recording") != NULL);
+	CHECK(strstr(kt_error_last(),
+	             "configuration 'B=32,I=1,U=1' is not in the "
+	             "recording") != NULL);
 	kt_result_release(&res);
 	kt_backend_free(b);
 }
@@ -213,22 +222,25 @@ static void sim_refuses_another_problem(void)
 		return;
 	kt_value n = kt_int(64);
 	CHECK(b->ops->set_problem(b, &n) < 0);
-	CHECK(strstr(kt_error_last(), "holds problem N=1024, not N=64") != NULL);
+	CHECK(strstr(kt_error_last(), "holds problem N=1024, not N=64") !=
+	      NULL);
 	kt_backend_free(b);
 }
 
 static void sim_refuses_a_recording_of_other_parameters(void)
 {
 	const char *path = tmp_path("other.t4.json");
-	const char *text = "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
-			   "{\"B\":32,\"I\":1,\"X\":1},\"times\":{},\"invalidity\":"
-			   "\"correct\",\"correctness\":1}],\"metadata\":{}}";
+	const char *text =
+	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
+	    "{\"B\":32,\"I\":1,\"X\":1},\"times\":{},\"invalidity\":"
+	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
 	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
 	kt_backend *b = NULL;
 	kt_backend_options bo = {.from = path};
 	CHECK(kt_backend_open(&b, "sim", model, &bo) < 0);
-	CHECK(strstr(kt_error_last(), "has parameter 'X', which kernel 'k' does "
-				      "not have") != NULL);
+	CHECK(strstr(kt_error_last(),
+	             "has parameter 'X', which kernel 'k' does "
+	             "not have") != NULL);
 	bo.from = NULL;
 	CHECK(kt_backend_open(&b, "sim", model, &bo) < 0);
 	CHECK(strstr(kt_error_last(), "--from") != NULL);
@@ -241,7 +253,8 @@ static void backend_registry_knows_its_names(void)
 	CHECK_EQ_INT(kt_backend_open(&b, "nope", model, NULL), KT_ENOTFOUND);
 	CHECK(strstr(kt_error_last(), "unknown backend 'nope'") != NULL);
 	if (!strstr(kt_backend_names(), "cuda")) {
-		CHECK_EQ_INT(kt_backend_open(&b, "cuda", model, NULL), KT_EUNSUPPORTED);
+		CHECK_EQ_INT(kt_backend_open(&b, "cuda", model, NULL),
+		             KT_EUNSUPPORTED);
 		CHECK(strstr(kt_error_last(), "not built into") != NULL);
 	}
 }
@@ -251,7 +264,9 @@ static void backend_registry_knows_its_names(void)
 static void landscape_records_every_valid_configuration(void)
 {
 	const char *path = tmp_path("land.json");
-	CHECK_EQ_INT(kt_landscape_write(path, model, NULL, "roofline", 3, 1000, NULL), 0);
+	CHECK_EQ_INT(
+	    kt_landscape_write(path, model, NULL, "roofline", 3, 1000, NULL),
+	    0);
 	kt_results *r;
 	CHECK_EQ_INT(kt_results_load(&r, path), 0);
 	kt_space *s;
@@ -276,12 +291,15 @@ static void landscape_records_every_valid_configuration(void)
 static void landscape_is_a_function_of_its_seed(void)
 {
 	char *a = NULL, *b = NULL, *c = NULL;
-	CHECK_EQ_INT(kt_landscape_write(tmp_path("a.json"), model, NULL, "rugged", 9,
-					1000, NULL), 0);
-	CHECK_EQ_INT(kt_landscape_write(tmp_path("b.json"), model, NULL, "rugged", 9,
-					1000, NULL), 0);
-	CHECK_EQ_INT(kt_landscape_write(tmp_path("c.json"), model, NULL, "rugged", 10,
-					1000, NULL), 0);
+	CHECK_EQ_INT(kt_landscape_write(tmp_path("a.json"), model, NULL,
+	                                "rugged", 9, 1000, NULL),
+	             0);
+	CHECK_EQ_INT(kt_landscape_write(tmp_path("b.json"), model, NULL,
+	                                "rugged", 9, 1000, NULL),
+	             0);
+	CHECK_EQ_INT(kt_landscape_write(tmp_path("c.json"), model, NULL,
+	                                "rugged", 10, 1000, NULL),
+	             0);
 	kt_fs_read(&a, NULL, tmp_path("a.json"));
 	kt_fs_read(&b, NULL, tmp_path("b.json"));
 	kt_fs_read(&c, NULL, tmp_path("c.json"));
@@ -294,19 +312,22 @@ static void landscape_is_a_function_of_its_seed(void)
 
 static void landscape_refuses_unknown_kinds_and_big_spaces(void)
 {
-	CHECK_EQ_INT(kt_landscape_write(tmp_path("x.json"), model, NULL, "flat", 1,
-					1000, NULL), KT_ENOTFOUND);
+	CHECK_EQ_INT(kt_landscape_write(tmp_path("x.json"), model, NULL, "flat",
+	                                1, 1000, NULL),
+	             KT_ENOTFOUND);
 	CHECK(kt_landscape_write(tmp_path("x.json"), model, NULL, "bowl", 1, 10,
-				 NULL) < 0);
+	                         NULL) < 0);
 	CHECK(strstr(kt_error_last(), "more than the limit of 10") != NULL);
 }
 
-/* ---- the driver ------------------------------------------------------------ */
+/* ---- the driver ------------------------------------------------------------
+ */
 
 static const char *landscape(const char *kind, uint64_t seed)
 {
 	const char *path = tmp_path(kind);
-	CHECK_EQ_INT(kt_landscape_write(path, model, NULL, kind, seed, 1000, NULL), 0);
+	CHECK_EQ_INT(
+	    kt_landscape_write(path, model, NULL, kind, seed, 1000, NULL), 0);
 	return path;
 }
 
@@ -319,7 +340,8 @@ static void tune_visits_the_default_first_and_finds_the_best(void)
 	CHECK_EQ_INT(kt_results_load(&all, from), 0);
 	if (!r || !all)
 		return;
-	CHECK_EQ_INT(r->nentries, all->nrecords); /* budget 0: the whole space */
+	CHECK_EQ_INT(r->nentries,
+	             all->nrecords); /* budget 0: the whole space */
 	CHECK_EQ_INT(r->stop, KT_TUNE_EXHAUSTED);
 	CHECK_EQ_STR(r->entries[0].key, "B=128,I=1,U=1");
 	double best = INFINITY;
@@ -354,15 +376,18 @@ static void tune_same_seed_gives_the_same_results(void)
 {
 	const char *from = landscape("roofline", 5);
 	const char *strategies[] = {"random", "simulated_annealing", "genetic",
-				    "local_search"};
+	                            "local_search"};
 	for (size_t k = 0; k < 4; k++) {
-		kt_tune_options o = {.strategy = strategies[k], .seed = 42,
-				     .max_evals = 40, .batch = 3};
+		kt_tune_options o = {.strategy = strategies[k],
+		                     .seed = 42,
+		                     .max_evals = 40,
+		                     .batch = 3};
 		kt_tune_report *a = tune(from, &o), *b = tune(from, &o);
 		o.seed = 43;
 		kt_tune_report *c = tune(from, &o);
 		if (!same_entries(a, b))
-			fprintf(stderr, "strategy %s differs between runs\n", strategies[k]);
+			fprintf(stderr, "strategy %s differs between runs\n",
+			        strategies[k]);
 		CHECK(same_entries(a, b));
 		CHECK(!same_entries(a, c));
 		kt_tune_report_free(a);
@@ -393,9 +418,13 @@ static void copy_lines(const char *src, const char *dst, int n)
 static void tune_resumed_from_a_partial_cache_equals_a_full_run(void)
 {
 	const char *from = landscape("rugged", 8);
-	const char *full = tmp_path("full.jsonl"), *part = tmp_path("part.jsonl");
-	kt_tune_options o = {.strategy = "simulated_annealing", .seed = 7,
-			     .max_evals = 30, .batch = 4, .cache_path = full};
+	const char *full = tmp_path("full.jsonl"),
+	           *part = tmp_path("part.jsonl");
+	kt_tune_options o = {.strategy = "simulated_annealing",
+	                     .seed = 7,
+	                     .max_evals = 30,
+	                     .batch = 4,
+	                     .cache_path = full};
 	kt_tune_report *a = tune(from, &o);
 	copy_lines(full, part, 1 + 13); /* header + 13 results */
 	o.cache_path = part;
@@ -430,9 +459,10 @@ static void tune_stops_when_the_default_is_not_correct(void)
 	kt_tune_report *rep = NULL;
 	kt_tune_options o = {.strategy = "random"};
 	CHECK(b && kt_tune_run(&rep, model, b, &o) < 0);
-	CHECK(strstr(kt_error_last(), "the default configuration (B=128,I=1,U=1) "
-				      "is not correct (compile: error: 'x' "
-				      "undeclared)") != NULL);
+	CHECK(strstr(kt_error_last(),
+	             "the default configuration (B=128,I=1,U=1) "
+	             "is not correct (compile: error: 'x' "
+	             "undeclared)") != NULL);
 	CHECK(rep && rep->nentries == 1);
 	kt_tune_report_free(rep);
 	kt_backend_free(b);
@@ -442,8 +472,9 @@ static void tune_stops_on_a_configuration_missing_from_the_recording(void)
 {
 	kt_backend *b = open_sim(small_recording());
 	kt_tune_report *rep = NULL;
-	kt_tune_options o = {.strategy_ops = &test_order_ops, .batch = 1,
-			     .t4_path = tmp_path("partial.t4.json")};
+	kt_tune_options o = {.strategy_ops = &test_order_ops,
+	                     .batch = 1,
+	                     .t4_path = tmp_path("partial.t4.json")};
 	CHECK(b && kt_tune_run(&rep, model, b, &o) == KT_ENOTFOUND);
 	CHECK(strstr(kt_error_last(), "is not in the recording") != NULL);
 	/* what was done is kept: the default, and the T4 file holds it */
@@ -467,9 +498,12 @@ static void stop_after_ten(const kt_tune_progress *p, void *ud)
 static void tune_stops_cleanly_when_asked(void)
 {
 	stop_flag = 0;
-	kt_tune_options o = {.strategy = "random", .batch = 4, .max_evals = 50,
-			     .progress = stop_after_ten, .stop = &stop_flag,
-			     .t4_path = tmp_path("stopped.t4.json")};
+	kt_tune_options o = {.strategy = "random",
+	                     .batch = 4,
+	                     .max_evals = 50,
+	                     .progress = stop_after_ten,
+	                     .stop = &stop_flag,
+	                     .t4_path = tmp_path("stopped.t4.json")};
 	kt_tune_report *r = tune(landscape("bowl", 3), &o);
 	if (!r)
 		return;
@@ -485,7 +519,8 @@ static void tune_stops_cleanly_when_asked(void)
 static void tune_stops_at_the_time_limit(void)
 {
 	kt_backend *b = NULL;
-	kt_backend_options bo = {.from = landscape("bowl", 6), .sim_delay_ms = 10};
+	kt_backend_options bo = {.from = landscape("bowl", 6),
+	                         .sim_delay_ms = 10};
 	CHECK_EQ_INT(kt_backend_open(&b, "sim", model, &bo), 0);
 	kt_tune_options o = {.strategy = "random", .max_seconds = 0.1};
 	kt_tune_report *r = NULL;
@@ -500,8 +535,11 @@ static void tune_stops_at_the_time_limit(void)
 
 static void tune_writes_t4_in_visiting_order(void)
 {
-	kt_tune_options o = {.strategy = "random", .seed = 9, .max_evals = 12,
-			     .batch = 2, .t4_path = tmp_path("run.t4.json")};
+	kt_tune_options o = {.strategy = "random",
+	                     .seed = 9,
+	                     .max_evals = 12,
+	                     .batch = 2,
+	                     .t4_path = tmp_path("run.t4.json")};
 	kt_tune_report *r = tune(landscape("bowl", 4), &o);
 	kt_results *t4;
 	CHECK_EQ_INT(kt_results_load(&t4, tmp_path("run.t4.json")), 0);
@@ -512,10 +550,12 @@ static void tune_writes_t4_in_visiting_order(void)
 		/* results answered from a landscape stay marked synthetic */
 		CHECK_EQ_STR(t4->info.synthetic, "bowl");
 		for (size_t i = 0; i < t4->nrecords; i++) {
-			CHECK(t4->records[i].result.time_ms == r->entries[i].result.time_ms ||
+			CHECK(t4->records[i].result.time_ms ==
+			          r->entries[i].result.time_ms ||
 			      t4->records[i].result.status != KT_STATUS_OK);
 			for (size_t p = 0; p < model->nparams; p++)
-				CHECK(t4->records[i].values[p].i == r->entries[i].values[p].i);
+				CHECK(t4->records[i].values[p].i ==
+				      r->entries[i].values[p].i);
 		}
 	}
 	kt_results_free(t4);
@@ -525,10 +565,12 @@ static void tune_writes_t4_in_visiting_order(void)
 static void tune_refuses_a_cache_of_another_device(void)
 {
 	const char *cache = tmp_path("dev.jsonl");
-	kt_tune_options o = {.strategy = "random", .max_evals = 5, .cache_path = cache};
+	kt_tune_options o = {
+	    .strategy = "random", .max_evals = 5, .cache_path = cache};
 	kt_tune_report *r = tune(landscape("bowl", 5), &o);
 	kt_tune_report_free(r);
-	kt_backend *b = open_sim(landscape("roofline", 5)); /* another "device" */
+	kt_backend *b =
+	    open_sim(landscape("roofline", 5)); /* another "device" */
 	r = NULL;
 	CHECK(b && kt_tune_run(&r, model, b, &o) < 0);
 	CHECK(strstr(kt_error_last(), "was written on device") != NULL);
