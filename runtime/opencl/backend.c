@@ -127,6 +127,12 @@ static void child(ocl_backend *b, int fd)
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed tuner takes it along */
 	signal(SIGINT, SIG_IGN);          /* Ctrl-C is the parent's to handle */
 	signal(SIGTERM, SIG_DFL);
+	/* a faulting kernel ends the worker with its own signal, not with
+	 * whatever handler the host process (or a sanitizer) installed */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
 	/* compiler chatter and kernel printf stay out of the tuner's output;
 	 * what matters reaches the parent as messages */
 	int null = open("/dev/null", O_WRONLY);

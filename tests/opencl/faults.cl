@@ -24,8 +24,11 @@ __kernel void faults(__global float *z, __global const float *x, int n)
 #if MODE == 4
 	this does not compile;
 #endif
+	/* an index that reaches the first page of memory, never mapped */
+	const long far_z = (long)((ulong)z / sizeof(float));
+	const long far_x = (long)((ulong)x / sizeof(float));
 	if (MODE == 1)
-		z[i + 0x400000000L] = 1.0f;
+		z[i - far_z] = 1.0f;
 	if (MODE == 2)
 		while (x[i] < 2.0f)
 			z[i] += 1e-30f;
@@ -33,7 +36,7 @@ __kernel void faults(__global float *z, __global const float *x, int n)
 		return;
 	float v = 2.0f * x[i];
 	if (MODE == 6)
-		v += x[i - 0x400000000L];
+		v += x[i - far_x];
 	if (MODE == 3 && i == 7)
 		v += 1.0f;
 	z[i] = v;

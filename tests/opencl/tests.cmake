@@ -5,4 +5,15 @@ if(KTC_HAVE_OPENCL)
   target_compile_definitions(test_opencl PRIVATE
     KTC_OPENCL_TESTS="${CMAKE_CURRENT_LIST_DIR}")
   set_tests_properties(test_opencl PROPERTIES LABELS "unit;opencl" TIMEOUT 300)
+
+  # `ktc tune --backend opencl` end to end, one test per behaviour.
+  add_executable(t4_check ${CMAKE_CURRENT_LIST_DIR}/t4_check.c)
+  target_link_libraries(t4_check PRIVATE ktc_lib)
+  foreach(case verified resume faults no_platform build_error unknown_type)
+    add_test(NAME opencl_tune_${case}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/tune_cli.sh ${case}
+                     $<TARGET_FILE:ktc> $<TARGET_FILE:t4_check>)
+    set_tests_properties(opencl_tune_${case} PROPERTIES
+      LABELS opencl SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
 endif()

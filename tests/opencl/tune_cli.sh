@@ -1,0 +1,116 @@
+#!/bin/sh
+# tune_cli.sh CASE KTC T4_CHECK - `ktc tune --backend opencl` end to end on
+# the machine's OpenCL platform (PoCL in CI), one behaviour per CASE:
+#   verified     every configuration a run reports was checked against the
+#                default configuration
+#   resume       a run killed with SIGKILL in the middle and started again
+#                ends with the configurations and statuses of a run that was
+#                never interrupted (same seed), and leaves no worker behind
+#   faults       planted faults (out-of-bounds write and read, endless loop,
+#                wrong and missing output, compile error) are each recorded
+#                with their reason, and the run goes on to the end
+#   no_platform, build_error, unknown_type
+#                bad input: a clear message and exit status 1
+# Timings on a shared CPU are noise: nothing here depends on them.
+# Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
+set -eu
+case_=$1; ktc=$2; check=$3
+here=$(cd "$(dirname "$0")" && pwd)
+samples=$here/../../samples/opencl
+work=$(mktemp -d /tmp/ktc-opencl-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# runs ktc; skips the test where there is no platform to run on
+tune() {
+	rc=0
+	"$ktc" tune --backend opencl "$@" > out.txt 2> err.txt || rc=$?
+	if grep -q "no OpenCL platform" err.txt; then
+		echo "no OpenCL platform: skipped"; exit 77
+	fi
+	return $rc
+}
+
+# expects exit status 1 and each of the texts after the first on stderr
+expect_error() {
+	rc=0
+	"$ktc" tune --backend opencl --no-cache "$1" > out.txt 2> err.txt || rc=$?
+	cat err.txt
+	[ "$rc" -eq 1 ] || fail "exit status $rc, not 1"
+	shift
+	for text in "$@"; do
+		grep -qF -- "$text" err.txt || fail "no '$text' in the message"
+	done
+}
+
+case $case_ in
+verified)
+	tune "$samples/saxpy.cl" --problem N=1000003 --budget 8 --seed 3 \
+		--runs 5 --no-cache -o res.json -q || fail "ktc tune: $(cat err.txt)"
+	cat out.txt
+	"$check" verified res.json 1000003 8
+	;;
+resume)
+	run() { # exec: a run started with & has the pid SIGKILL is sent to
+		exec "$ktc" tune --backend opencl "$samples/saxpy.cl" \
+			--problem N=1000003 --seed 5 --budget 12 --batch 4 \
+			--runs 3 -q "$@"
+	}
+	(run --no-cache -o ref.json) > /dev/null 2> err.txt ||
+		{ tune --no-cache "$samples/saxpy.cl" || true;
+		  fail "uninterrupted run: $(cat err.txt)"; }
+	lines() { [ -f cache.jsonl ] && wc -l < cache.jsonl || echo 0; }
+	run --cache cache.jsonl -o res.json > /dev/null 2>&1 &
+	pid=$!
+	while [ "$(lines)" -lt 6 ]; do # the header and five results
+		kill -0 "$pid" 2>/dev/null || fail "the run ended too early"
+		sleep 0.05
+	done
+	kill -KILL "$pid"
+	wait "$pid" || true
+	n=$(lines)
+	echo "killed at $n cache lines"
+	[ "$n" -lt 13 ] || fail "the run was not killed in the middle"
+	# the worker dies with its parent (the fork shares its command line)
+	i=0
+	while pgrep -f "cache.jsonl -o res.json" > /dev/null; do
+		i=$((i + 1))
+		[ $i -lt 40 ] || fail "a worker outlived the killed run"
+		sleep 0.05
+	done
+	(run --cache cache.jsonl -o res.json --json > summary.json) ||
+		fail "the resumed run failed"
+	grep -E '"(visited|evaluated|from_cache)"' summary.json || true
+	"$check" same ref.json res.json
+	;;
+faults)
+	tune "$here/faults.cl" --strategy brute_force --budget 0 --timeout 2 \
+		--runs 3 --no-cache -o res.json -q || fail "ktc tune: $(cat err.txt)"
+	cat out.txt
+	"$check" status res.json MODE=0 correct ""
+	"$check" status res.json MODE=1 runtime "signal 11"
+	"$check" status res.json MODE=2 timeout "timeout"
+	"$check" status res.json MODE=3 correctness "output 'z'"
+	"$check" status res.json MODE=4 compile "undeclared identifier 'this'"
+	"$check" status res.json MODE=5 correctness "output 'z'"
+	"$check" status res.json MODE=6 runtime "signal 11"
+	;;
+no_platform)
+	mkdir vendors
+	OCL_ICD_VENDORS=$work/vendors expect_error "$samples/saxpy.cl" \
+		"no OpenCL platform found"
+	;;
+build_error)
+	expect_error "$here/broken.cl" "does not build" \
+		"broken.cl:7:24: use of undeclared identifier 'undeclared_name'"
+	;;
+unknown_type)
+	expect_error "$here/badtype.cl" "badtype.cl:4:18: error: unknown type 'float4'"
+	;;
+*)
+	fail "unknown case '$case_'"
+	;;
+esac
+echo "ok"
