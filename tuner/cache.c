@@ -111,6 +111,20 @@ static int parse_measures(kt_result *res, const cJSON *arr)
 	return 0;
 }
 
+/* The numbers of a record line; absent ones are unknown (NaN) or 0. */
+static void parse_numbers(kt_result *res, const cJSON *j)
+{
+	res->time_ms = kt_json_get_number(j, "time_ms", NAN);
+	res->spread = kt_json_get_number(j, "spread", NAN);
+	res->timestamp = kt_json_get_number(j, "timestamp", 0);
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "times");
+	res->compile_s = kt_json_get_number(t, "compile", 0);
+	res->verify_s = kt_json_get_number(t, "verify", 0);
+	res->benchmark_s = kt_json_get_number(t, "benchmark", 0);
+	res->framework_s = kt_json_get_number(t, "framework", 0);
+	res->strategy_s = kt_json_get_number(t, "strategy", 0);
+}
+
 static int parse_record(kt_record *rec, const cJSON *j,
                         const kt_results_info *info)
 {
@@ -125,15 +139,7 @@ static int parse_record(kt_record *rec, const cJSON *j,
 		return kt_error(KT_EINVALID, "unknown status '%s'", status);
 	kt_result *res = &rec->result;
 	res->status = (kt_status)st;
-	res->time_ms = kt_json_get_number(j, "time_ms", NAN);
-	res->spread = kt_json_get_number(j, "spread", NAN);
-	res->timestamp = kt_json_get_number(j, "timestamp", 0);
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "times");
-	res->compile_s = kt_json_get_number(t, "compile", 0);
-	res->verify_s = kt_json_get_number(t, "verify", 0);
-	res->benchmark_s = kt_json_get_number(t, "benchmark", 0);
-	res->framework_s = kt_json_get_number(t, "framework", 0);
-	res->strategy_s = kt_json_get_number(t, "strategy", 0);
+	parse_numbers(res, j);
 	const char *msg = kt_json_get_string(j, "message");
 	if (!(rec->key = kt_strdup(key)) ||
 	    (msg && !(res->message = kt_strdup(msg))) ||
