@@ -25,3 +25,14 @@ if(KTC_HAVE_CUDA)
     set_tests_properties(cuda_compile_only_${name} PROPERTIES LABELS cuda)
   endforeach()
 endif()
+# `ktc apply`: golden output, and nvcc compiles it (tests/cuda/apply.sh).
+add_test(NAME cuda_apply_silu_mul
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/apply.sh $<TARGET_FILE:ktc>
+                 ${CMAKE_CURRENT_LIST_DIR}/silu_mul.kt.cu
+                 ${CMAKE_CURRENT_LIST_DIR}/silu_mul.applied.cu)
+set_tests_properties(cuda_apply_silu_mul PROPERTIES LABELS golden)
+add_test(NAME cuda_apply_edges
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/apply.sh $<TARGET_FILE:ktc>
+                 ${CMAKE_CURRENT_LIST_DIR}/apply_edge.kt.cu
+                 ${CMAKE_CURRENT_LIST_DIR}/apply_edge.applied.cu)
+set_tests_properties(cuda_apply_edges PROPERTIES LABELS golden)
