@@ -255,7 +255,8 @@ static bool is_wrapper(const fe_ast *a, int n)
 	if (x->kind == CXCursor_UnexposedExpr || x->kind == CXCursor_ParenExpr ||
 	    x->kind == CXCursor_CStyleCastExpr ||
 	    x->kind == CXCursor_CXXFunctionalCastExpr ||
-	    x->kind == CXCursor_CXXStaticCastExpr)
+	    x->kind == CXCursor_CXXStaticCastExpr ||
+	    x->kind == CXCursor_CXXReinterpretCastExpr)
 		return fe_nchildren(a, n) >= 1;
 	/* the implicit dim3(x) conversion of a launch operand */
 	return x->kind == CXCursor_CallExpr && !strcmp(x->name, "dim3") &&
@@ -378,4 +379,22 @@ bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
 	}
 	clang_disposeTokens(a->tu->tu, toks, nt);
 	return ok;
+}
+
+int fe_assign_lhs(const fe_ast *a, int n, bool *compound)
+{
+	const fe_node *x = &a->n[n];
+	*compound = x->kind == CXCursor_CompoundAssignOperator;
+	if ((x->kind == CXCursor_BinaryOperator &&
+	     x->op == CXBinaryOperator_Assign) || *compound)
+		return fe_strip(a, x->first);
+	if (x->kind != CXCursor_CallExpr || strncmp(x->name, "operator", 8))
+		return -1;
+	size_t len = strlen(x->name);
+	const char *op = x->name + 8;
+	if (len < 9 || x->name[len - 1] != '=' || !strcmp(op, "==") ||
+	    !strcmp(op, "!=") || !strcmp(op, "<=") || !strcmp(op, ">="))
+		return -1;
+	*compound = strcmp(op, "=") != 0;
+	return fe_strip(a, x->first);
 }

@@ -231,14 +231,13 @@ static bool assigned(const fe_ast *a, int var)
 {
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		bool assign = (x->kind == CXCursor_BinaryOperator &&
-			       x->op == CXBinaryOperator_Assign) ||
-			      x->kind == CXCursor_CompoundAssignOperator;
-		bool incdec = x->kind == CXCursor_UnaryOperator &&
-			      x->op >= CXUnaryOperator_PostInc &&
-			      x->op <= CXUnaryOperator_PreDec;
-		if ((assign || incdec) && x->first >= 0 &&
-		    fe_refers_to(a, fe_strip(a, x->first), var))
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (x->kind == CXCursor_UnaryOperator &&
+		    x->op >= CXUnaryOperator_PostInc &&
+		    x->op <= CXUnaryOperator_PreDec)
+			lhs = fe_strip(a, x->first);
+		if (lhs >= 0 && fe_refers_to(a, lhs, var))
 			return true;
 	}
 	return false;

@@ -302,6 +302,15 @@ static void check_use(ck *c, size_t i, size_t u, const kt_plan_param *pa,
 	kt_free(path);
 }
 
+static bool refactor_names(const ck *c, const char *name)
+{
+	for (size_t i = 0; name && i < c->p->nrefactors; i++)
+		if (c->p->refactors[i].param &&
+		    !strcmp(c->p->refactors[i].param, name))
+			return true;
+	return false;
+}
+
 static void check_param(ck *c, size_t i)
 {
 	const kt_plan_param *pa = &c->p->params[i];
@@ -322,8 +331,9 @@ static void check_param(ck *c, size_t i)
 		check_expr(c, cp, pa->constraints[j] ? pa->constraints[j] : "");
 		kt_free(cp);
 	}
-	if (!pa->nuses)
-		fail(c, path, "a parameter needs at least one use");
+	if (!pa->nuses && !refactor_names(c, pa->name))
+		fail(c, path, "a parameter needs at least one use or a refactor "
+			"that introduces it");
 	for (size_t u = 0; u < pa->nuses; u++) {
 		check_use(c, i, u, pa, k);
 		if (pa->uses[u].site == KT_SITE_MACRO && pa->name &&
@@ -446,12 +456,15 @@ static void check_overlaps(ck *c)
 			    !inside(c->edits.items[e].range, r))
 				fail(c, c->edits.items[e].path,
 				     "partly overlaps refactors[%zu].region", i);
-		for (size_t j = 0; j < i; j++)
-			if (overlap(r, p->refactors[j].region)) {
+		for (size_t j = 0; j < i; j++) {
+			kt_range q = p->refactors[j].region;
+			if (overlap(r, q) && !inside(r, q) && !inside(q, r)) {
 				char *path = pathf(c, "refactors[%zu].region", i);
-				fail(c, path, "overlaps refactors[%zu].region", j);
+				fail(c, path, "partly overlaps refactors[%zu].region",
+				     j);
 				kt_free(path);
 			}
+		}
 	}
 }
 
@@ -475,7 +488,8 @@ static void collect_problem(ck *c, const char *line)
 static void check_pragma(ck *c, size_t i)
 {
 	static const char *const words[] = {"launch", "arg", "problem", "set",
-					    "verify", "objective", NULL};
+					    "verify", "objective", "kernel",
+					    NULL};
 	const kt_plan_pragma *g = &c->p->pragmas[i];
 	char *path = pathf(c, "pragmas[%zu]", i);
 	check_kernel_ref(c, path, g->kernel);
@@ -486,7 +500,8 @@ static void check_pragma(ck *c, size_t i)
 		ok = strlen(*w) == n && !strncmp(*w, line, n);
 	if (!ok)
 		fail(c, path, "'%.*s' is not a pragma this plan may add "
-			"(launch, arg, problem, set, verify, objective)",
+			"(launch, arg, problem, set, verify, objective, "
+			"kernel)",
 		     (int)n, line);
 	if (strchr(line, '\n'))
 		fail(c, path, "a pragma line has no newline");
@@ -557,6 +572,10 @@ int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
 	check_file(&c);
 	for (size_t i = 0; i < p->npragmas; i++)
 		collect_problem(&c, p->pragmas[i].line ? p->pragmas[i].line : "");
+	for (size_t i = 0; i < p->nneeds; i++)
+		if (p->needs[i].suggest && p->needs[i].what &&
+		    !strcmp(p->needs[i].what, "problem_values"))
+			collect_problem(&c, p->needs[i].suggest);
 	check_rest(&c);
 	for (size_t i = 0; i < p->nparams; i++)
 		check_param(&c, i);

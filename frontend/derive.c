@@ -1,0 +1,469 @@
+/*
+ * derive.c - `#pragma kt launch / kernel / arg` lines from the launch site
+ * and the kernel's signature, and "needs" where they cannot be derived.
+ *
+ * A launch operand is rewritten into the pragma grammar node by node: a
+ * literal that became a parameter's use is written as that use (`BLOCK_SIZE`,
+ * `(BLOCK_SIZE - 1)`), a host function's parameter becomes a problem
+ * variable of the same name, a local variable is replaced by its
+ * initialiser. Anything else (a call, a member, a variable assigned twice)
+ * makes the expression underivable, and the user is told what to write.
+ */
+#include "frontend/planner.h"
+
+#include <string.h>
+
+/* Skips implicit nodes but keeps parentheses. */
+static int bare(const fe_ast *a, int n)
+{
+	while (n >= 0) {
+		const fe_node *x = &a->n[n];
+		bool conv = x->kind == CXCursor_CallExpr && !strcmp(x->name, "dim3") &&
+			    fe_nwritten(a, n) == 1;
+		if (x->kind != CXCursor_UnexposedExpr &&
+		    x->kind != CXCursor_CStyleCastExpr &&
+		    x->kind != CXCursor_CXXFunctionalCastExpr &&
+		    x->kind != CXCursor_CXXStaticCastExpr && !conv)
+			return n;
+		int c = x->last;
+		if (conv)
+			for (c = x->first; c >= 0 && !a->n[c].in_main;)
+				c = a->n[c].next;
+		n = c;
+	}
+	return n;
+}
+
+static const char *binop(int op)
+{
+	static const char *const ops[] = {
+		[CXBinaryOperator_Mul] = "*", [CXBinaryOperator_Div] = "/",
+		[CXBinaryOperator_Rem] = "%", [CXBinaryOperator_Add] = "+",
+		[CXBinaryOperator_Sub] = "-", [CXBinaryOperator_Shl] = "<<",
+		[CXBinaryOperator_Shr] = ">>", [CXBinaryOperator_LT] = "<",
+		[CXBinaryOperator_GT] = ">", [CXBinaryOperator_LE] = "<=",
+		[CXBinaryOperator_GE] = ">=", [CXBinaryOperator_EQ] = "==",
+		[CXBinaryOperator_NE] = "!=", [CXBinaryOperator_And] = "&",
+		[CXBinaryOperator_Xor] = "^", [CXBinaryOperator_Or] = "|",
+		[CXBinaryOperator_LAnd] = "&&", [CXBinaryOperator_LOr] = "||",
+	};
+	return op > 0 && op < (int)(sizeof(ops) / sizeof(ops[0])) ? ops[op]
+								   : NULL;
+}
+
+static bool add_problem(planner *P, pl_names *problems, const char *name)
+{
+	for (size_t i = 0; problems && i < problems->len; i++)
+		if (!strcmp(problems->items[i], name))
+			return true;
+	if (problems && kt_vec_push(problems, name))
+		P->oom = 1;
+	return true;
+}
+
+/* A literal: its parameter's use, or its value. */
+static bool lit_expr(planner *P, int n, kt_str *out)
+{
+	const fe_ast *a = P->a;
+	const fe_node *x = &a->n[n];
+	for (size_t i = 0; i < P->c->len; i++) {
+		const kt_candidate *c = &P->c->items[i];
+		int p = pl_param_of_cand(P, (int)i);
+		if (p < 0)
+			continue;
+		const char *name = P->params.items[p].p.name;
+		bool here = x->spelled && c->range.begin.offset == x->b &&
+			    c->kind != KT_CAND_MACRO;
+		bool macro = !x->spelled && x->macro >= 0 &&
+			     c->kind == KT_CAND_MACRO && c->link < 0 &&
+			     P->f->cx.items[i].node == x->macro;
+		if (!here && !macro)
+			continue;
+		if (c->link < 0 || macro)
+			return !kt_str_adds(out, name);
+		for (const char *s = c->with; *s; s++)
+			kt_str_add(out, *s == '$' ? name : s,
+				   *s == '$' ? strlen(name) : 1);
+		return true;
+	}
+	if (x->is_int)
+		return !kt_str_addf(out, "%lld", (long long)x->ival);
+	return false;
+}
+
+static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int d = a->n[n].ref;
+	if (d < 0)
+		return false;
+	const fe_node *decl = &a->n[d];
+	if (decl->kind == CXCursor_ParmDecl &&
+	    fe_ancestor(a, d, CXCursor_FunctionDecl) >= 0) {
+		kt_str_adds(out, decl->name);
+		return add_problem(P, problems, decl->name);
+	}
+	if (decl->kind == CXCursor_NonTypeTemplateParameter) {
+		for (size_t i = 0; i < P->c->len; i++) {
+			const fe_cand *cx = &P->f->cx.items[i];
+			if (cx->tparam < 0 || cx->kern < 0)
+				continue;
+			const fe_kern *K = &P->f->kernels.items[cx->kern];
+			int p = pl_param_of_cand(P, (int)i);
+			if (p >= 0 && K->tparams.items[cx->tparam] == d)
+				return !kt_str_adds(out, P->params.items[p].p.name);
+		}
+		return false;
+	}
+	if (decl->kind != CXCursor_VarDecl || decl->last < 0)
+		return false;
+	kt_str e = KT_STR_INIT;
+	bool ok = pl_expr(P, decl->last, &e, problems);
+	bool simple = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+				    "OPQRSTUVWXYZ0123456789_") == e.len ||
+		      (e.ptr[0] == '(' && e.ptr[e.len - 1] == ')' &&
+		       !strchr(e.ptr + 1, '('));
+	kt_str_addf(out, simple ? "%s" : "(%s)", e.ptr);
+	kt_str_release(&e);
+	return ok;
+}
+
+static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	const char *name = a->n[n].name;
+	if (strcmp(name, "min") && strcmp(name, "max"))
+		return false;
+	kt_str_addf(out, "%s(", name);
+	int k = 0;
+	for (int c = a->n[a->n[n].first].next; c >= 0; c = a->n[c].next) {
+		if (!a->n[c].in_main)
+			continue;
+		if (k++)
+			kt_str_adds(out, ", ");
+		if (!pl_expr(P, c, out, problems))
+			return false;
+	}
+	kt_str_addc(out, ')');
+	return k >= 2;
+}
+
+bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	n = bare(a, n);
+	if (n < 0)
+		return false;
+	const fe_node *x = &a->n[n];
+	switch (x->kind) {
+	case CXCursor_IntegerLiteral:
+		return lit_expr(P, n, out);
+	case CXCursor_ParenExpr:
+		kt_str_addc(out, '(');
+		if (!pl_expr(P, x->first, out, problems))
+			return false;
+		return !kt_str_addc(out, ')');
+	case CXCursor_BinaryOperator: {
+		const char *op = binop(x->op);
+		if (!op || !pl_expr(P, fe_child(a, n, 0), out, problems))
+			return false;
+		kt_str_addf(out, " %s ", op);
+		return pl_expr(P, fe_child(a, n, 1), out, problems);
+	}
+	case CXCursor_UnaryOperator:
+		if (x->op != CXUnaryOperator_Minus)
+			return false;
+		kt_str_addc(out, '-');
+		return pl_expr(P, x->first, out, problems);
+	case CXCursor_ConditionalOperator:
+		if (!pl_expr(P, fe_child(a, n, 0), out, problems))
+			return false;
+		kt_str_adds(out, " ? ");
+		if (!pl_expr(P, fe_child(a, n, 1), out, problems))
+			return false;
+		kt_str_adds(out, " : ");
+		return pl_expr(P, fe_child(a, n, 2), out, problems);
+	case CXCursor_DeclRefExpr:
+		return ref_expr(P, n, out, problems);
+	case CXCursor_CallExpr:
+		return call_expr(P, n, out, problems);
+	default:
+		return false;
+	}
+}
+
+/* ------------------------------------------------------------- pragmas */
+
+static void add_pragma(planner *P, const char *kernel, const char *line)
+{
+	kt_plan_pragma g = {pl_dup(P, kernel), pl_dup(P, line)};
+	if (kt_vec_push(&P->pragmas, g))
+		P->oom = 1;
+}
+
+static void add_need(planner *P, const char *kernel, const char *what,
+		     kt_range r, const char *msg, const char *suggest)
+{
+	kt_plan_need n = {pl_dup(P, kernel), what, r, msg, suggest};
+	if (kt_vec_push(&P->needs, n))
+		P->oom = 1;
+}
+
+/* dims of a launch operand: "a, b" for a dim3 constructor, else one. */
+static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int n = fe_strip(a, op);
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+	    a->n[a->n[n].ref].kind == CXCursor_VarDecl) {
+		int init = fe_strip(a, a->n[a->n[n].ref].last);
+		if (init >= 0 && a->n[init].kind == CXCursor_CallExpr &&
+		    !strcmp(a->n[init].name, "dim3") && fe_nwritten(a, init) >= 2)
+			n = init;
+	}
+	if (n < 0 || a->n[n].kind != CXCursor_CallExpr ||
+	    strcmp(a->n[n].name, "dim3") || fe_nwritten(a, n) < 2)
+		return pl_expr(P, op, out, problems);
+	int k = 0;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next) {
+		if (!a->n[c].in_main)
+			continue;
+		if (k++)
+			kt_str_adds(out, ", ");
+		if (!pl_expr(P, c, out, problems))
+			return false;
+	}
+	return true;
+}
+
+static bool launch_line(planner *P, const fe_launch *L, kt_str *s,
+			pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	kt_str_adds(s, "launch grid(");
+	if (L->op[0] < 0 || !dims_expr(P, L->op[0], s, problems))
+		return false;
+	kt_str_adds(s, ") block(");
+	if (L->op[1] < 0 || !dims_expr(P, L->op[1], s, problems))
+		return false;
+	kt_str_addc(s, ')');
+	int sm = L->op[2] >= 0 ? fe_strip(a, L->op[2]) : -1;
+	if (sm >= 0 && a->n[sm].in_main &&
+	    !(a->n[sm].is_int && a->n[sm].ival == 0)) {
+		kt_str_adds(s, " smem(");
+		if (!pl_expr(P, L->op[2], s, problems))
+			return false;
+		kt_str_addc(s, ')');
+	}
+	return true;
+}
+
+/* `kernel template(...)` for a template kernel launched with explicit
+ * arguments. */
+static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
+			  kt_str *s, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int callee = fe_strip(a, a->n[L->call].first);
+	int k = 0;
+	kt_str_adds(s, "kernel template(");
+	for (int c = callee >= 0 ? a->n[callee].first : -1; c >= 0;
+	     c = a->n[c].next) {
+		if (k)
+			kt_str_adds(s, ", ");
+		if (a->n[c].kind == CXCursor_TypeRef) {
+			size_t len;
+			const char *t = fe_text(a, c, &len);
+			kt_str_addf(s, "\"%.*s\"", (int)len, t);
+		} else if (!pl_expr(P, c, s, problems)) {
+			return false;
+		}
+		k++;
+	}
+	kt_str_addc(s, ')');
+	return (size_t)k == K->tparams.len;
+}
+
+/* ----------------------------------------------------------------- args */
+
+/* The kernel writes through p (directly or through a local alias). */
+static bool written(const planner *P, const fe_kern *K, int parm, bool *read)
+{
+	const fe_ast *a = P->a;
+	bool w = false;
+	*read = false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_ArraySubscriptExpr || !x->in_main ||
+		    x->b < a->n[K->body].b || x->e > a->n[K->body].e)
+			continue;
+		int base = fe_strip(a, x->first);
+		if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr)
+			continue;
+		int d = a->n[base].ref;
+		bool mine = d == parm ||
+			    (d >= 0 && a->n[d].kind == CXCursor_VarDecl &&
+			     a->n[d].last >= 0 &&
+			     fe_refers_to(a, a->n[d].last, parm));
+		if (!mine)
+			continue;
+		int up = fe_up(a, (int)i);
+		bool compound = false;
+		bool lhs = up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
+		bool atomic = up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
+			      a->n[up].op == CXUnaryOperator_AddrOf &&
+			      fe_up(a, up) >= 0 &&
+			      !strncmp(a->n[fe_up(a, up)].name, "atomic", 6);
+		lhs |= atomic;
+		compound |= atomic;
+		w |= lhs;
+		*read |= !lhs || compound;
+	}
+	return w;
+}
+
+static const char *type_name(planner *P, CXType t)
+{
+	CXType u = clang_getUnqualifiedType(t);
+	CXString s = clang_getTypeSpelling(u);
+	const char *r = pl_say(P, "%s", clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+static void buffer_need(planner *P, const fe_kern *K, int parm, CXType pt)
+{
+	bool read;
+	bool w = written(P, K, parm, &read);
+	bool cnst = clang_isConstQualifiedType(pt);
+	const char *dir = cnst || !w ? "in" : read ? "inout" : "out";
+	const char *name = P->a->n[parm].name;
+	add_need(P, K->name, "arg_count", pl_range(P, parm),
+		 pl_say(P, "the length of '%s' is not known: add '#pragma kt "
+			"arg %s %s[COUNT] %s' with COUNT over problem variables",
+			name, name, type_name(P, pt), dir),
+		 pl_say(P, "arg %s %s[?] %s", name, type_name(P, pt), dir));
+}
+
+static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
+		       pl_names *problems)
+{
+	const char *name = P->a->n[parm].name;
+	const char *type = type_name(P, clang_getCursorType(P->a->n[parm].cur));
+	kt_str e = KT_STR_INIT;
+	if (arg >= 0 && pl_expr(P, arg, &e, problems))
+		add_pragma(P, K->name, pl_say(P, "arg %s %s = %s", name, type,
+					      e.ptr));
+	else
+		add_need(P, K->name, "arg", pl_range(P, parm),
+			 pl_say(P, "the value of '%s' at the launch cannot be "
+				"derived: add '#pragma kt arg %s %s = EXPR'",
+				name, name, type),
+			 pl_say(P, "arg %s %s = ?", name, type));
+	kt_str_release(&e);
+}
+
+/* The call's argument for the kernel's i-th parameter, or -1. */
+static int call_arg(const planner *P, const fe_launch *L, int i)
+{
+	const fe_ast *a = P->a;
+	int k = 0;
+	for (int c = a->n[L->call].first; c >= 0; c = a->n[c].next) {
+		if (c == a->n[L->call].first ||
+		    (a->n[c].kind == CXCursor_CallExpr &&
+		     (!strcmp(a->n[c].name, "cudaConfigureCall") ||
+		      !strcmp(a->n[c].name, "__cudaPushCallConfiguration"))))
+			continue;
+		if (k++ == i)
+			return c;
+	}
+	return -1;
+}
+
+bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
+{
+	const fe_ast *a = P->a;
+	int i = 0;
+	for (int c = a->n[a->n[parm].parent].first; c >= 0 && c != parm;
+	     c = a->n[c].next)
+		i += a->n[c].kind == CXCursor_ParmDecl;
+	int arg = call_arg(P, L, i);
+	return arg >= 0 && pl_expr(P, arg, out, NULL);
+}
+
+static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
+		      pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int i = 0;
+	for (int c = a->n[K->node].first; c >= 0; c = a->n[c].next) {
+		if (a->n[c].kind != CXCursor_ParmDecl)
+			continue;
+		CXType t = clang_getCursorType(a->n[c].cur);
+		if (t.kind == CXType_Pointer)
+			buffer_need(P, K, c, clang_getPointeeType(t));
+		else
+			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1, problems);
+		i++;
+	}
+}
+
+static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
+			  pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < problems->len; i++) {
+		const char *name = problems->items[i];
+		kt_range r = pl_range(P, L->call);
+		for (int c = L->host_fn >= 0 ? a->n[L->host_fn].first : -1;
+		     c >= 0; c = a->n[c].next)
+			if (a->n[c].kind == CXCursor_ParmDecl &&
+			    !strcmp(a->n[c].name, name))
+				r = pl_range(P, c);
+		add_need(P, K->name, "problem_values", r,
+			 pl_say(P, "'%s' is a problem size: add '#pragma kt "
+				"problem %s values(...)' with the sizes to tune "
+				"for", name, name),
+			 pl_say(P, "problem %s values(?)", name));
+	}
+}
+
+int pl_derive_pragmas(planner *P, int k)
+{
+	const fe_kern *K = &P->f->kernels.items[k];
+	pl_names problems = {0};
+	if (!K->launches.len) {
+		add_need(P, K->name, "launch", pl_range(P, K->node),
+			 pl_say(P, "no launch of '%s' in this file: add '#pragma "
+				"kt launch grid(...) block(...)'", K->name),
+			 "launch grid(?) block(?)");
+		arg_lines(P, K, NULL, &problems);
+		kt_vec_release(&problems);
+		return P->oom ? KT_ENOMEM : KT_OK;
+	}
+	const fe_launch *L = &K->launches.items[0];
+	kt_str s = KT_STR_INIT;
+	if (P->a->n[K->node].kind == CXCursor_FunctionTemplate) {
+		if (template_line(P, K, L, &s, &problems))
+			add_pragma(P, K->name, s.ptr);
+		else
+			add_need(P, K->name, "kernel_template", pl_range(P, L->call),
+				 "the template arguments of the launch cannot be "
+				 "derived: add '#pragma kt kernel template(...)'",
+				 "kernel template(?)");
+		kt_str_clear(&s);
+	}
+	if (launch_line(P, L, &s, &problems))
+		add_pragma(P, K->name, s.ptr);
+	else
+		add_need(P, K->name, "launch", pl_range(P, L->call),
+			 pl_say(P, "the launch geometry of '%s' cannot be "
+				"derived: add '#pragma kt launch grid(...) "
+				"block(...)'", K->name),
+			 "launch grid(?) block(?)");
+	kt_str_release(&s);
+	arg_lines(P, K, L, &problems);
+	problem_needs(P, K, L, &problems);
+	kt_vec_release(&problems);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}

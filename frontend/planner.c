@@ -1,0 +1,583 @@
+/*
+ * planner.c - the built-in planner: candidates -> edit plan.
+ *
+ * Every root candidate that was not rejected becomes a parameter; the
+ * candidates linked to it become its uses, each with its replacement
+ * (`$` in the link's expression is the parameter's name). The domain comes
+ * from the role (docs/frontend.md has the table), the default is the
+ * literal the parameter replaces. Loop strides and bounds that follow the
+ * block size are handed over as `stride_follows_block` refactors, one per
+ * loop, so a reviewer sees each loop as one change. The plan is validated
+ * against the file before it is returned: a plan the planner cannot stand
+ * behind is a bug, reported as such.
+ */
+#include "frontend/planner.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pl_say(planner *P, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kt_str s = KT_STR_INIT;
+	int rc = kt_str_vaddf(&s, fmt, ap);
+	va_end(ap);
+	char *r = rc ? NULL : kt_plan_strdup(P->plan, s.ptr);
+	kt_str_release(&s);
+	if (!r)
+		P->oom = 1;
+	return r ? r : "";
+}
+
+const char *pl_dup(planner *P, const char *s)
+{
+	if (!s)
+		return NULL;
+	const char *r = kt_plan_strdup(P->plan, s);
+	if (!r)
+		P->oom = 1;
+	return r;
+}
+
+kt_range pl_range(const planner *P, int node)
+{
+	return kt_fe_make_range(P->f->tu, P->a->n[node].b, P->a->n[node].e);
+}
+
+int pl_find_param(const planner *P, const char *name)
+{
+	for (size_t i = 0; i < P->params.len; i++)
+		if (!strcmp(P->params.items[i].p.name, name))
+			return (int)i;
+	return -1;
+}
+
+int pl_param_of_cand(const planner *P, int cand)
+{
+	if (cand < 0)
+		return -1;
+	const kt_candidate *x = &P->c->items[cand];
+	int root = x->link >= 0 ? x->link : cand;
+	if (x->rejected)
+		return -1;
+	return P->param_of[root];
+}
+
+/* ---------------------------------------------------------------- names */
+
+static bool word_in_text(const planner *P, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *s = P->c->text; (s = strstr(s, w)); s += n) {
+		bool left = s == P->c->text ||
+			    !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
+		bool right = !(isalnum((unsigned char)s[n]) || s[n] == '_');
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* kBlockSize -> BLOCK_SIZE, groups_per_block -> GROUPS_PER_BLOCK. */
+static void upper_snake(kt_str *s, const char *name)
+{
+	if (name[0] == 'k' && isupper((unsigned char)name[1]))
+		name++;
+	for (const char *p = name; *p; p++) {
+		if (p > name && isupper((unsigned char)*p) &&
+		    islower((unsigned char)p[-1]))
+			kt_str_addc(s, '_');
+		kt_str_addc(s, (char)toupper((unsigned char)*p));
+	}
+}
+
+/* The kernel's name without a `_kernel` suffix, upper case. */
+static void kernel_base(kt_str *s, const char *kernel)
+{
+	size_t n = strlen(kernel);
+	if (n > 7 && !strcmp(kernel + n - 7, "_kernel"))
+		n -= 7;
+	for (size_t i = 0; i < n; i++)
+		kt_str_addc(s, (char)toupper((unsigned char)kernel[i]));
+}
+
+static const char *role_base(const kt_candidate *x, int dim)
+{
+	switch (x->role) {
+	case KT_ROLE_BLOCK_SIZE:
+		return dim == 1 ? "BLOCK_SIZE_Y" : dim == 2 ? "BLOCK_SIZE_Z"
+							    : "BLOCK_SIZE";
+	case KT_ROLE_UNROLL: return "UNROLL";
+	case KT_ROLE_ITEMS_PER_THREAD: return "ITEMS_PER_THREAD";
+	case KT_ROLE_WARPS: return "WARPS_PER_BLOCK";
+	case KT_ROLE_PER_BLOCK: return "PER_BLOCK";
+	case KT_ROLE_TILE: return "TILE";
+	case KT_ROLE_VECTOR_WIDTH: return "VEC";
+	case KT_ROLE_GROUP_SIZE: return "GROUP_THREADS";
+	default: return "PARAM";
+	}
+}
+
+static bool name_free(const planner *P, const char *s, bool in_text_ok)
+{
+	return pl_find_param(P, s) < 0 && (in_text_ok || !word_in_text(P, s));
+}
+
+/* base, or KERNEL_base, or base_2...: unique in the plan, new to the file. */
+const char *pl_unique_name(planner *P, const char *base, const char *kernel)
+{
+	kt_str s = KT_STR_INIT;
+	kt_str_adds(&s, base);
+	if (word_in_text(P, s.ptr) && kernel) {
+		kt_str_clear(&s);
+		kernel_base(&s, kernel);
+		kt_str_addf(&s, "_%s", base);
+	}
+	size_t len = s.len;
+	for (int k = 2; !name_free(P, s.ptr, false) && k < 100; k++) {
+		kt_str_truncate(&s, len);
+		kt_str_addf(&s, "_%d", k);
+	}
+	const char *r = pl_say(P, "%s", s.ptr);
+	kt_str_release(&s);
+	return r;
+}
+
+/* A name for the parameter of root candidate i, unique in the plan and
+ * new to the file (a macro parameter keeps the macro's name). */
+static const char *param_name(planner *P, int i)
+{
+	const kt_candidate *x = &P->c->items[i];
+	if (x->kind == KT_CAND_MACRO)
+		return pl_dup(P, x->name);
+	static const char *const generic[] = {"BLOCK", "THREADS", "NTHREADS",
+		"NUM_THREADS", "BLOCK_DIM", "BLOCKS", "GRID", "THREADS_PER_BLOCK",
+		NULL};
+	kt_str s = KT_STR_INIT;
+	if (x->name)
+		upper_snake(&s, x->name);
+	for (const char *const *g = generic; *g && s.len; g++)
+		if (!strcmp(*g, s.ptr))
+			kt_str_clear(&s);
+	if (!s.len)
+		kt_str_adds(&s, role_base(x, P->f->cx.items[i].dim));
+	const char *r = pl_unique_name(P, s.ptr, x->kernel);
+	kt_str_release(&s);
+	return r;
+}
+
+/* -------------------------------------------------------------- domains */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+typedef KT_VEC(int64_t) i64s;
+
+static void push_unique(i64s *v, int64_t x, int *oom)
+{
+	for (size_t i = 0; i < v->len; i++)
+		if (v->items[i] == x)
+			return;
+	if (kt_vec_push(v, x))
+		*oom = 1;
+}
+
+static void pow2s(i64s *v, int64_t lo, int64_t hi, int *oom)
+{
+	for (int64_t x = 1; x <= hi; x *= 2)
+		if (x >= lo)
+			push_unique(v, x, oom);
+}
+
+static bool reduction_tree(const planner *P, int root)
+{
+	for (size_t i = 0; i < P->c->len; i++)
+		if (P->c->items[i].link == root &&
+		    strstr(P->c->items[i].evidence, "reduction"))
+			return true;
+	return false;
+}
+
+/* The factor beside a root in its launch dimension (WARPS * 32 -> 32). */
+static int64_t block_factor(const planner *P, int root)
+{
+	const fe_cand *x = &P->f->cx.items[root];
+	if (x->kern < 0 || x->launch < 0 || x->dim < 0 || !P->c->items[root].value)
+		return 1;
+	const fe_launch *L = &P->f->kernels.items[x->kern].launches.items[x->launch];
+	int64_t f = L->block[x->dim] / P->c->items[root].value;
+	return f > 0 ? f : 1;
+}
+
+/* Role -> domain (docs/frontend.md). */
+static void domain(planner *P, int root, i64s *v)
+{
+	const kt_candidate *x = &P->c->items[root];
+	int64_t d = x->value;
+	int dim = P->f->cx.items[root].dim;
+	switch (x->role) {
+	case KT_ROLE_BLOCK_SIZE:
+		if (dim > 0 || d % 32)
+			pow2s(v, 1, 64, &P->oom);
+		else if (reduction_tree(P, root))
+			pow2s(v, 32, 1024, &P->oom);
+		else
+			for (int64_t b = 32; b <= 1024; b += 32)
+				push_unique(v, b, &P->oom);
+		break;
+	case KT_ROLE_TILE:
+		pow2s(v, d / 8 > 1 ? d / 8 : 1, d * 4 < 1024 ? d * 4 : 1024,
+		      &P->oom);
+		break;
+	case KT_ROLE_WARPS:
+	case KT_ROLE_PER_BLOCK:
+		pow2s(v, 1, 1024 / block_factor(P, root), &P->oom);
+		break;
+	case KT_ROLE_UNROLL:
+		pow2s(v, 1, 16, &P->oom);
+		break;
+	case KT_ROLE_ITEMS_PER_THREAD:
+		pow2s(v, 1, 8, &P->oom);
+		break;
+	default:
+		break;
+	}
+	push_unique(v, d, &P->oom);
+	qsort(v->items, v->len, sizeof(int64_t), cmp_i64);
+}
+
+/* ------------------------------------------------------------ parameters */
+
+int pl_add_param(planner *P, const char *name, kt_role role,
+		 const char *kernel, int64_t def, const int64_t *values,
+		 size_t nvalues)
+{
+	pl_param pp = {.root = -1};
+	pp.p.name = name;
+	pp.p.role = role;
+	pp.p.kernel = kernel;
+	pp.p.def = def;
+	pp.p.values = kt_plan_alloc(P->plan, nvalues * sizeof(int64_t));
+	if (!pp.p.values || kt_vec_push(&P->params, pp)) {
+		P->oom = 1;
+		return -1;
+	}
+	memcpy(pp.p.values, values, nvalues * sizeof(int64_t));
+	P->params.items[P->params.len - 1].p.values = pp.p.values;
+	P->params.items[P->params.len - 1].p.nvalues = nvalues;
+	return (int)P->params.len - 1;
+}
+
+/* The parameter a constraint belongs to: the last one it names. */
+void pl_add_constraint(planner *P, const char *expr)
+{
+	int last = -1;
+	for (size_t i = 0; i < P->params.len; i++) {
+		const char *n = P->params.items[i].p.name;
+		size_t len = strlen(n);
+		for (const char *s = expr; (s = strstr(s, n)); s += len)
+			if ((s == expr || !(isalnum((unsigned char)s[-1]) ||
+					    s[-1] == '_')) &&
+			    !(isalnum((unsigned char)s[len]) || s[len] == '_'))
+				last = (int)i;
+	}
+	if (last < 0)
+		return;
+	pl_param *pp = &P->params.items[last];
+	for (size_t i = 0; i < pp->cons.len; i++)
+		if (!strcmp(pp->cons.items[i], expr))
+			return;
+	const char *c = kt_plan_strdup(P->plan, expr);
+	if (!c || kt_vec_push(&pp->cons, c))
+		P->oom = 1;
+}
+
+static const char *with_name(planner *P, const char *pattern, const char *name)
+{
+	kt_str s = KT_STR_INIT;
+	for (const char *p = pattern; *p; p++)
+		if (*p == '$')
+			kt_str_adds(&s, name);
+		else
+			kt_str_addc(&s, *p);
+	const char *r = pl_say(P, "%s", s.ptr);
+	kt_str_release(&s);
+	return r;
+}
+
+static kt_plan_use use_of(planner *P, int i, const char *name)
+{
+	const kt_candidate *x = &P->c->items[i];
+	const fe_cand *cx = &P->f->cx.items[i];
+	kt_plan_use u = {.range = x->range, .text = pl_dup(P, x->text),
+			 .site = x->site, .host = x->host, .launch = -1,
+			 .evidence = pl_dup(P, x->evidence)};
+	if (x->site != KT_SITE_MACRO)
+		u.with = x->link >= 0 ? with_name(P, x->with, name) : name;
+	if (cx->launch >= 0 &&
+	    (x->site == KT_SITE_LAUNCH_GRID || x->site == KT_SITE_LAUNCH_BLOCK ||
+	     x->site == KT_SITE_LAUNCH_SMEM || x->site == KT_SITE_DIM3))
+		u.launch = cx->launch;
+	return u;
+}
+
+static bool tunable_root(const planner *P, int i)
+{
+	const kt_candidate *x = &P->c->items[i];
+	int k = P->f->cx.items[i].kern;
+	return x->link < 0 && !x->rejected && x->role != KT_ROLE_OTHER &&
+	       x->role != KT_ROLE_VECTOR_WIDTH && k >= 0 &&
+	       !P->f->kernels.items[k].broken;
+}
+
+static int add_root(planner *P, int i)
+{
+	const kt_candidate *x = &P->c->items[i];
+	i64s v = {0};
+	domain(P, i, &v);
+	const char *name = param_name(P, i);
+	int p = P->oom ? -1 : pl_add_param(P, name, x->role,
+					   pl_dup(P, x->kernel), x->value,
+					   v.items, v.len);
+	kt_vec_release(&v);
+	if (p < 0)
+		return KT_ENOMEM;
+	P->params.items[p].root = i;
+	P->params.items[p].p.evidence = pl_dup(P, x->evidence);
+	P->param_of[i] = p;
+	return KT_OK;
+}
+
+/* True for a linked literal that a stride_follows_block refactor takes. */
+static bool loop_edit(const planner *P, int i)
+{
+	const kt_candidate *x = &P->c->items[i];
+	return x->link >= 0 && x->kind == KT_CAND_BLOCK_TIED &&
+	       P->c->items[x->link].role == KT_ROLE_BLOCK_SIZE &&
+	       (strstr(x->evidence, "stride of a loop") ||
+		strstr(x->evidence, "bound of a loop"));
+}
+
+static void collect_uses(planner *P)
+{
+	for (size_t i = 0; i < P->c->len; i++) {
+		int p = pl_param_of_cand(P, (int)i);
+		if (p < 0 || loop_edit(P, (int)i))
+			continue;
+		pl_param *pp = &P->params.items[p];
+		if (kt_vec_push(&pp->uses, use_of(P, (int)i, pp->p.name)))
+			P->oom = 1;
+	}
+}
+
+/* (a): each loop whose stride or bound is the block size, as a refactor. */
+static void stride_refactors(planner *P)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < P->c->len; i++) {
+		int p = pl_param_of_cand(P, (int)i);
+		if (p < 0 || !loop_edit(P, (int)i))
+			continue;
+		int fs = fe_ancestor(a, P->f->cx.items[i].node, CXCursor_ForStmt);
+		kt_range region = pl_range(P, fs);
+		kt_plan_refactor *r = NULL;
+		for (size_t k = 0; k < P->refactors.len && !r; k++)
+			if (P->refactors.items[k].kind ==
+				    KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
+			    P->refactors.items[k].region.begin.offset ==
+				    region.begin.offset)
+				r = &P->refactors.items[k];
+		if (!r) {
+			kt_plan_refactor nr = {.kind = KT_REFACTOR_STRIDE_FOLLOWS_BLOCK,
+				.kernel = pl_dup(P, P->c->items[i].kernel),
+				.param = P->params.items[p].p.name,
+				.region = region, .launch = -1};
+			int init = fe_child(a, fs, 0);
+			int var = init >= 0 ? fe_child(a, init, 0) : -1;
+			nr.index_var = pl_dup(P, var >= 0 && a->n[var].kind ==
+							   CXCursor_VarDecl
+							   ? a->n[var].name : "?");
+			nr.note = "the loop steps over the block's threads: "
+				  "its stride follows the block size";
+			if (kt_vec_push(&P->refactors, nr)) {
+				P->oom = 1;
+				return;
+			}
+			r = &P->refactors.items[P->refactors.len - 1];
+		}
+		kt_plan_edit *e = kt_plan_alloc(P->plan, (r->nedits + 1) *
+							 sizeof(*e));
+		if (!e) {
+			P->oom = 1;
+			return;
+		}
+		if (r->nedits)
+			memcpy(e, r->edits, r->nedits * sizeof(*e));
+		kt_plan_use u = use_of(P, (int)i, P->params.items[p].p.name);
+		e[r->nedits++] = (kt_plan_edit){u.range, u.text, u.with};
+		r->edits = e;
+	}
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void add_rejected(planner *P)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < P->c->len; i++)
+		n += P->c->items[i].rejected;
+	P->plan->rejected = kt_plan_alloc(P->plan, n * sizeof(kt_plan_reject));
+	if (!P->plan->rejected) {
+		P->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < P->c->len; i++) {
+		const kt_candidate *x = &P->c->items[i];
+		if (!x->rejected)
+			continue;
+		P->plan->rejected[P->plan->nrejected++] = (kt_plan_reject){
+			.kernel = pl_dup(P, x->kernel), .range = x->range,
+			.text = pl_dup(P, x->text), .reason = x->reason,
+			.message = pl_dup(P, x->evidence)};
+	}
+}
+
+/* Copies the working vectors into plan memory. */
+static void *copy_out(planner *P, const void *items, size_t n, size_t elem)
+{
+	void *r = kt_plan_alloc(P->plan, n * elem);
+	if (!r)
+		P->oom = 1;
+	else if (n)
+		memcpy(r, items, n * elem);
+	return r;
+}
+
+static void add_kernels(planner *P)
+{
+	kt_plan *p = P->plan;
+	p->kernels = kt_plan_alloc(p, P->c->nkernels * sizeof(kt_plan_kernel));
+	if (!p->kernels) {
+		P->oom = 1;
+		return;
+	}
+	for (size_t k = 0; k < P->c->nkernels; k++) {
+		const kt_kernel_info *ki = &P->c->kernels[k];
+		if (P->f->kernels.items[k].broken)
+			continue;
+		p->kernels[p->nkernels++] = (kt_plan_kernel){
+			.name = pl_dup(P, ki->name), .range = ki->range,
+			.launches = copy_out(P, ki->launches, ki->nlaunches,
+					     sizeof(kt_range)),
+			.nlaunches = ki->nlaunches};
+	}
+}
+
+static void finish(planner *P)
+{
+	kt_plan *p = P->plan;
+	p->params = kt_plan_alloc(p, P->params.len * sizeof(kt_plan_param));
+	for (size_t i = 0; p->params && i < P->params.len; i++) {
+		pl_param *pp = &P->params.items[i];
+		pp->p.uses = copy_out(P, pp->uses.items, pp->uses.len,
+				      sizeof(kt_plan_use));
+		pp->p.nuses = pp->uses.len;
+		pp->p.constraints = copy_out(P, pp->cons.items, pp->cons.len,
+					     sizeof(char *));
+		pp->p.nconstraints = pp->cons.len;
+		p->params[p->nparams++] = pp->p;
+	}
+	p->refactors = copy_out(P, P->refactors.items, P->refactors.len,
+				sizeof(kt_plan_refactor));
+	p->nrefactors = P->refactors.len;
+	p->pragmas = copy_out(P, P->pragmas.items, P->pragmas.len,
+			      sizeof(kt_plan_pragma));
+	p->npragmas = P->pragmas.len;
+	p->needs = copy_out(P, P->needs.items, P->needs.len,
+			    sizeof(kt_plan_need));
+	p->nneeds = P->needs.len;
+	if (!p->params)
+		P->oom = 1;
+}
+
+static int plan_all(planner *P)
+{
+	int rc = KT_OK;
+	kt_plan *p = P->plan;
+	p->path = kt_plan_strdup(p, P->c->path);
+	p->size = P->c->text_len;
+	p->hash = kt_plan_hash(P->c->text, P->c->text_len);
+	p->planner = "builtin";
+	add_kernels(P);
+	for (size_t i = 0; !rc && i < P->c->len; i++)
+		if (tunable_root(P, (int)i))
+			rc = add_root(P, (int)i);
+	collect_uses(P);
+	stride_refactors(P);
+	for (size_t k = 0; !rc && k < P->f->kernels.len; k++) {
+		if (P->f->kernels.items[k].broken)
+			continue;
+		rc = pl_refactors(P, (int)k);
+		rc = rc ? rc : pl_constraints(P, (int)k);
+		rc = rc ? rc : pl_derive_pragmas(P, (int)k);
+	}
+	add_rejected(P);
+	finish(P);
+	return rc ? rc : P->oom ? KT_ENOMEM : KT_OK;
+}
+
+static int check_input(const kt_candidates *c)
+{
+	size_t ok = 0;
+	for (size_t k = 0; k < c->facts->kernels.len; k++)
+		ok += !c->facts->kernels.items[k].broken;
+	if (!c->nkernels)
+		return kt_error(KT_EINVALID, "no __global__ kernel defined in "
+				"'%s'", c->path);
+	if (!ok)
+		return kt_error(KT_EPARSE, "every kernel of '%s' has errors; "
+				"nothing to annotate", c->path);
+	return KT_OK;
+}
+
+int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
+{
+	*out = NULL;
+	int rc = check_input(c);
+	if (rc)
+		return rc;
+	planner P = {.c = c, .f = c->facts, .a = &c->facts->ast, .d = diags};
+	rc = kt_plan_new(&P.plan);
+	P.param_of = kt_malloc((c->len + 1) * sizeof(int));
+	if (!rc && !P.param_of)
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < c->len; i++)
+		P.param_of[i] = -1;
+	rc = rc ? rc : plan_all(&P);
+	for (size_t i = 0; i < P.params.len; i++) {
+		kt_vec_release(&P.params.items[i].uses);
+		kt_vec_release(&P.params.items[i].cons);
+	}
+	kt_vec_release(&P.params);
+	kt_vec_release(&P.refactors);
+	kt_vec_release(&P.pragmas);
+	kt_vec_release(&P.needs);
+	kt_free(P.param_of);
+	if (!rc && kt_plan_validate(P.plan, "built-in plan", c->text,
+				    c->text_len, diags))
+		rc = kt_error(KT_ERROR, "the built-in planner made an invalid "
+			      "plan for '%s' (a bug; the diagnostics say why)",
+			      c->path);
+	if (rc) {
+		kt_plan_free(P.plan);
+		return rc == KT_ENOMEM ? kt_error(rc, "out of memory") : rc;
+	}
+	*out = P.plan;
+	return KT_OK;
+}

@@ -1,0 +1,63 @@
+/*
+ * planner.h - the built-in planner's parts, internal to the frontend:
+ * planner.c (parameters, names, domains, constraints), derive.c (source
+ * expressions -> pragma expressions, launch/arg pragmas and needs) and
+ * refactor.c (the semantic refactors it proposes).
+ */
+#ifndef KTC_FRONTEND_PLANNER_H
+#define KTC_FRONTEND_PLANNER_H
+
+#include "frontend/cand.h"
+#include "util/str.h"
+
+typedef struct pl_param {
+	kt_plan_param p;
+	int root;               /* candidate index, or -1 (refactor param) */
+	KT_VEC(kt_plan_use) uses;
+	KT_VEC(const char *) cons;
+} pl_param;
+
+typedef struct planner {
+	const kt_candidates *c;
+	const struct kt_fe_facts *f;
+	const fe_ast *a;
+	kt_plan *plan;
+	kt_diags *d;
+	KT_VEC(pl_param) params;
+	KT_VEC(kt_plan_refactor) refactors;
+	KT_VEC(kt_plan_pragma) pragmas;
+	KT_VEC(kt_plan_need) needs;
+	int *param_of;          /* candidate index -> params index or -1 */
+	int oom;
+} planner;
+
+/* arena printf into the plan */
+const char *pl_say(planner *P, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The parameter a candidate (root or linked) stands for, or -1. */
+int pl_param_of_cand(const planner *P, int cand);
+/* Index of a parameter by its name, or -1. */
+int pl_find_param(const planner *P, const char *name);
+const char *pl_unique_name(planner *P, const char *base, const char *kernel);
+int pl_add_param(planner *P, const char *name, kt_role role,
+		 const char *kernel, int64_t def, const int64_t *values,
+		 size_t nvalues);
+void pl_add_constraint(planner *P, const char *expr);
+kt_range pl_range(const planner *P, int node);
+/* A copy in plan memory (the plan outlives the candidates). */
+const char *pl_dup(planner *P, const char *s);
+
+/* derive.c: node -> pragma expression text (appended to out); false when
+ * the expression cannot be written in the grammar. problems collects the
+ * host variables it turned into problem variables. */
+typedef KT_VEC(const char *) pl_names;
+bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems);
+int pl_derive_pragmas(planner *P, int k);
+/* The launch's argument for kernel parameter parm, in the grammar. */
+bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out);
+
+/* refactor.c */
+int pl_refactors(planner *P, int k);
+int pl_constraints(planner *P, int k);
+
+#endif

@@ -1,0 +1,547 @@
+/*
+ * refactor.c - the semantic refactors the built-in planner proposes, and
+ * the constraints that keep a kernel's parameters consistent.
+ *
+ * A refactor is proposed only where its shape is recognised exactly; the
+ * rewriter generates the code and verifies it. The planner gives the
+ * places (ranges) and the facts (index variable, bound, element type and
+ * size, arrays and how they are indexed).
+ *
+ *  (b) vectorize: `for (i = threadIdx.x; i < N; i += STRIDE) A[off + i] =
+ *      f(B[off + i], ...)` with every subscript `off + i` (or `i`) and one
+ *      element size: a VEC parameter, vectors of VEC elements.
+ *  (c) items_per_thread: `int i = blockIdx.x * blockDim.x + threadIdx.x;`
+ *      then `if (i < n)`: each thread takes ITEMS_PER_THREAD elements.
+ */
+#include "frontend/planner.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static bool inside(const fe_ast *a, int n, int outer)
+{
+	return a->n[n].in_main && a->n[n].b >= a->n[outer].b &&
+	       a->n[n].e <= a->n[outer].e;
+}
+
+static bool has_call(const fe_ast *a, int n, const char *name)
+{
+	if (a->n[n].kind == CXCursor_CallExpr &&
+	    !strncmp(a->n[n].name, name, strlen(name)))
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (has_call(a, c, name))
+			return true;
+	return false;
+}
+
+static bool has_shared(const fe_ast *a, int n)
+{
+	if (a->n[n].kind == CXCursor_CUDASharedAttr)
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (has_shared(a, c))
+			return true;
+	return false;
+}
+
+static int first_stmt(const fe_ast *a, int body, enum CXCursorKind k)
+{
+	for (int c = a->n[body].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == k)
+			return c;
+	return -1;
+}
+
+static const char *src(planner *P, int n)
+{
+	size_t len;
+	const char *t = fe_text(P->a, n, &len);
+	return pl_say(P, "%.*s", (int)len, t);
+}
+
+static void add_refactor(planner *P, kt_plan_refactor r)
+{
+	if (kt_vec_push(&P->refactors, r))
+		P->oom = 1;
+}
+
+/* -------------------------------------------------- (c) items per thread */
+
+/* `T i = blockIdx.x * blockDim.x + threadIdx.x;` (or * BLOCK literal). */
+static int index_decl(const fe_ast *a, int body, int *var)
+{
+	int ds = first_stmt(a, body, CXCursor_DeclStmt);
+	if (ds < 0 || fe_nchildren(a, ds) != 1)
+		return -1;
+	int v = a->n[ds].first;
+	int init = v >= 0 && a->n[v].kind == CXCursor_VarDecl ? a->n[v].last : -1;
+	if (init < 0 || !fe_mentions(a, init, "blockIdx") ||
+	    !fe_mentions(a, init, "threadIdx"))
+		return -1;
+	*var = v;
+	return ds;
+}
+
+/* `if (i < n) ...` whose bound is a kernel parameter; the bound or -1. */
+static int guard_bound(const fe_ast *a, int body, int var)
+{
+	int ifs = first_stmt(a, body, CXCursor_IfStmt);
+	int cond = ifs >= 0 ? fe_strip(a, a->n[ifs].first) : -1;
+	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT)
+		return -1;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	int r = fe_strip(a, fe_child(a, cond, 1));
+	if (l < 0 || r < 0 || a->n[l].ref != var ||
+	    a->n[r].kind != CXCursor_DeclRefExpr || a->n[r].ref < 0 ||
+	    a->n[a->n[r].ref].kind != CXCursor_ParmDecl)
+		return -1;
+	return r;
+}
+
+static bool reassigned(const fe_ast *a, int body, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (x->kind == CXCursor_UnaryOperator &&
+		    x->op <= CXUnaryOperator_PreDec)
+			lhs = fe_strip(a, x->first);
+		if (lhs >= 0 && inside(a, (int)i, body) && a->n[lhs].ref == var)
+			return true;
+	}
+	return false;
+}
+
+static int items_refactor(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	int var = -1, body = K->body;
+	int ds = index_decl(a, body, &var);
+	int bound = ds >= 0 ? guard_bound(a, body, var) : -1;
+	if (bound < 0 || !K->launches.len || K->launches.items[0].op[0] < 0 ||
+	    has_call(a, body, "__syncthreads") || has_shared(a, body) ||
+	    reassigned(a, body, var) || first_stmt(a, body, CXCursor_ForStmt) >= 0)
+		return KT_OK;
+	static const int64_t v[] = {1, 2, 4, 8};
+	int p = pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
+			     KT_ROLE_ITEMS_PER_THREAD, pl_dup(P, K->name), 1, v, 4);
+	if (p < 0)
+		return KT_ENOMEM;
+	int grid = K->launches.items[0].op[0];
+	kt_plan_refactor r = {
+		.kind = KT_REFACTOR_ITEMS_PER_THREAD, .kernel = pl_dup(P, K->name),
+		.param = P->params.items[p].p.name, .region = pl_range(P, body),
+		.index_var = pl_dup(P, a->n[var].name),
+		.index_decl = pl_range(P, ds), .bound = src(P, bound),
+		.grid = pl_range(P, grid), .launch = 0,
+		.note = "one element per thread: each thread takes "
+			"ITEMS_PER_THREAD elements, a grid's width apart, and "
+			"the grid shrinks by as much"};
+	P->params.items[p].p.evidence = pl_say(P, "'%s' handles one element "
+					       "per thread", K->name);
+	add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+/* ---------------------------------------------------------- (b) vectorize */
+
+typedef KT_VEC(kt_plan_access) accesses;
+
+/* `off + i` or `i`: the offset's text ("" for none), or NULL. */
+static const char *offset_of(planner *P, int idx, int var)
+{
+	const fe_ast *a = P->a;
+	idx = fe_strip(a, idx);
+	if (idx < 0)
+		return NULL;
+	if (a->n[idx].kind == CXCursor_DeclRefExpr && a->n[idx].ref == var)
+		return "";
+	if (a->n[idx].kind != CXCursor_BinaryOperator ||
+	    a->n[idx].op != CXBinaryOperator_Add)
+		return NULL;
+	int r = fe_strip(a, fe_child(a, idx, 1));
+	int l = fe_child(a, idx, 0);
+	if (r < 0 || a->n[r].ref != var || fe_refers_to(a, l, var))
+		return NULL;
+	return src(P, fe_strip(a, l));
+}
+
+static bool add_access(planner *P, accesses *v, int sub, bool store,
+		       const char **off, long long *es)
+{
+	const fe_ast *a = P->a;
+	int base = fe_strip(a, a->n[sub].first);
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr)
+		return false;
+	CXType t = clang_getCursorType(a->n[sub].cur);
+	long long size = clang_Type_getSizeOf(t);
+	if (size <= 0 || (*es && size != *es))
+		return false;
+	*es = size;
+	for (size_t i = 0; i < v->len; i++)
+		if (!strcmp(v->items[i].name, a->n[base].name)) {
+			v->items[i].load |= !store;
+			v->items[i].store |= store;
+			return true;
+		}
+	kt_plan_access x = {pl_dup(P, a->n[base].name),
+			    *off && **off ? *off : NULL, !store, store};
+	if (kt_vec_push(v, x))
+		P->oom = 1;
+	return true;
+}
+
+/* Every subscript in body is `off + i` with one off and one element size;
+ * i is used nowhere else. */
+static bool element_loop(planner *P, int body, int var, accesses *v,
+			 const char **off, long long *es)
+{
+	const fe_ast *a = P->a;
+	*off = NULL;
+	bool stores = false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!inside(a, (int)i, body))
+			continue;
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (lhs >= 0 && (compound ||
+				 a->n[lhs].kind != CXCursor_ArraySubscriptExpr))
+			return false; /* a reduction or a local: not elementwise */
+		stores |= lhs >= 0;
+		if (x->kind == CXCursor_DeclRefExpr && x->ref == var) {
+			int up = fe_up(a, (int)i);
+			int sub = up >= 0 && a->n[up].kind == CXCursor_ArraySubscriptExpr
+					  ? up : up >= 0 ? fe_up(a, up) : -1;
+			if (sub < 0 || a->n[sub].kind != CXCursor_ArraySubscriptExpr)
+				return false;
+		}
+		if (x->kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		const char *o = offset_of(P, fe_child(a, (int)i, 1), var);
+		if (!o || (*off && strcmp(o, *off)))
+			return false;
+		*off = o;
+		int up = fe_up(a, (int)i);
+		bool store = up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
+		if (!add_access(P, v, (int)i, store, off, es))
+			return false;
+	}
+	return stores && v->len > 0 && *off;
+}
+
+/* The loop: init from threadIdx.x only, `i < N`, `i += step`. */
+static bool vector_loop(planner *P, int fs, int *var, int *bound)
+{
+	const fe_ast *a = P->a;
+	if (fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_child(a, fs, 2);
+	int v = init >= 0 ? a->n[init].first : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl || a->n[v].last < 0 ||
+	    fe_builtin(a, a->n[v].last, "threadIdx") != 'x' || cond < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return false;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	*bound = fe_strip(a, fe_child(a, cond, 1));
+	*var = v;
+	return l >= 0 && a->n[l].ref == v && *bound >= 0 &&
+	       a->n[*bound].kind == CXCursor_DeclRefExpr;
+}
+
+static const char *elem_type(planner *P, const accesses *v, int body)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == CXCursor_ArraySubscriptExpr &&
+		    inside(a, (int)i, body)) {
+			CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(
+				clang_getCursorType(a->n[i].cur)));
+			const char *r = pl_say(P, "%s", clang_getCString(s));
+			clang_disposeString(s);
+			return r;
+		}
+	(void)v;
+	return NULL;
+}
+
+/* Adds `(E) % VEC == 0` for each scalar kernel parameter under n (through
+ * local variables' initialisers), E being its value at the launch. */
+static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
+			 int depth)
+{
+	const fe_ast *a = P->a;
+	const fe_node *x = &a->n[n];
+	bool ok = true;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 && depth < 8) {
+		const fe_node *d = &a->n[x->ref];
+		if (d->kind == CXCursor_ParmDecl && d->parent == K->node &&
+		    clang_getCursorType(d->cur).kind != CXType_Pointer) {
+			kt_str e = KT_STR_INIT;
+			ok = pl_launch_arg(P, &K->launches.items[0], x->ref, &e);
+			bool word = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyz"
+					   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+				    e.len;
+			if (ok)
+				pl_add_constraint(P, pl_say(P, word ? "%s %% %s == 0"
+								    : "(%s) %% %s == 0",
+							    e.ptr, name));
+			kt_str_release(&e);
+		} else if (d->kind == CXCursor_VarDecl && d->last >= 0 &&
+			   inside(a, x->ref, K->body)) {
+			ok = align_params(P, K, d->last, name, depth + 1);
+		}
+	}
+	for (int c = x->first; c >= 0 && ok; c = a->n[c].next)
+		ok = align_params(P, K, c, name, depth);
+	return ok;
+}
+
+/* Alignment of every vector access: the subscript's offset and, for a
+ * local alias (`y = out + row * hidden`), its initialiser. False when a
+ * parameter's launch value cannot be derived (no refactor then). */
+static bool align_constraints(planner *P, int k, const char *name, int fs,
+			      int var)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	bool ok = K->launches.len > 0;
+	for (size_t i = 0; i < a->len && ok; i++) {
+		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
+		    !inside(a, (int)i, fs))
+			continue;
+		int base = fe_strip(a, a->n[i].first);
+		int idx = fe_strip(a, fe_child(a, (int)i, 1));
+		if (idx >= 0 && !(a->n[idx].kind == CXCursor_DeclRefExpr &&
+				  a->n[idx].ref == var))
+			ok = align_params(P, K, idx, name, 0);
+		if (ok && base >= 0)
+			ok = align_params(P, K, base, name, 0);
+	}
+	return ok;
+}
+
+static int vector_refactor(planner *P, int k, int fs)
+{
+	const fe_ast *a = P->a;
+	int var, bound;
+	int body = fe_child(a, fs, 3);
+	if (body < 0 || !vector_loop(P, fs, &var, &bound) ||
+	    has_call(a, body, "__shfl") ||
+	    has_call(a, body, "__syncthreads"))
+		return KT_OK;
+	accesses v = {0};
+	const char *off;
+	long long es = 0;
+	if (!element_loop(P, body, var, &v, &off, &es) || es > 16 || 16 % es) {
+		kt_vec_release(&v);
+		return P->oom ? KT_ENOMEM : KT_OK;
+	}
+	int64_t vals[8];
+	size_t nv = 0;
+	for (int64_t w = 1; w * es <= 16; w *= 2)
+		vals[nv++] = w;
+	const fe_kern *K = &P->f->kernels.items[k];
+	int p = pl_add_param(P, pl_unique_name(P, "VEC", K->name), KT_ROLE_VECTOR_WIDTH,
+			     pl_dup(P, K->name), 1, vals, nv);
+	kt_plan_refactor r = {
+		.kind = KT_REFACTOR_VECTORIZE, .kernel = pl_dup(P, K->name),
+		.region = pl_range(P, fs), .index_var = pl_dup(P, a->n[var].name),
+		.bound = src(P, bound), .elem_type = elem_type(P, &v, body),
+		.elem_size = (int)es, .launch = -1,
+		.note = "a contiguous element loop: vectors of VEC elements, "
+			"a scalar tail for the rest"};
+	r.arrays = kt_plan_alloc(P->plan, v.len * sizeof(kt_plan_access));
+	if (p < 0 || !r.arrays) {
+		kt_vec_release(&v);
+		return KT_ENOMEM;
+	}
+	memcpy(r.arrays, v.items, v.len * sizeof(kt_plan_access));
+	r.narrays = v.len;
+	r.param = P->params.items[p].p.name;
+	P->params.items[p].p.evidence = pl_say(P, "elements of %lld bytes: "
+					       "up to 16-byte vectors", es);
+	kt_vec_release(&v);
+	if (!align_constraints(P, k, r.param, fs, var)) {
+		P->params.len--; /* not proposed: the offset's alignment is unknown */
+		return KT_OK;
+	}
+	add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+int pl_refactors(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	int body = P->f->kernels.items[k].body;
+	int rc = items_refactor(P, k);
+	for (size_t i = 0; !rc && i < a->len; i++)
+		if (a->n[i].kind == CXCursor_ForStmt && inside(a, (int)i, body) &&
+		    fe_ancestor(a, a->n[i].parent, CXCursor_ForStmt) < 0)
+			rc = vector_refactor(P, k, (int)i);
+	return rc;
+}
+
+/* ---------------------------------------------------------- constraints */
+
+/* The expression of n in the grammar, when it names a parameter. */
+static bool param_expr(planner *P, int n, kt_str *out)
+{
+	kt_str_clear(out);
+	if (n < 0 || !pl_expr(P, n, out, NULL))
+		return false;
+	for (size_t i = 0; i < P->params.len; i++) {
+		const char *name = P->params.items[i].p.name;
+		const char *s = strstr(out->ptr, name);
+		if (s && !isalnum((unsigned char)s[strlen(name)]) &&
+		    s[strlen(name)] != '_')
+			return true;
+	}
+	return false;
+}
+
+/* Threads per block: the product of the block's dims, when one of them is
+ * a parameter other than a lone block size (whose domain is bounded). */
+static void block_limit(planner *P, const fe_launch *L)
+{
+	const fe_ast *a = P->a;
+	kt_str all = KT_STR_INIT, one = KT_STR_INIT;
+	int op = L->op[1], dims = 0, with = 0;
+	int n = op >= 0 ? fe_strip(a, op) : -1;
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+	    a->n[a->n[n].ref].last >= 0 &&
+	    a->n[fe_strip(a, a->n[a->n[n].ref].last)].kind == CXCursor_CallExpr)
+		n = fe_strip(a, a->n[a->n[n].ref].last);
+	bool d3 = n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
+		  !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2;
+	for (int c = d3 ? a->n[n].first : op; c >= 0 && dims < 3;
+	     c = d3 ? a->n[c].next : -1) {
+		if (d3 && !a->n[c].in_main)
+			continue;
+		bool p = param_expr(P, c, &one);
+		if (!one.len)
+			break;
+		with += p;
+		kt_str_addf(&all, "%s(%s)", dims++ ? " * " : "", one.ptr);
+	}
+	const char *bare = one.ptr;
+	while (*bare == '(')
+		bare++;
+	int lp = -1;
+	for (size_t i = 0; i < P->params.len && lp < 0; i++) {
+		size_t len = strlen(P->params.items[i].p.name);
+		if (!strncmp(bare, P->params.items[i].p.name, len) &&
+		    strspn(bare + len, ")") == strlen(bare + len))
+			lp = (int)i;
+	}
+	bool lone = dims == 1 && with == 1 && lp >= 0 &&
+		    P->params.items[lp].p.role == KT_ROLE_BLOCK_SIZE;
+	if (with && !lone && one.len)
+		pl_add_constraint(P, pl_say(P, "%s <= DEVICE_MAX_THREADS_PER_BLOCK",
+					    all.ptr));
+	kt_str_release(&all);
+	kt_str_release(&one);
+}
+
+/* `for (j = 0; j < A; j += B)` with A and B parameters: B divides A. */
+static void loop_divides(planner *P, int fs)
+{
+	const fe_ast *a = P->a;
+	if (fe_nchildren(a, fs) != 4)
+		return;
+	int cond = fe_strip(a, fe_child(a, fs, 1)), inc = fe_child(a, fs, 2);
+	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return;
+	kt_str bound = KT_STR_INIT, step = KT_STR_INIT;
+	if (param_expr(P, fe_child(a, cond, 1), &bound) &&
+	    param_expr(P, fe_child(a, inc, 1), &step))
+		pl_add_constraint(P, pl_say(P, "%s %% %s == 0", bound.ptr,
+					    step.ptr));
+	kt_str_release(&bound);
+	kt_str_release(&step);
+}
+
+/* `A / B` with A a parameter: the kernel counts on B dividing A. */
+static void division(planner *P, int n)
+{
+	const fe_ast *a = P->a;
+	if (a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Div)
+		return;
+	int l = fe_strip(a, fe_child(a, n, 0)), r = fe_child(a, n, 1);
+	bool lparam = l >= 0 && (a->n[l].kind == CXCursor_DeclRefExpr ||
+				 a->n[l].kind == CXCursor_IntegerLiteral);
+	kt_str num = KT_STR_INIT, den = KT_STR_INIT;
+	if (lparam && param_expr(P, l, &num) && pl_expr(P, r, &den, NULL) &&
+	    !strchr(num.ptr, ' '))
+		pl_add_constraint(P, pl_say(P, "%s %% %s == 0", num.ptr, den.ptr));
+	kt_str_release(&num);
+	kt_str_release(&den);
+}
+
+static long long elem_bytes(const fe_ast *a, int var)
+{
+	CXType t = clang_getCursorType(a->n[var].cur);
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
+	       t.kind == CXType_IncompleteArray)
+		t = clang_getArrayElementType(t);
+	return clang_Type_getSizeOf(t);
+}
+
+/* Static shared memory that depends on parameters fits in a block. */
+static void shared_limit(planner *P, int body)
+{
+	const fe_ast *a = P->a;
+	kt_str sum = KT_STR_INIT, dim = KT_STR_INIT;
+	bool any = false, ok = true;
+	for (size_t i = 0; i < a->len && ok; i++) {
+		const fe_node *v = &a->n[i];
+		if (v->kind != CXCursor_VarDecl || !inside(a, (int)i, body) ||
+		    !has_shared(a, (int)i) || a->n[i].first < 0)
+			continue;
+		long long es = elem_bytes(a, (int)i);
+		ok = es > 0;
+		kt_str_addf(&sum, "%s%lld", sum.len ? " + " : "", es);
+		for (int c = v->first; c >= 0 && ok; c = a->n[c].next) {
+			if (a->n[c].kind == CXCursor_CUDASharedAttr ||
+			    a->n[c].kind == CXCursor_TypeRef)
+				continue;
+			any |= param_expr(P, c, &dim);
+			ok = dim.len > 0 || pl_expr(P, c, &dim, NULL);
+			kt_str_addf(&sum, " * (%s)", dim.ptr);
+		}
+	}
+	if (any && ok)
+		pl_add_constraint(P, pl_say(P, "%s <= DEVICE_SMEM_PER_BLOCK",
+					    sum.ptr));
+	kt_str_release(&sum);
+	kt_str_release(&dim);
+}
+
+int pl_constraints(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	if (K->launches.len)
+		block_limit(P, &K->launches.items[0]);
+	for (size_t i = 0; i < a->len; i++) {
+		if (!inside(a, (int)i, K->body))
+			continue;
+		if (a->n[i].kind == CXCursor_ForStmt)
+			loop_divides(P, (int)i);
+		division(P, (int)i);
+	}
+	shared_limit(P, K->body);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
