@@ -9,8 +9,7 @@
  */
 #include "grammar/grammar.h"
 
-#include "util/str.h"
-
+#include <stdio.h>
 #include <string.h>
 
 typedef struct builder {
@@ -124,14 +123,26 @@ static void declare_all(builder *b)
 	}
 }
 
+/* "A, B, C": the known DEVICE_* names, in the arena (no malloc here: an
+ * allocation failure unwinds, and would leak anything outside it). */
+static const char *device_list(builder *b)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < kt_device_nconsts; i++)
+		n += strlen(kt_device_consts[i].name) + 2;
+	char *out = gram_alloc(b->g, n), *p = out;
+	for (size_t i = 0; i < kt_device_nconsts; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", kt_device_consts[i].name);
+	return out;
+}
+
 static void unknown_device(builder *b, const kt_expr *e)
 {
 	const char *names[64];
-	kt_str list = KT_STR_INIT;
-	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
+	size_t n = kt_device_nconsts < 64 ? kt_device_nconsts : 64;
+	for (size_t i = 0; i < n; i++)
 		names[i] = kt_device_consts[i].name;
-	const char *sug = gram_suggest(e->str, strlen(e->str), names,
-				       kt_device_nconsts);
+	const char *sug = gram_suggest(e->str, strlen(e->str), names, n);
 	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
 		     "unknown device constant '%s'%s%s%s", e->str,
 		     sug ? "; did you mean '" : "", sug ? sug : "",
@@ -139,13 +150,8 @@ static void unknown_device(builder *b, const kt_expr *e)
 	if (b->g->listed_devices)
 		return;
 	b->g->listed_devices = true;
-	for (size_t i = 0; i < kt_device_nconsts; i++)
-		if (kt_str_addf(&list, "%s%s", i ? ", " : "", names[i]))
-			break;
-	char *text = gram_strndup(b->g, list.ptr, list.len);
-	kt_str_release(&list);
 	gram_diag_at(b->g, KT_DIAG_NOTE, (kt_loc){b->g->file, 0, 0}, 0,
-		     "known device constants: %s", text);
+		     "known device constants: %s", device_list(b));
 }
 
 /* The symbol of DEVICE_* constant k, added on first use. */

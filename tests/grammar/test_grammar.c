@@ -550,9 +550,10 @@ static void every_allocation_failure_is_survived(void)
 			   "#pragma kt param B range(1, 300)\n"
 			   "#pragma kt set S = A * B\n"
 			   "#pragma kt constraint S < DEVICE_SM_COUNT\n"
-			   "#pragma kt constraint Q > 1\n" KERNEL;
+			   "#pragma kt constraint Q > 1\n"
+			   "#pragma kt constraint DEVICE_NONE > 1\n" KERNEL;
 	int failures = 0;
-	for (fail_at = 1; fail_at < 400; fail_at++) {
+	for (fail_at = 1; fail_at < 1000; fail_at++) {
 		kt_template *t = NULL;
 		alloc_count = live = 0;
 		kt_diags_release(&diags);
