@@ -22,19 +22,23 @@ typedef struct builder {
 } builder;
 
 static const char *const keywords[] = {
-	"auto", "bool", "break", "case", "catch", "char", "class", "const",
-	"constexpr", "continue", "default", "delete", "do", "double", "else",
-	"enum", "extern", "false", "float", "for", "goto", "if", "inline",
-	"int", "long", "namespace", "new", "nullptr", "operator", "private",
-	"protected", "public", "register", "restrict", "return", "short",
-	"signed", "sizeof", "static", "struct", "switch", "template", "this",
-	"throw", "true", "try", "typedef", "typename", "union", "unsigned",
-	"using", "virtual", "void", "volatile", "while", "_Bool",
-	"__global__", "__device__", "__host__", "__shared__", "__constant__",
-	"__kernel", "__local", "__global", "kernel", "global", "local",
+    "auto",         "bool",       "break",      "case",      "catch",
+    "char",         "class",      "const",      "constexpr", "continue",
+    "default",      "delete",     "do",         "double",    "else",
+    "enum",         "extern",     "false",      "float",     "for",
+    "goto",         "if",         "inline",     "int",       "long",
+    "namespace",    "new",        "nullptr",    "operator",  "private",
+    "protected",    "public",     "register",   "restrict",  "return",
+    "short",        "signed",     "sizeof",     "static",    "struct",
+    "switch",       "template",   "this",       "throw",     "true",
+    "try",          "typedef",    "typename",   "union",     "unsigned",
+    "using",        "virtual",    "void",       "volatile",  "while",
+    "_Bool",        "__global__", "__device__", "__host__",  "__shared__",
+    "__constant__", "__kernel",   "__local",    "__global",  "kernel",
+    "global",       "local",
 };
 static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim",
-				       "gridDim", "warpSize"};
+                                       "gridDim", "warpSize"};
 
 static bool in_list(const char *s, const char *const *list, size_t n)
 {
@@ -60,7 +64,7 @@ static void check_reserved(builder *b, const char *name, kt_loc loc)
 		why = "it is a built-in function";
 	if (why)
 		gram_diag_at(b->g, KT_DIAG_ERROR, loc, (int)strlen(name),
-			     "'%s' cannot be used as a name: %s", name, why);
+		             "'%s' cannot be used as a name: %s", name, why);
 }
 
 static bool loc_before(kt_loc a, kt_loc b)
@@ -81,7 +85,7 @@ static kt_loc symbol_loc(const kt_model *m, int sym)
 
 /* Checks declared names and fills the symbol table with them. */
 static void declare(builder *b, const char *name, kt_loc loc,
-		    kt_symbol_kind kind, int index)
+                    kt_symbol_kind kind, int index)
 {
 	kt_model *m = b->m;
 	check_reserved(b, name, loc);
@@ -95,9 +99,9 @@ static void declare(builder *b, const char *name, kt_loc loc,
 			first = loc;
 		}
 		gram_diag_at(b->g, KT_DIAG_ERROR, dup, (int)strlen(name),
-			     "duplicate name '%s'", name);
+		             "duplicate name '%s'", name);
 		gram_diag_at(b->g, KT_DIAG_NOTE, first, (int)strlen(name),
-			     "'%s' is first defined here", name);
+		             "'%s' is first defined here", name);
 		break;
 	}
 	kt_symbol s = {.name = name, .kind = kind, .index = index};
@@ -110,7 +114,7 @@ static void declare_all(builder *b)
 	for (size_t i = 0; i < m->nparams; i++) {
 		m->params[i].sym = (int)m->nsymbols;
 		declare(b, m->params[i].name, m->params[i].loc, KT_SYM_PARAM,
-			(int)i);
+		        (int)i);
 	}
 	for (size_t i = 0; i < m->nsets; i++) {
 		m->sets[i].sym = (int)m->nsymbols;
@@ -119,7 +123,7 @@ static void declare_all(builder *b)
 	for (size_t i = 0; i < m->nproblems; i++) {
 		m->problems[i].sym = (int)m->nsymbols;
 		declare(b, m->problems[i].name, m->problems[i].loc,
-			KT_SYM_PROBLEM, (int)i);
+		        KT_SYM_PROBLEM, (int)i);
 	}
 }
 
@@ -132,7 +136,8 @@ static const char *device_list(builder *b)
 		n += strlen(kt_device_consts[i].name) + 2;
 	char *out = gram_alloc(b->g, n), *p = out;
 	for (size_t i = 0; i < kt_device_nconsts; i++)
-		p += sprintf(p, "%s%s", i ? ", " : "", kt_device_consts[i].name);
+		p +=
+		    sprintf(p, "%s%s", i ? ", " : "", kt_device_consts[i].name);
 	return out;
 }
 
@@ -144,14 +149,14 @@ static void unknown_device(builder *b, const kt_expr *e)
 		names[i] = kt_device_consts[i].name;
 	const char *sug = gram_suggest(e->str, strlen(e->str), names, n);
 	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
-		     "unknown device constant '%s'%s%s%s", e->str,
-		     sug ? "; did you mean '" : "", sug ? sug : "",
-		     sug ? "'?" : "");
+	             "unknown device constant '%s'%s%s%s", e->str,
+	             sug ? "; did you mean '" : "", sug ? sug : "",
+	             sug ? "'?" : "");
 	if (b->g->listed_devices)
 		return;
 	b->g->listed_devices = true;
 	gram_diag_at(b->g, KT_DIAG_NOTE, (kt_loc){b->g->file, 0, 0}, 0,
-		     "known device constants: %s", device_list(b));
+	             "known device constants: %s", device_list(b));
 }
 
 /* The symbol of DEVICE_* constant k, added on first use. */
@@ -162,12 +167,13 @@ static int device_symbol(builder *b, int k)
 		if (m->devices[i].index == k)
 			return m->devices[i].sym;
 	kt_device_const d = {.name = kt_device_consts[k].name,
-			     .fallback = kt_int(kt_device_consts[k].fallback),
-			     .sym = (int)m->nsymbols,
-			     .index = k};
+	                     .fallback = kt_int(kt_device_consts[k].fallback),
+	                     .sym = (int)m->nsymbols,
+	                     .index = k};
 	GRAM_PUSH(b->g, m->devices, m->ndevices, b->cap_devices, d);
-	kt_symbol s = {.name = d.name, .kind = KT_SYM_DEVICE,
-		       .index = (int)m->ndevices - 1};
+	kt_symbol s = {.name = d.name,
+	               .kind = KT_SYM_DEVICE,
+	               .index = (int)m->ndevices - 1};
 	GRAM_PUSH(b->g, m->symbols, m->nsymbols, b->cap_symbols, s);
 	return d.sym;
 }
@@ -178,11 +184,12 @@ static void unknown_name(builder *b, const kt_expr *e, size_t ndeclared)
 	const char **names = gram_alloc(b->g, (ndeclared + 1) * sizeof(*names));
 	for (size_t i = 0; i < ndeclared; i++)
 		names[i] = m->symbols[i].name;
-	const char *sug = gram_suggest(e->str, strlen(e->str), names, ndeclared);
+	const char *sug =
+	    gram_suggest(e->str, strlen(e->str), names, ndeclared);
 	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
-		     "unknown name '%s'%s%s%s", e->str,
-		     sug ? "; did you mean '" : "", sug ? sug : "",
-		     sug ? "'?" : "");
+	             "unknown name '%s'%s%s%s", e->str,
+	             sug ? "; did you mean '" : "", sug ? sug : "",
+	             sug ? "'?" : "");
 }
 
 static void resolve_symbol(builder *b, kt_expr *e, size_t ndeclared)
@@ -213,12 +220,13 @@ static void resolve_symbol(builder *b, kt_expr *e, size_t ndeclared)
 	b->set_used[s->index] = true;
 	if (b->cur_set >= 0 && s->index == b->cur_set)
 		gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
-			     "set '%s' uses itself", e->str);
+		             "set '%s' uses itself", e->str);
 	else if (b->cur_set >= 0 && s->index > b->cur_set)
 		gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
-			     "set '%s' uses '%s', which is defined later "
-			     "(line %d)", m->sets[b->cur_set].name, e->str,
-			     m->sets[s->index].loc.line);
+		             "set '%s' uses '%s', which is defined later "
+		             "(line %d)",
+		             m->sets[b->cur_set].name, e->str,
+		             m->sets[s->index].loc.line);
 }
 
 static void resolve(builder *b, kt_expr *e, size_t ndeclared)
@@ -261,20 +269,19 @@ static void resolve_model(builder *b)
 	size_t nd = m->nparams + m->nsets + m->nproblems;
 	for (size_t i = 0; i < m->nsets; i++) {
 		b->cur_set = (long)i;
-		m->sets[i].params = resolve_deps(b, m->sets[i].expr,
-						 &m->sets[i].nparams);
+		m->sets[i].params =
+		    resolve_deps(b, m->sets[i].expr, &m->sets[i].nparams);
 	}
 	b->cur_set = -1;
 	for (size_t i = 0; i < m->nconstraints; i++) {
 		kt_constraint *c = &m->constraints[i];
 		int errors = b->g->diags->errors;
 		c->params = resolve_deps(b, c->expr, &c->nparams);
-		if (c->expr && c->nparams == 0 &&
-		    errors == b->g->diags->errors)
+		if (c->expr && c->nparams == 0 && errors == b->g->diags->errors)
 			gram_diag_at(b->g, KT_DIAG_WARNING, c->expr->loc,
-				     c->expr->len,
-				     "constraint does not depend on any "
-				     "parameter");
+			             c->expr->len,
+			             "constraint does not depend on any "
+			             "parameter");
 	}
 	for (int i = 0; i < 3; i++) {
 		resolve(b, m->launch.grid[i], nd);
@@ -304,13 +311,13 @@ static void eval_constant(builder *b, const kt_expr *e)
 	if (!where)
 		where = e;
 	gram_diag_at(b->g, KT_DIAG_ERROR, where->loc, where->len, "%s",
-		     kt_error_last());
+	             kt_error_last());
 }
 
 static bool divides(const kt_expr *e)
 {
 	return (e->kind == KT_EXPR_BINARY &&
-		(e->op == KT_OP_DIV || e->op == KT_OP_MOD)) ||
+	        (e->op == KT_OP_DIV || e->op == KT_OP_MOD)) ||
 	       (e->kind == KT_EXPR_CALL && e->op == KT_FN_DIV_CEIL);
 }
 
@@ -321,7 +328,7 @@ static void check_divisor(builder *b, const kt_expr *d)
 	if (kt_expr_eval(&v, d, NULL) == 0 &&
 	    (v.is_float ? v.f == 0.0 : v.i == 0))
 		gram_diag_at(b->g, KT_DIAG_ERROR, d->loc, d->len,
-			     "division by zero");
+		             "division by zero");
 }
 
 /*
@@ -383,18 +390,18 @@ static void check_args(builder *b)
 			if (strcmp(m->args[j].name, a->name))
 				continue;
 			gram_diag_at(b->g, KT_DIAG_ERROR, a->loc, len,
-				     "duplicate argument '%s'", a->name);
+			             "duplicate argument '%s'", a->name);
 			gram_diag_at(b->g, KT_DIAG_NOTE, m->args[j].loc, len,
-				     "'%s' is first declared here", a->name);
+			             "'%s' is first declared here", a->name);
 			break;
 		}
 		for (size_t j = 0; j < m->nparams; j++) {
 			if (strcmp(m->params[j].name, a->name))
 				continue;
 			gram_diag_at(b->g, KT_DIAG_ERROR, a->loc, len,
-				     "argument '%s' has the name of a "
-				     "parameter, whose macro would replace it",
-				     a->name);
+			             "argument '%s' has the name of a "
+			             "parameter, whose macro would replace it",
+			             a->name);
 			break;
 		}
 	}

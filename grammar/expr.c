@@ -17,10 +17,12 @@
 #include <string.h>
 
 const char *const expr_func_names[] = {
-	[KT_FN_MIN] = "min",     [KT_FN_MAX] = "max",   [KT_FN_DIV_CEIL] = "div_ceil",
-	[KT_FN_LOG2] = "log2",   [KT_FN_POW2] = "pow2", [KT_FN_ABS] = "abs",
-	[KT_FN_FLOOR] = "floor", [KT_FN_CEIL] = "ceil", [KT_FN_ROUND] = "round",
-	[KT_FN_FLOAT] = "float", [KT_FN_INT] = "int",
+    [KT_FN_MIN] = "min",           [KT_FN_MAX] = "max",
+    [KT_FN_DIV_CEIL] = "div_ceil", [KT_FN_LOG2] = "log2",
+    [KT_FN_POW2] = "pow2",         [KT_FN_ABS] = "abs",
+    [KT_FN_FLOOR] = "floor",       [KT_FN_CEIL] = "ceil",
+    [KT_FN_ROUND] = "round",       [KT_FN_FLOAT] = "float",
+    [KT_FN_INT] = "int",
 };
 const size_t expr_nfuncs = sizeof(expr_func_names) / sizeof(expr_func_names[0]);
 
@@ -31,15 +33,15 @@ static const struct binop {
 	int prec;
 	const char *spell;
 } binops[] = {
-	{P_OR, KT_OP_OR, 1, "||"},     {P_AND, KT_OP_AND, 2, "&&"},
-	{'|', KT_OP_BITOR, 3, "|"},    {'^', KT_OP_BITXOR, 4, "^"},
-	{'&', KT_OP_BITAND, 5, "&"},   {P_EQ, KT_OP_EQ, 6, "=="},
-	{P_NE, KT_OP_NE, 6, "!="},     {'<', KT_OP_LT, 7, "<"},
-	{P_LE, KT_OP_LE, 7, "<="},     {'>', KT_OP_GT, 7, ">"},
-	{P_GE, KT_OP_GE, 7, ">="},     {P_SHL, KT_OP_SHL, 8, "<<"},
-	{P_SHR, KT_OP_SHR, 8, ">>"},   {'+', KT_OP_ADD, 9, "+"},
-	{'-', KT_OP_SUB, 9, "-"},      {'*', KT_OP_MUL, 10, "*"},
-	{'/', KT_OP_DIV, 10, "/"},     {'%', KT_OP_MOD, 10, "%"},
+    {P_OR, KT_OP_OR, 1, "||"},   {P_AND, KT_OP_AND, 2, "&&"},
+    {'|', KT_OP_BITOR, 3, "|"},  {'^', KT_OP_BITXOR, 4, "^"},
+    {'&', KT_OP_BITAND, 5, "&"}, {P_EQ, KT_OP_EQ, 6, "=="},
+    {P_NE, KT_OP_NE, 6, "!="},   {'<', KT_OP_LT, 7, "<"},
+    {P_LE, KT_OP_LE, 7, "<="},   {'>', KT_OP_GT, 7, ">"},
+    {P_GE, KT_OP_GE, 7, ">="},   {P_SHL, KT_OP_SHL, 8, "<<"},
+    {P_SHR, KT_OP_SHR, 8, ">>"}, {'+', KT_OP_ADD, 9, "+"},
+    {'-', KT_OP_SUB, 9, "-"},    {'*', KT_OP_MUL, 10, "*"},
+    {'/', KT_OP_DIV, 10, "/"},   {'%', KT_OP_MOD, 10, "%"},
 };
 enum { PREC_COND = 0, PREC_UNARY = 11, PREC_PRIMARY = 12 };
 
@@ -78,8 +80,8 @@ static kt_expr *new_expr(eparser *p, kt_expr_kind kind, size_t off)
 	if (++p->nodes > GRAM_MAX_NODES && !p->too_long) {
 		p->too_long = true;
 		gram_diag(p->lx->g, KT_DIAG_ERROR, p->lx->prev_end, 1,
-			  "expression is too long (more than %d terms)",
-			  GRAM_MAX_NODES);
+		          "expression is too long (more than %d terms)",
+		          GRAM_MAX_NODES);
 	}
 	kt_expr *e = gram_alloc(p->lx->g, sizeof(*e));
 	e->kind = kind;
@@ -111,7 +113,7 @@ static void error_here(eparser *p, const char *what)
 	lexer *lx = p->lx;
 	if (lx->tok.kind != TOK_BAD)
 		gram_diag(lx->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "expected %s, found %s", what, lex_describe(lx));
+		          "expected %s, found %s", what, lex_describe(lx));
 }
 
 static int find_func(const char *s, size_t n)
@@ -167,7 +169,7 @@ static bool parse_args(eparser *p, kt_expr *call, size_t open_off)
 			error_here(p, "',' or ')'");
 			if (lx->tok.kind == TOK_EOL)
 				gram_diag(lx->g, KT_DIAG_NOTE, open_off, 1,
-					  "to match this '('");
+				          "to match this '('");
 			return false;
 		}
 	}
@@ -185,8 +187,8 @@ static kt_expr *parse_call(eparser *p, int fn, size_t off)
 	finish(p, e, off);
 	if (!arity_ok(fn, e->nargs)) {
 		gram_diag_at(lx->g, KT_DIAG_ERROR, e->loc, e->len,
-			     "'%s' takes %s, %d given", expr_func_names[fn],
-			     arity_text(fn), e->nargs);
+		             "'%s' takes %s, %d given", expr_func_names[fn],
+		             arity_text(fn), e->nargs);
 		return NULL;
 	}
 	return e;
@@ -203,18 +205,18 @@ static kt_expr *parse_name(eparser *p)
 	if (lex_is(lx, '(')) {
 		if (fn >= 0)
 			return parse_call(p, fn, off);
-		const char *sug = gram_suggest(s, len, expr_func_names,
-					       expr_nfuncs);
+		const char *sug =
+		    gram_suggest(s, len, expr_func_names, expr_nfuncs);
 		gram_diag(lx->g, KT_DIAG_ERROR, off, len,
-			  "unknown function '%.*s'%s%s%s", (int)len, s,
-			  sug ? "; did you mean '" : "", sug ? sug : "",
-			  sug ? "'?" : "");
+		          "unknown function '%.*s'%s%s%s", (int)len, s,
+		          sug ? "; did you mean '" : "", sug ? sug : "",
+		          sug ? "'?" : "");
 		return NULL;
 	}
 	if (fn >= 0) {
 		gram_diag(lx->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "expected '(' after function '%.*s', found %s",
-			  (int)len, s, lex_describe(lx));
+		          "expected '(' after function '%.*s', found %s",
+		          (int)len, s, lex_describe(lx));
 		return NULL;
 	}
 	kt_expr *e = new_expr(p, KT_EXPR_SYMBOL, off);
@@ -242,8 +244,8 @@ static kt_expr *parse_primary(eparser *p)
 	case TOK_STRING:
 		if (!p->allow_string) {
 			gram_diag(lx->g, KT_DIAG_ERROR, off, lx->tok.len,
-				  "a string is allowed only in 'kernel "
-				  "template(...)'");
+			          "a string is allowed only in 'kernel "
+			          "template(...)'");
 			return NULL;
 		}
 		e = new_expr(p, KT_EXPR_STRING, off);
@@ -277,8 +279,10 @@ static kt_expr *parse_unary(eparser *p)
 	static const struct {
 		int punct;
 		kt_op op;
-	} ops[] = {{'-', KT_OP_NEG}, {'+', KT_OP_PLUS}, {'!', KT_OP_NOT},
-		   {'~', KT_OP_BITNOT}};
+	} ops[] = {{'-', KT_OP_NEG},
+	           {'+', KT_OP_PLUS},
+	           {'!', KT_OP_NOT},
+	           {'~', KT_OP_BITNOT}};
 	for (size_t i = 0; i < 4; i++) {
 		if (!lex_is(lx, ops[i].punct))
 			continue;
@@ -286,7 +290,7 @@ static kt_expr *parse_unary(eparser *p)
 		lex_next(lx);
 		if (++p->depth > GRAM_MAX_DEPTH) {
 			gram_diag(lx->g, KT_DIAG_ERROR, off, 1,
-				  "expression is nested too deeply");
+			          "expression is nested too deeply");
 			return NULL;
 		}
 		kt_expr *a = parse_unary(p);
@@ -333,15 +337,15 @@ static kt_expr *parse_cond(eparser *p)
 	size_t off = lx->tok.off;
 	if (++p->depth > GRAM_MAX_DEPTH) {
 		gram_diag(lx->g, KT_DIAG_ERROR, off, lx->tok.len,
-			  "expression is nested too deeply");
+		          "expression is nested too deeply");
 		return NULL;
 	}
 	kt_expr *c = parse_binary(p, 1), *e = c;
 	if (c && lex_is(lx, '?')) {
 		lex_next(lx);
 		kt_expr *a = parse_cond(p);
-		kt_expr *b = a && lex_expect(lx, ':', "':'") ? parse_cond(p)
-							    : NULL;
+		kt_expr *b =
+		    a && lex_expect(lx, ':', "':'") ? parse_cond(p) : NULL;
 		e = NULL;
 		if (b) {
 			e = new_expr(p, KT_EXPR_COND, off);
@@ -373,7 +377,8 @@ static int prec_of(const kt_expr *e)
 	case KT_EXPR_COND: return PREC_COND;
 	case KT_EXPR_UNARY: return PREC_UNARY;
 	case KT_EXPR_INT: return e->lit.i < 0 ? PREC_UNARY : PREC_PRIMARY;
-	case KT_EXPR_FLOAT: return signbit(e->lit.f) ? PREC_UNARY : PREC_PRIMARY;
+	case KT_EXPR_FLOAT:
+		return signbit(e->lit.f) ? PREC_UNARY : PREC_PRIMARY;
 	default: return PREC_PRIMARY;
 	}
 }
@@ -408,15 +413,14 @@ static int format_string(kt_str *s, const char *str)
 	return rc ? rc : kt_str_addc(s, '"');
 }
 
-static int format_sub(kt_str *s, const kt_expr *e, const kt_model *m,
-		      int need);
+static int format_sub(kt_str *s, const kt_expr *e, const kt_model *m, int need);
 
 /* Whether writing operand a right after unary e would make "--" or "++". */
 static bool glues(const kt_expr *e, const kt_expr *a)
 {
 	bool a_neg = (a->kind == KT_EXPR_UNARY && a->op == KT_OP_NEG) ||
-		     (a->kind == KT_EXPR_INT && a->lit.i < 0) ||
-		     (a->kind == KT_EXPR_FLOAT && signbit(a->lit.f));
+	             (a->kind == KT_EXPR_INT && a->lit.i < 0) ||
+	             (a->kind == KT_EXPR_FLOAT && signbit(a->lit.f));
 	bool a_plus = a->kind == KT_EXPR_UNARY && a->op == KT_OP_PLUS;
 	return (e->op == KT_OP_NEG && a_neg) || (e->op == KT_OP_PLUS && a_plus);
 }
@@ -434,11 +438,12 @@ static int format_node(kt_str *s, const kt_expr *e, const kt_model *m)
 			return kt_str_adds(s, m->symbols[e->sym].name);
 		return kt_str_adds(s, e->str ? e->str : "?");
 	case KT_EXPR_UNARY:
-		rc = kt_str_adds(s, e->op >= 0 && e->op < 4 ? unops[e->op] : "?");
+		rc = kt_str_adds(s,
+		                 e->op >= 0 && e->op < 4 ? unops[e->op] : "?");
 		return rc ? rc
-			  : format_sub(s, e->args[0], m,
-				       glues(e, e->args[0]) ? PREC_PRIMARY
-							    : PREC_UNARY);
+		          : format_sub(s, e->args[0], m,
+		                       glues(e, e->args[0]) ? PREC_PRIMARY
+		                                            : PREC_UNARY);
 	case KT_EXPR_BINARY: {
 		const struct binop *b = binop_of((kt_op)e->op);
 		if (!b)

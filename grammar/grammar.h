@@ -24,9 +24,9 @@
 
 /* Limits that keep hostile input from exhausting memory or the stack. */
 enum {
-	GRAM_MAX_DEPTH = 200,       /* nesting of expressions */
-	GRAM_MAX_NODES = 4096,      /* nodes of one expression (bounds its depth) */
-	GRAM_MAX_DOMAIN = 1 << 16,  /* values of one parameter or problem */
+	GRAM_MAX_DEPTH = 200,  /* nesting of expressions */
+	GRAM_MAX_NODES = 4096, /* nodes of one expression (bounds its depth) */
+	GRAM_MAX_DOMAIN = 1 << 16, /* values of one parameter or problem */
 };
 
 /* The state of one kt_template_parse call. */
@@ -38,7 +38,7 @@ typedef struct gram {
 	size_t textlen;
 	size_t *lines; /* offset of each line's first byte */
 	size_t nlines;
-	jmp_buf oom;   /* where an allocation failure unwinds to */
+	jmp_buf oom;         /* where an allocation failure unwinds to */
 	bool listed_devices; /* the known DEVICE_* names were shown once */
 } gram;
 
@@ -46,41 +46,48 @@ typedef struct gram {
 void *gram_alloc(gram *g, size_t n);
 char *gram_strndup(gram *g, const char *s, size_t n);
 char *gram_printf(gram *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Grows an arena array to hold need items of elem bytes (doubling). */
 void gram_grow(gram *g, void **items, size_t *cap, size_t need, size_t elem);
 #define GRAM_PUSH(g, arr, n, cap, x)                                           \
-	(gram_grow((g), (void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))),        \
+	(gram_grow((g), (void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))),     \
 	 (arr)[(n)++] = (x))
 
 kt_loc gram_loc(const gram *g, size_t off);
 /* A diagnostic at byte offset off spanning len bytes (clipped to the line). */
 void gram_diag(gram *g, kt_severity sev, size_t off, size_t len,
-	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void gram_vdiag(gram *g, kt_severity sev, size_t off, size_t len,
-		const char *fmt, va_list ap);
+                const char *fmt, va_list ap);
 /* A diagnostic at a location already resolved. */
 void gram_diag_at(gram *g, kt_severity sev, kt_loc loc, int len,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The candidate closest to name (edit distance), or NULL if none is close. */
 const char *gram_suggest(const char *name, size_t len, const char *const *cands,
-			 size_t ncands);
+                         size_t ncands);
 
 /* --- lex.c: tokens of one directive ---------------------------------- */
 
 typedef enum tok_kind {
-	TOK_EOL,    /* end of the directive */
+	TOK_EOL, /* end of the directive */
 	TOK_IDENT,
 	TOK_INT,
 	TOK_FLOAT,
 	TOK_STRING,
 	TOK_PUNCT,
-	TOK_BAD,    /* a character or literal already diagnosed */
+	TOK_BAD, /* a character or literal already diagnosed */
 } tok_kind;
 
 /* Punctuators; two-character ones get codes above the ASCII range. */
 enum {
-	P_SHL = 256, P_SHR, P_LE, P_GE, P_EQ, P_NE, P_AND, P_OR,
+	P_SHL = 256,
+	P_SHR,
+	P_LE,
+	P_GE,
+	P_EQ,
+	P_NE,
+	P_AND,
+	P_OR,
 };
 
 typedef struct token {
@@ -94,9 +101,9 @@ typedef struct token {
 
 typedef struct lexer {
 	gram *g;
-	size_t pos; /* next byte to read */
-	size_t end; /* where the directive ends */
-	token tok;  /* the current token */
+	size_t pos;      /* next byte to read */
+	size_t end;      /* where the directive ends */
+	token tok;       /* the current token */
 	size_t prev_end; /* end of the token before tok */
 } lexer;
 
@@ -129,9 +136,9 @@ extern const size_t expr_nfuncs;
 
 /* A `#pragma kt` line: where it starts and where its text lies. */
 typedef struct pragma_line {
-	size_t hash;  /* offset of '#' */
-	size_t body;  /* first byte after "kt" */
-	size_t end;   /* end of the directive */
+	size_t hash; /* offset of '#' */
+	size_t body; /* first byte after "kt" */
+	size_t end;  /* end of the directive */
 } pragma_line;
 
 /* Parses lines into m (kernel already set); returns true if no error. */

@@ -52,7 +52,8 @@ size_t gram_skip_comment(const char *text, size_t len, size_t p)
 		return p;
 	if (text[p + 1] == '*') {
 		const char *e = strstr(text + p + 2, "*/");
-		return e && (size_t)(e - text) < len ? (size_t)(e - text) + 2 : len;
+		return e && (size_t)(e - text) < len ? (size_t)(e - text) + 2
+		                                     : len;
 	}
 	if (text[p + 1] == '/') {
 		p += 2;
@@ -104,8 +105,8 @@ static void skip_blanks(lexer *lx)
 		else if (c != lx->pos)
 			lx->pos = c;
 		else if (t[lx->pos] == ' ' || t[lx->pos] == '\t' ||
-			 t[lx->pos] == '\r' || t[lx->pos] == '\v' ||
-			 t[lx->pos] == '\f')
+		         t[lx->pos] == '\r' || t[lx->pos] == '\v' ||
+		         t[lx->pos] == '\f')
 			lx->pos++;
 		else
 			break;
@@ -121,7 +122,7 @@ static bool is_ident_char(int c)
 
 /* Reports a malformed token; the parser stays quiet about TOK_BAD. */
 __attribute__((format(printf, 2, 3))) static void bad(lexer *lx,
-						       const char *fmt, ...)
+                                                      const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -137,8 +138,9 @@ static void lex_int(lexer *lx, size_t p, size_t digits_end, int base)
 	uint64_t v = 0;
 	bool overflow = false;
 	for (size_t i = p; i < digits_end; i++) {
-		int d = isdigit((unsigned char)t[i]) ? t[i] - '0'
-						     : tolower((unsigned char)t[i]) - 'a' + 10;
+		int d = isdigit((unsigned char)t[i])
+		            ? t[i] - '0'
+		            : tolower((unsigned char)t[i]) - 'a' + 10;
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			overflow = true;
 		v = v * (uint64_t)base + (uint64_t)d;
@@ -151,8 +153,10 @@ static void lex_int(lexer *lx, size_t p, size_t digits_end, int base)
 		bad(lx, "hexadecimal literal '%.*s' has no digits",
 		    (int)lx->tok.len, spell);
 	else if (base == 10 && t[p] == '0' && digits_end - p > 1)
-		bad(lx, "octal literal '%.*s' is not supported; write it in "
-			"decimal or hexadecimal", (int)lx->tok.len, spell);
+		bad(lx,
+		    "octal literal '%.*s' is not supported; write it in "
+		    "decimal or hexadecimal",
+		    (int)lx->tok.len, spell);
 	else {
 		lx->tok.kind = TOK_INT;
 		lx->tok.ival = (int64_t)v;
@@ -176,8 +180,8 @@ static void lex_float(lexer *lx)
 	char *endp;
 	double d = strtod(buf, &endp);
 	if (*endp || isinf(d) || isnan(d)) {
-		bad(lx, "float literal '%.*s' is out of range", (int)lx->tok.len,
-		    spell);
+		bad(lx, "float literal '%.*s' is out of range",
+		    (int)lx->tok.len, spell);
 		return;
 	}
 	lx->tok.kind = TOK_FLOAT;
@@ -188,9 +192,11 @@ static void lex_number(lexer *lx)
 {
 	const char *t = lx->g->text;
 	size_t p = lx->pos, end = lx->end;
-	bool hex = t[p] == '0' && p + 1 < end && (t[p + 1] == 'x' || t[p + 1] == 'X');
+	bool hex =
+	    t[p] == '0' && p + 1 < end && (t[p + 1] == 'x' || t[p + 1] == 'X');
 	size_t q = hex ? p + 2 : p;
-	while (q < end && (hex ? isxdigit((unsigned char)t[q]) : isdigit((unsigned char)t[q])))
+	while (q < end && (hex ? isxdigit((unsigned char)t[q])
+	                       : isdigit((unsigned char)t[q])))
 		q++;
 	size_t digits_end = q;
 	bool is_float = false;
@@ -205,7 +211,8 @@ static void lex_number(lexer *lx)
 			r++;
 		if (r < end && isdigit((unsigned char)t[r])) {
 			is_float = true;
-			for (q = r; q < end && isdigit((unsigned char)t[q]); q++)
+			for (q = r; q < end && isdigit((unsigned char)t[q]);
+			     q++)
 				;
 		}
 	}
@@ -244,7 +251,8 @@ static void lex_string(lexer *lx)
 			if (!strchr("nt\\\"'", e)) {
 				lx->tok.len = p - lx->tok.off;
 				lx->pos = p;
-				bad(lx, "unknown escape '%.2s' in string", t + p - 2);
+				bad(lx, "unknown escape '%.2s' in string",
+				    t + p - 2);
 				return;
 			}
 		}
@@ -265,8 +273,8 @@ static int two_char_punct(char a, char b)
 	static const struct {
 		char s[3];
 		int code;
-	} ops[] = {{"<<", P_SHL}, {">>", P_SHR}, {"<=", P_LE}, {">=", P_GE},
-		   {"==", P_EQ},  {"!=", P_NE},  {"&&", P_AND}, {"||", P_OR}};
+	} ops[] = {{"<<", P_SHL}, {">>", P_SHR}, {"<=", P_LE},  {">=", P_GE},
+	           {"==", P_EQ},  {"!=", P_NE},  {"&&", P_AND}, {"||", P_OR}};
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].s[0] == a && ops[i].s[1] == b)
 			return ops[i].code;
@@ -323,8 +331,8 @@ void lex_next(lexer *lx)
 		lx->tok.kind = TOK_IDENT;
 		lx->tok.len = lx->pos - lx->tok.off;
 	} else if (isdigit((unsigned char)c) ||
-		   (c == '.' && lx->pos + 1 < lx->end &&
-		    isdigit((unsigned char)t[lx->pos + 1]))) {
+	           (c == '.' && lx->pos + 1 < lx->end &&
+	            isdigit((unsigned char)t[lx->pos + 1]))) {
 		lex_number(lx);
 	} else if (c == '"') {
 		lex_string(lx);
@@ -352,7 +360,7 @@ const char *lex_describe(lexer *lx)
 		return "end of line";
 	int n = k->len > 40 ? 40 : (int)k->len;
 	return gram_printf(lx->g, "'%.*s%s'", n, lx->g->text + k->off,
-			   k->len > 40 ? "..." : "");
+	                   k->len > 40 ? "..." : "");
 }
 
 bool lex_expect(lexer *lx, int punct, const char *what)
@@ -363,6 +371,6 @@ bool lex_expect(lexer *lx, int punct, const char *what)
 	}
 	if (lx->tok.kind != TOK_BAD)
 		gram_diag(lx->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "expected %s, found %s", what, lex_describe(lx));
+		          "expected %s, found %s", what, lex_describe(lx));
 	return false;
 }

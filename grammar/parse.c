@@ -35,7 +35,7 @@ static bool error_at_tok(bparser *b, const char *what)
 	lexer *lx = &b->lx;
 	if (lx->tok.kind != TOK_BAD)
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "expected %s, found %s", what, lex_describe(lx));
+		          "expected %s, found %s", what, lex_describe(lx));
 	return false;
 }
 
@@ -48,7 +48,8 @@ static const char *expect_name(bparser *b, const char *what, size_t *off)
 		return NULL;
 	}
 	*off = lx->tok.off;
-	const char *s = gram_strndup(b->g, b->g->text + lx->tok.off, lx->tok.len);
+	const char *s =
+	    gram_strndup(b->g, b->g->text + lx->tok.off, lx->tok.len);
 	lex_next(lx);
 	return s;
 }
@@ -60,29 +61,29 @@ static const char *tok_text(bparser *b)
 
 /* Reports an unknown clause name with the closest known one. */
 static bool unknown_clause(bparser *b, const char *directive,
-			   const char *const *known, size_t n)
+                           const char *const *known, size_t n)
 {
 	lexer *lx = &b->lx;
 	if (lx->tok.kind == TOK_BAD)
 		return false;
 	if (lx->tok.kind != TOK_IDENT) {
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "unexpected %s in '%s'", lex_describe(lx), directive);
+		          "unexpected %s in '%s'", lex_describe(lx), directive);
 		return false;
 	}
-	const char *sug = gram_suggest(b->g->text + lx->tok.off, lx->tok.len,
-				       known, n);
+	const char *sug =
+	    gram_suggest(b->g->text + lx->tok.off, lx->tok.len, known, n);
 	gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-		  "unknown clause '%s' in '%s'%s%s%s", tok_text(b), directive,
-		  sug ? "; did you mean '" : "", sug ? sug : "",
-		  sug ? "'?" : "");
+	          "unknown clause '%s' in '%s'%s%s%s", tok_text(b), directive,
+	          sug ? "; did you mean '" : "", sug ? sug : "",
+	          sug ? "'?" : "");
 	return false;
 }
 
 static bool duplicate_clause(bparser *b, const char *clause)
 {
 	gram_diag(b->g, KT_DIAG_ERROR, b->lx.tok.off, b->lx.tok.len,
-		  "duplicate '%s' clause", clause);
+	          "duplicate '%s' clause", clause);
 	return false;
 }
 
@@ -106,14 +107,14 @@ static bool parse_number(bparser *b, kt_value *out, size_t *off)
 }
 
 static bool parse_integer(bparser *b, int64_t *out, size_t *off,
-			  const char *what)
+                          const char *what)
 {
 	kt_value v;
 	if (!parse_number(b, &v, off))
 		return false;
 	if (v.is_float) {
 		gram_diag(b->g, KT_DIAG_ERROR, *off, b->num_end - *off,
-			  "%s must be an integer", what);
+		          "%s must be an integer", what);
 		return false;
 	}
 	*out = v.i;
@@ -144,12 +145,12 @@ static void value_text(char *buf, size_t n, kt_value v)
 }
 
 static bool add_value(bparser *b, domain *d, kt_value v, size_t off,
-		      const char *name)
+                      const char *name)
 {
 	if (d->nvalues >= GRAM_MAX_DOMAIN) {
 		gram_diag(b->g, KT_DIAG_ERROR, off, 1,
-			  "domain of '%s' has more than %d values", name,
-			  GRAM_MAX_DOMAIN);
+		          "domain of '%s' has more than %d values", name,
+		          GRAM_MAX_DOMAIN);
 		return false;
 	}
 	for (size_t i = 0; i < d->nvalues; i++) {
@@ -157,8 +158,8 @@ static bool add_value(bparser *b, domain *d, kt_value v, size_t off,
 			char buf[64];
 			value_text(buf, sizeof(buf), v);
 			gram_diag(b->g, KT_DIAG_ERROR, off, b->num_end - off,
-				  "duplicate value %s in the domain of '%s'",
-				  buf, name);
+			          "duplicate value %s in the domain of '%s'",
+			          buf, name);
 			return false;
 		}
 	}
@@ -176,13 +177,14 @@ static bool parse_values(bparser *b, domain *d, const char *name)
 		return false;
 	if (lex_is(lx, ')')) {
 		gram_diag(b->g, KT_DIAG_ERROR, clause, lx->tok.off + 1 - clause,
-			  "empty domain for '%s'", name);
+		          "empty domain for '%s'", name);
 		return false;
 	}
 	for (;;) {
 		kt_value v;
 		size_t off;
-		if (!parse_number(b, &v, &off) || !add_value(b, d, v, off, name))
+		if (!parse_number(b, &v, &off) ||
+		    !add_value(b, d, v, off, name))
 			return false;
 		if (lex_is(lx, ')'))
 			break;
@@ -221,29 +223,34 @@ static bool parse_range(bparser *b, domain *d, const char *name)
 	size_t len = lx->prev_end - clause;
 	if (step_off && step <= 0) {
 		gram_diag(b->g, KT_DIAG_ERROR, step_off, b->num_end - step_off,
-			  "range step must be positive, not %lld", (long long)step);
+		          "range step must be positive, not %lld",
+		          (long long)step);
 		return false;
 	}
 	if (lo > hi) {
 		gram_diag(b->g, KT_DIAG_ERROR, clause, len,
-			  "empty domain for '%s': range from %lld down to %lld",
-			  name, (long long)lo, (long long)hi);
+		          "empty domain for '%s': range from %lld down to %lld",
+		          name, (long long)lo, (long long)hi);
 		return false;
 	}
 	uint64_t n = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)step + 1;
 	if (n > GRAM_MAX_DOMAIN) {
 		gram_diag(b->g, KT_DIAG_ERROR, clause, len,
-			  "domain of '%s' has %llu values; at most %d are "
-			  "allowed", name, (unsigned long long)n, GRAM_MAX_DOMAIN);
+		          "domain of '%s' has %llu values; at most %d are "
+		          "allowed",
+		          name, (unsigned long long)n, GRAM_MAX_DOMAIN);
 		return false;
 	}
 	for (uint64_t i = 0; i < n; i++)
 		GRAM_PUSH(b->g, d->values, d->nvalues, d->cap,
-			  kt_int((int64_t)((uint64_t)lo + i * (uint64_t)step)));
+		          kt_int((int64_t)((uint64_t)lo + i * (uint64_t)step)));
 	return true;
 }
 
-static bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+static bool is_pow2(int64_t v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
 
 /* "pow2" "(" INT "," INT ")" */
 static bool parse_pow2(bparser *b, domain *d, const char *name)
@@ -267,16 +274,16 @@ static bool parse_pow2(bparser *b, domain *d, const char *name)
 		int64_t v = i ? hi : lo;
 		if (!is_pow2(v)) {
 			gram_diag(b->g, KT_DIAG_ERROR, i ? hi_off : lo_off,
-				  i ? hi_end - hi_off : lo_end - lo_off,
-				  "pow2 bound %lld is not a power of two",
-				  (long long)v);
+			          i ? hi_end - hi_off : lo_end - lo_off,
+			          "pow2 bound %lld is not a power of two",
+			          (long long)v);
 			ok = false;
 		}
 	}
 	if (ok && lo > hi) {
 		gram_diag(b->g, KT_DIAG_ERROR, clause, lx->prev_end - clause,
-			  "empty domain for '%s': pow2 from %lld down to %lld",
-			  name, (long long)lo, (long long)hi);
+		          "empty domain for '%s': pow2 from %lld down to %lld",
+		          name, (long long)lo, (long long)hi);
 		ok = false;
 	}
 	for (int64_t v = lo; ok && v <= hi; v *= 2) {
@@ -288,7 +295,7 @@ static bool parse_pow2(bparser *b, domain *d, const char *name)
 }
 
 static bool check_default(bparser *b, domain *d, kt_value def, size_t off,
-			  size_t end, const char *name)
+                          size_t end, const char *name)
 {
 	for (size_t i = 0; i < d->nvalues; i++) {
 		if (value_eq(d->values[i], def)) {
@@ -299,16 +306,17 @@ static bool check_default(bparser *b, domain *d, kt_value def, size_t off,
 	char buf[64];
 	value_text(buf, sizeof(buf), def);
 	gram_diag(b->g, KT_DIAG_ERROR, off, end - off,
-		  "default %s is not in the domain of '%s'", buf, name);
+	          "default %s is not in the domain of '%s'", buf, name);
 	return false;
 }
 
-/* domain-clauses = { "values"(...) | "range"(...) | "pow2"(...) | "default"(number) } */
+/* domain-clauses = { "values"(...) | "range"(...) | "pow2"(...) |
+ * "default"(number) } */
 static bool parse_domain(bparser *b, domain *d, const char *name,
-			 size_t name_off, const char *directive)
+                         size_t name_off, const char *directive)
 {
 	static const char *const clauses[] = {"values", "range", "pow2",
-					      "default"};
+	                                      "default"};
 	lexer *lx = &b->lx;
 	bool have_domain = false, have_default = false;
 	kt_value def = kt_int(0);
@@ -331,20 +339,21 @@ static bool parse_domain(bparser *b, domain *d, const char *name,
 		}
 		if (have_domain) {
 			gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-				  "'%s' has a second domain clause", name);
+			          "'%s' has a second domain clause", name);
 			return false;
 		}
 		have_domain = true;
 		bool ok = k == 0   ? parse_values(b, d, name)
-			  : k == 1 ? parse_range(b, d, name)
-				   : parse_pow2(b, d, name);
+		          : k == 1 ? parse_range(b, d, name)
+		                   : parse_pow2(b, d, name);
 		if (!ok)
 			return false;
 	}
 	if (!have_domain) {
 		gram_diag(b->g, KT_DIAG_ERROR, name_off, strlen(name),
-			  "'%s' has no domain; expected values(...), "
-			  "range(...) or pow2(...)", name);
+		          "'%s' has no domain; expected values(...), "
+		          "range(...) or pow2(...)",
+		          name);
 		return false;
 	}
 	return !have_default ||
@@ -362,9 +371,12 @@ static bool parse_param(bparser *b)
 		return false;
 	/* Declared even when its domain is bad, so uses of it stay quiet. */
 	bool ok = parse_domain(b, &d, name, off, "param");
-	kt_param p = {.name = name, .values = d.values, .nvalues = d.nvalues,
-		      .default_index = d.default_index, .sym = -1,
-		      .loc = gram_loc(b->g, off)};
+	kt_param p = {.name = name,
+	              .values = d.values,
+	              .nvalues = d.nvalues,
+	              .default_index = d.default_index,
+	              .sym = -1,
+	              .loc = gram_loc(b->g, off)};
 	GRAM_PUSH(b->g, b->m->params, b->m->nparams, b->cap_params, p);
 	return ok;
 }
@@ -379,9 +391,12 @@ static bool parse_problem(bparser *b)
 	if (!name)
 		return false;
 	bool ok = parse_domain(b, &d, name, off, "problem");
-	kt_problem p = {.name = name, .values = d.values, .nvalues = d.nvalues,
-			.default_index = d.default_index, .sym = -1,
-			.loc = gram_loc(b->g, off)};
+	kt_problem p = {.name = name,
+	                .values = d.values,
+	                .nvalues = d.nvalues,
+	                .default_index = d.default_index,
+	                .sym = -1,
+	                .loc = gram_loc(b->g, off)};
 	GRAM_PUSH(b->g, b->m->problems, b->m->nproblems, b->cap_problems, p);
 	return ok;
 }
@@ -398,8 +413,8 @@ static bool parse_set(bparser *b)
 	if (lex_expect(&b->lx, '=', "'='"))
 		e = expr_parse(&b->lx, false);
 	/* Declared even when its expression is bad, like parameters. */
-	kt_set s = {.name = name, .expr = e, .sym = -1,
-		    .loc = gram_loc(b->g, off)};
+	kt_set s = {
+	    .name = name, .expr = e, .sym = -1, .loc = gram_loc(b->g, off)};
 	GRAM_PUSH(b->g, b->m->sets, b->m->nsets, b->cap_sets, s);
 	return e != NULL;
 }
@@ -435,10 +450,11 @@ static bool parse_constraint(bparser *b)
 	kt_expr *e = expr_parse(&b->lx, false);
 	if (!e)
 		return false;
-	kt_constraint c = {.expr = e, .text = squeeze(b->g, off, b->lx.prev_end),
-			   .loc = e->loc};
+	kt_constraint c = {.expr = e,
+	                   .text = squeeze(b->g, off, b->lx.prev_end),
+	                   .loc = e->loc};
 	GRAM_PUSH(b->g, b->m->constraints, b->m->nconstraints,
-		  b->cap_constraints, c);
+	          b->cap_constraints, c);
 	return true;
 }
 
@@ -452,7 +468,7 @@ static bool parse_dims(bparser *b, kt_expr **dims, const char *clause)
 	for (int i = 0;; i++) {
 		if (i == 3) {
 			gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-				  "'%s' takes at most 3 dimensions", clause);
+			          "'%s' takes at most 3 dimensions", clause);
 			return false;
 		}
 		if (!(dims[i] = expr_parse(lx, false)))
@@ -469,9 +485,9 @@ static bool parse_dims(bparser *b, kt_expr **dims, const char *clause)
 static bool previous_directive(bparser *b, const char *what, kt_loc prev)
 {
 	gram_diag(b->g, KT_DIAG_ERROR, b->directive_off, strlen(what),
-		  "duplicate '%s' directive", what);
+	          "duplicate '%s' directive", what);
 	gram_diag_at(b->g, KT_DIAG_NOTE, prev, (int)strlen(what),
-		     "the first '%s' is here", what);
+	             "the first '%s' is here", what);
 	return false;
 }
 
@@ -508,8 +524,8 @@ static bool parse_launch_clauses(bparser *b)
 	}
 	if (!l->grid[0] || !l->block[0]) {
 		gram_diag(b->g, KT_DIAG_ERROR, b->directive_off, 6,
-			  "'launch' needs %s", !l->grid[0] ? "grid(...)"
-							    : "block(...)");
+		          "'launch' needs %s",
+		          !l->grid[0] ? "grid(...)" : "block(...)");
 		return false;
 	}
 	return true;
@@ -544,11 +560,11 @@ static const struct directive {
 	const char *name;
 	bool (*parse)(bparser *b);
 } directives[] = {
-	{"param", parse_param},         {"set", parse_set},
-	{"constraint", parse_constraint}, {"problem", parse_problem},
-	{"launch", parse_launch},       {"arg", parse_arg},
-	{"verify", parse_verify},       {"objective", parse_objective},
-	{"kernel", parse_kernel},
+    {"param", parse_param},           {"set", parse_set},
+    {"constraint", parse_constraint}, {"problem", parse_problem},
+    {"launch", parse_launch},         {"arg", parse_arg},
+    {"verify", parse_verify},         {"objective", parse_objective},
+    {"kernel", parse_kernel},
 };
 enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
 
@@ -559,16 +575,17 @@ static void unknown_directive(bparser *b)
 	for (size_t i = 0; i < NDIRECTIVES; i++)
 		names[i] = directives[i].name;
 	const char *sug = gram_suggest(b->g->text + lx->tok.off, lx->tok.len,
-				       names, NDIRECTIVES);
+	                               names, NDIRECTIVES);
 	if (sug)
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "unknown directive '%s'; did you mean '%s'?",
-			  tok_text(b), sug);
+		          "unknown directive '%s'; did you mean '%s'?",
+		          tok_text(b), sug);
 	else
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "unknown directive '%s'; expected param, set, "
-			  "constraint, problem, launch, arg, verify, objective "
-			  "or kernel", tok_text(b));
+		          "unknown directive '%s'; expected param, set, "
+		          "constraint, problem, launch, arg, verify, objective "
+		          "or kernel",
+		          tok_text(b));
 }
 
 static void parse_line(bparser *b, const pragma_line *pl)
@@ -577,7 +594,7 @@ static void parse_line(bparser *b, const pragma_line *pl)
 	lex_init(lx, b->g, pl->body, pl->end);
 	if (lx->tok.kind == TOK_EOL) {
 		gram_diag(b->g, KT_DIAG_ERROR, pl->hash, 1,
-			  "empty '#pragma kt' directive");
+		          "empty '#pragma kt' directive");
 		return;
 	}
 	if (lx->tok.kind != TOK_IDENT) {
@@ -595,8 +612,8 @@ static void parse_line(bparser *b, const pragma_line *pl)
 	}
 	if (d->parse(b) && lx->tok.kind != TOK_EOL && lx->tok.kind != TOK_BAD)
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-			  "unexpected %s after the '%s' directive",
-			  lex_describe(lx), d->name);
+		          "unexpected %s after the '%s' directive",
+		          lex_describe(lx), d->name);
 }
 
 void parse_block(gram *g, kt_model *m, const pragma_line *lines, size_t n)
@@ -611,7 +628,7 @@ void parse_block(gram *g, kt_model *m, const pragma_line *lines, size_t n)
 static bool is_type_word(const lexer *lx)
 {
 	static const char *const words[] = {"unsigned", "signed", "short",
-					    "long", "int", "char"};
+	                                    "long",     "int",    "char"};
 	for (size_t i = 0; i < 6; i++)
 		if (lex_is_ident(lx, words[i]))
 			return true;
@@ -628,13 +645,13 @@ static bool parse_type(bparser *b, kt_type *out)
 	char buf[64] = "";
 	if (!is_type_word(lx)) {
 		snprintf(buf, sizeof(buf), "%.*s", (int)lx->tok.len,
-			 b->g->text + off);
+		         b->g->text + off);
 		lex_next(lx);
 	}
 	while (is_type_word(lx)) {
 		size_t n = strlen(buf);
 		snprintf(buf + n, sizeof(buf) - n, "%s%.*s", n ? " " : "",
-			 (int)lx->tok.len, b->g->text + lx->tok.off);
+		         (int)lx->tok.len, b->g->text + lx->tok.off);
 		lex_next(lx);
 	}
 	int t = gram_type_lookup(buf);
@@ -643,10 +660,10 @@ static bool parse_type(bparser *b, kt_type *out)
 		return true;
 	}
 	const char *sug = gram_suggest(buf, strlen(buf), gram_type_spellings,
-				       gram_ntype_spellings);
+	                               gram_ntype_spellings);
 	gram_diag(b->g, KT_DIAG_ERROR, off, lx->prev_end - off,
-		  "unknown type '%s'%s%s%s", buf, sug ? "; did you mean '" : "",
-		  sug ? sug : "", sug ? "'?" : "");
+	          "unknown type '%s'%s%s%s", buf, sug ? "; did you mean '" : "",
+	          sug ? sug : "", sug ? "'?" : "");
 	return false;
 }
 
@@ -662,15 +679,14 @@ static kt_init default_init(kt_type t)
 	return in;
 }
 
-static bool check_fits(bparser *b, kt_type t, double v, size_t off,
-		       size_t end)
+static bool check_fits(bparser *b, kt_type t, double v, size_t off, size_t end)
 {
 	double lo, hi;
 	gram_type_range(t, &lo, &hi);
 	if (v >= lo && v <= hi && (kt_type_is_float(t) || v == floor(v)))
 		return true;
 	gram_diag(b->g, KT_DIAG_ERROR, off, end - off,
-		  "init value %g does not fit type '%s'", v, kt_type_name(t));
+	          "init value %g does not fit type '%s'", v, kt_type_name(t));
 	return false;
 }
 
@@ -691,14 +707,15 @@ static bool parse_random(bparser *b, kt_init *in, kt_type t)
 	in->hi = kt_value_as_double(hi);
 	if (in->lo > in->hi) {
 		gram_diag(b->g, KT_DIAG_ERROR, lo_off, b->num_end - lo_off,
-			  "random(%g, %g) is an empty range", in->lo, in->hi);
+		          "random(%g, %g) is an empty range", in->lo, in->hi);
 		return false;
 	}
 	return check_fits(b, t, in->lo, lo_off, lo_end) &&
 	       check_fits(b, t, in->hi, hi_off, b->num_end);
 }
 
-/* init = "init" "(" ( random | "zeros" | "iota" | "value" "(" number ")" ) ")" */
+/* init = "init" "(" ( random | "zeros" | "iota" | "value" "(" number ")" ) ")"
+ */
 static bool parse_init(bparser *b, kt_init *in, kt_type t)
 {
 	static const char *const kinds[] = {"random", "zeros", "iota", "value"};
@@ -743,15 +760,17 @@ static bool parse_direction(bparser *b, kt_arg *a)
 	}
 	if (lex_is(lx, '=')) {
 		gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, 1,
-			  "scalar argument '%s' cannot have a count; write "
-			  "'arg %s TYPE = EXPR'", a->name, a->name);
+		          "scalar argument '%s' cannot have a count; write "
+		          "'arg %s TYPE = EXPR'",
+		          a->name, a->name);
 		return false;
 	}
 	if (lx->tok.kind == TOK_BAD)
 		return false;
 	gram_diag(b->g, KT_DIAG_ERROR, lx->tok.off, lx->tok.len,
-		  "missing direction of buffer '%s': expected in, out or "
-		  "inout, found %s", a->name, lex_describe(lx));
+	          "missing direction of buffer '%s': expected in, out or "
+	          "inout, found %s",
+	          a->name, lex_describe(lx));
 	return false;
 }
 
@@ -777,8 +796,9 @@ static bool parse_buffer(bparser *b, kt_arg *a)
 		return duplicate_clause(b, "init");
 	if (a->dir == KT_ARG_OUT)
 		gram_diag(b->g, KT_DIAG_WARNING, init_off, 4,
-			  "init of output '%s' is ignored: outputs are "
-			  "poisoned before each run", a->name);
+		          "init of output '%s' is ignored: outputs are "
+		          "poisoned before each run",
+		          a->name);
 	return true;
 }
 
@@ -813,10 +833,10 @@ static bool check_tolerance(bparser *b, int k, double v, size_t off)
 	if (k == 2 ? (v >= 0 && v <= 1) : v >= 0)
 		return true;
 	gram_diag(b->g, KT_DIAG_ERROR, off, b->num_end - off,
-		  k == 2 ? "%s(%g) is out of range: expected a fraction in "
-			   "[0, 1]"
-			 : "%s(%g) is out of range: expected a value >= 0",
-		  names[k], v);
+	          k == 2 ? "%s(%g) is out of range: expected a fraction in "
+	                   "[0, 1]"
+	                 : "%s(%g) is out of range: expected a value >= 0",
+	          names[k], v);
 	return false;
 }
 
@@ -843,7 +863,9 @@ static bool parse_verify(bparser *b)
 				k = i;
 		if (k < 0)
 			return unknown_clause(b, "verify", clauses, 4);
-		double *slot = k == 0 ? &v->rtol : k == 1 ? &v->atol : &v->match;
+		double *slot = k == 0   ? &v->rtol
+		               : k == 1 ? &v->atol
+		                        : &v->match;
 		if (*slot >= 0)
 			return duplicate_clause(b, clauses[k]);
 		kt_value x;
@@ -873,18 +895,20 @@ static bool parse_objective(bparser *b)
 			k = i;
 	if (k < 0) {
 		if (lx->tok.kind == TOK_EOL)
-			return error_at_tok(b, "time, bandwidth(...) or flops(...)");
+			return error_at_tok(
+			    b, "time, bandwidth(...) or flops(...)");
 		return unknown_clause(b, "objective", kinds, 3);
 	}
 	o->kind = (kt_objective_kind)k;
 	lex_next(lx);
 	if (k == KT_OBJ_TIME)
 		return true;
-	return lex_expect(lx, '(', "'('") && (o->expr = expr_parse(lx, false)) &&
-	       lex_expect(lx, ')', "')'");
+	return lex_expect(lx, '(', "'('") &&
+	       (o->expr = expr_parse(lx, false)) && lex_expect(lx, ')', "')'");
 }
 
-/* kernel = "kernel" "template" "(" targ { "," targ } ")", targ = STRING | expr */
+/* kernel = "kernel" "template" "(" targ { "," targ } ")", targ = STRING | expr
+ */
 static bool parse_kernel(bparser *b)
 {
 	lexer *lx = &b->lx;

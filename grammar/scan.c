@@ -39,7 +39,10 @@ typedef struct scanner {
 	size_t nmodels, cap_models;
 } scanner;
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
 
 static void skip_blanks(scanner *sc)
 {
@@ -67,22 +70,24 @@ static void skip_blanks(scanner *sc)
 static size_t skip_raw_string(const char *t, size_t len, size_t p)
 {
 	size_t d = p + 1;
-	while (d < len && d - p <= 17 && t[d] != '(' && !isspace((unsigned char)t[d]))
+	while (d < len && d - p <= 17 && t[d] != '(' &&
+	       !isspace((unsigned char)t[d]))
 		d++;
 	if (d >= len || t[d] != '(')
 		return gram_skip_quoted(t, len, p);
 	size_t dlen = d - p - 1;
 	for (size_t q = d + 1; q < len; q++)
 		if (t[q] == ')' && q + 1 + dlen < len &&
-		    !memcmp(t + q + 1, t + p + 1, dlen) && t[q + 1 + dlen] == '"')
+		    !memcmp(t + q + 1, t + p + 1, dlen) &&
+		    t[q + 1 + dlen] == '"')
 			return q + dlen + 2;
 	return len;
 }
 
 static bool is_string_prefix(const char *s, size_t n)
 {
-	static const char *const prefixes[] = {"L", "u", "U", "u8", "R",
-					       "LR", "uR", "UR", "u8R"};
+	static const char *const prefixes[] = {"L",  "u",  "U",  "u8", "R",
+	                                       "LR", "uR", "UR", "u8R"};
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], s, n))
 			return true;
@@ -99,8 +104,9 @@ static void scan_word(scanner *sc, ctok *k)
 	if (p < len && (t[p] == '"' || t[p] == '\'') &&
 	    is_string_prefix(t + sc->pos, p - sc->pos)) {
 		k->kind = CT_STRING;
-		p = t[p - 1] == 'R' && t[p] == '"' ? skip_raw_string(t, len, p)
-						   : gram_skip_quoted(t, len, p);
+		p = t[p - 1] == 'R' && t[p] == '"'
+		        ? skip_raw_string(t, len, p)
+		        : gram_skip_quoted(t, len, p);
 	}
 	sc->pos = p;
 }
@@ -121,12 +127,13 @@ static ctok next_tok(scanner *sc)
 	} else if (isalpha((unsigned char)c) || c == '_') {
 		scan_word(sc, &k);
 	} else if (isdigit((unsigned char)c) ||
-		   (c == '.' && sc->pos + 1 < len && isdigit((unsigned char)t[sc->pos + 1]))) {
+	           (c == '.' && sc->pos + 1 < len &&
+	            isdigit((unsigned char)t[sc->pos + 1]))) {
 		k.kind = CT_NUMBER;
 		while (sc->pos < len &&
 		       (ident_char(t[sc->pos]) || t[sc->pos] == '.' ||
-			((t[sc->pos] == '+' || t[sc->pos] == '-') &&
-			 strchr("eEpP", t[sc->pos - 1]))))
+		        ((t[sc->pos] == '+' || t[sc->pos] == '-') &&
+		         strchr("eEpP", t[sc->pos - 1]))))
 			sc->pos++;
 	} else if (c == '"' || c == '\'') {
 		k.kind = CT_STRING;
@@ -157,8 +164,8 @@ static size_t skip_directive_blanks(const gram *g, size_t p, size_t end)
 		else if (c != p)
 			p = c;
 		else if (g->text[p] == ' ' || g->text[p] == '\t' ||
-			 g->text[p] == '\r' || g->text[p] == '\v' ||
-			 g->text[p] == '\f')
+		         g->text[p] == '\r' || g->text[p] == '\v' ||
+		         g->text[p] == '\f')
 			p++;
 		else
 			break;
@@ -207,7 +214,7 @@ static bool skip_group(scanner *sc, char open, char close)
 }
 
 static bool is_one_of(const scanner *sc, ctok k, const char *const *words,
-		      size_t n)
+                      size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (tok_is(sc, k, words[i]))
@@ -251,8 +258,8 @@ static ctok next_code(scanner *sc)
 static bool find_kernel_name(scanner *sc, ctok *name)
 {
 	static const char *const attrs[] = {
-		"__launch_bounds__", "__attribute__", "__maxnreg__",
-		"__cluster_dims__",  "__declspec",    "alignas"};
+	    "__launch_bounds__", "__attribute__", "__maxnreg__",
+	    "__cluster_dims__",  "__declspec",    "alignas"};
 	for (int guard = 0; guard < 256; guard++) {
 		ctok k = next_code(sc);
 		if (k.kind == CT_IDENT && is_one_of(sc, k, attrs, 6)) {
@@ -286,7 +293,7 @@ static bool find_kernel_name(scanner *sc, ctok *name)
 static bool match_kernel(scanner *sc, ctok k, ctok *name)
 {
 	static const char *const kernel_words[] = {"__global__", "__kernel",
-						   "kernel"};
+	                                           "kernel"};
 	for (int guard = 0; guard < 256; guard++, k = next_code(sc)) {
 		if (k.kind == CT_IDENT && is_one_of(sc, k, kernel_words, 3))
 			return find_kernel_name(sc, name);
@@ -295,17 +302,18 @@ static bool match_kernel(scanner *sc, ctok k, ctok *name)
 			    !skip_group(sc, '<', '>'))
 				return false;
 		} else if (k.kind == CT_IDENT &&
-			   (tok_is(sc, k, "__attribute__") ||
-			    tok_is(sc, k, "__declspec"))) {
+		           (tok_is(sc, k, "__attribute__") ||
+		            tok_is(sc, k, "__declspec"))) {
 			if (!is_punct(sc, next_code(sc), '(') ||
 			    !skip_group(sc, '(', ')'))
 				return false;
 		} else if (is_punct(sc, k, '[') &&
-			   is_punct(sc, peek_tok(sc), '[')) {
+		           is_punct(sc, peek_tok(sc), '[')) {
 			if (!skip_group(sc, '[', ']'))
 				return false;
 		} else if (k.kind == CT_STRING || is_punct(sc, k, '{') ||
-			   (k.kind == CT_PUNCT && strchr("*&:", sc->g->text[k.off]))) {
+		           (k.kind == CT_PUNCT &&
+		            strchr("*&:", sc->g->text[k.off]))) {
 			continue; /* extern "C" {, qualified return types */
 		} else if (k.kind != CT_IDENT) {
 			return false;
@@ -320,15 +328,15 @@ static void report_missing_kernel(scanner *sc, ctok k)
 	const pragma_line *last = &sc->block[sc->nblock - 1];
 	if (k.kind == CT_EOF) {
 		gram_diag(g, KT_DIAG_ERROR, last->hash, 1,
-			  "'#pragma kt' block is not followed by a kernel");
+		          "'#pragma kt' block is not followed by a kernel");
 		return;
 	}
 	gram_diag(g, KT_DIAG_ERROR, k.off, k.len,
-		  "expected a kernel ('__global__' or '__kernel' function) "
-		  "after the '#pragma kt' block, found '%.*s'",
-		  (int)(k.len > 40 ? 40 : k.len), g->text + k.off);
+	          "expected a kernel ('__global__' or '__kernel' function) "
+	          "after the '#pragma kt' block, found '%.*s'",
+	          (int)(k.len > 40 ? 40 : k.len), g->text + k.off);
 	gram_diag(g, KT_DIAG_NOTE, sc->block[0].hash, 1,
-		  "the block starts here");
+	          "the block starts here");
 }
 
 static void close_block(scanner *sc, ctok k)
@@ -359,11 +367,12 @@ static void check_duplicate_kernels(scanner *sc)
 				continue;
 			int len = (int)strlen(m->kernel);
 			gram_diag_at(sc->g, KT_DIAG_ERROR, m->kernel_loc, len,
-				     "a second '#pragma kt' block for kernel "
-				     "'%s'", m->kernel);
+			             "a second '#pragma kt' block for kernel "
+			             "'%s'",
+			             m->kernel);
 			gram_diag_at(sc->g, KT_DIAG_NOTE,
-				     sc->models[j].kernel_loc, len,
-				     "the first one is here");
+			             sc->models[j].kernel_loc, len,
+			             "the first one is here");
 			break;
 		}
 	}

@@ -88,16 +88,16 @@ kt_loc gram_loc(const gram *g, size_t off)
 }
 
 static void add_diag(gram *g, kt_severity sev, kt_loc loc, int len,
-		     const char *msg)
+                     const char *msg)
 {
 	const char *text = loc.line > 0 ? g->text : NULL;
 	if (kt_diags_add(g->diags, sev, g->file, text, loc.line, loc.col, len,
-			 "%s", msg))
+	                 "%s", msg))
 		longjmp(g->oom, 1);
 }
 
 void gram_vdiag(gram *g, kt_severity sev, size_t off, size_t len,
-		const char *fmt, va_list ap)
+                const char *fmt, va_list ap)
 {
 	char msg[1024];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -112,7 +112,7 @@ void gram_vdiag(gram *g, kt_severity sev, size_t off, size_t len,
 }
 
 void gram_diag(gram *g, kt_severity sev, size_t off, size_t len,
-	       const char *fmt, ...)
+               const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -121,7 +121,7 @@ void gram_diag(gram *g, kt_severity sev, size_t off, size_t len,
 }
 
 void gram_diag_at(gram *g, kt_severity sev, kt_loc loc, int len,
-		  const char *fmt, ...)
+                  const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -141,7 +141,8 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb)
 	for (size_t j = 0; j <= nb; j++)
 		d[0][j] = j;
 	for (size_t i = 1; i <= na; i++) {
-		size_t *cur = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+		size_t *cur = d[i % 3], *up = d[(i - 1) % 3],
+		       *up2 = d[(i + 1) % 3];
 		cur[0] = i;
 		for (size_t j = 1; j <= nb; j++) {
 			size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
@@ -161,7 +162,7 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb)
 /* Names of three or more characters get a suggestion when a few edits
  * away, or when they begin a longer name ("rand" for "random"). */
 const char *gram_suggest(const char *name, size_t len, const char *const *cands,
-			 size_t ncands)
+                         size_t ncands)
 {
 	const char *best = NULL;
 	size_t best_d = len < 3 ? 0 : len < 6 ? 1 : len < 9 ? 2 : 3;
@@ -194,7 +195,7 @@ static int parse_into(holder *h, gram *g, const char *path, const char *text)
 }
 
 int kt_template_parse(kt_template **out, const char *path, const char *text,
-		      kt_diags *diags)
+                      kt_diags *diags)
 {
 	*out = NULL;
 	holder *h = kt_calloc(1, sizeof(*h));
@@ -206,8 +207,10 @@ int kt_template_parse(kt_template **out, const char *path, const char *text,
 	int errors = diags->errors;
 	int rc = parse_into(h, &g, path ? path : "<input>", text ? text : "");
 	if (!rc && diags->errors > errors)
-		rc = kt_error(KT_EPARSE, "'%s' has errors in its '#pragma kt' "
-			      "lines", path ? path : "<input>");
+		rc = kt_error(KT_EPARSE,
+		              "'%s' has errors in its '#pragma kt' "
+		              "lines",
+		              path ? path : "<input>");
 	if (rc) {
 		kt_template_free(&h->t);
 		return rc;

@@ -43,7 +43,8 @@ static void walk(const kt_template *t)
 		format(m->launch.smem, m);
 		for (size_t k = 0; k < m->nargs; k++)
 			format(m->args[k].count ? m->args[k].count
-						: m->args[k].value, m);
+			                        : m->args[k].value,
+			       m);
 		format(m->objective.expr, m);
 		for (int k = 0; k < m->ntemplate_args; k++)
 			format(m->template_args[k], m);

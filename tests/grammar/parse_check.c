@@ -29,7 +29,7 @@ static void print_value(kt_value v)
 }
 
 static void print_domain(const char *what, const char *name,
-			 const kt_value *values, size_t n, size_t def)
+                         const kt_value *values, size_t n, size_t def)
 {
 	printf("%s %s {", what, name);
 	for (size_t i = 0; i < n; i++) {
@@ -53,11 +53,11 @@ static void dump_decls(const kt_model *m)
 {
 	for (size_t i = 0; i < m->nparams; i++)
 		print_domain("param", m->params[i].name, m->params[i].values,
-			     m->params[i].nvalues, m->params[i].default_index);
+		             m->params[i].nvalues, m->params[i].default_index);
 	for (size_t i = 0; i < m->nproblems; i++)
 		print_domain("problem", m->problems[i].name,
-			     m->problems[i].values, m->problems[i].nvalues,
-			     m->problems[i].default_index);
+		             m->problems[i].values, m->problems[i].nvalues,
+		             m->problems[i].default_index);
 	for (size_t i = 0; i < m->nsets; i++) {
 		kt_str s = KT_STR_INIT;
 		kt_expr_format(&s, m->sets[i].expr, m);
@@ -70,7 +70,7 @@ static void dump_decls(const kt_model *m)
 		kt_expr_format(&s, m->constraints[i].expr, m);
 		printf("constraint %s", s.ptr);
 		print_deps(m, m->constraints[i].params,
-			   m->constraints[i].nparams);
+		           m->constraints[i].nparams);
 		kt_str_release(&s);
 	}
 	for (size_t i = 0; i < m->ndevices; i++) {

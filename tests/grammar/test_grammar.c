@@ -60,10 +60,11 @@ static char *fmt(const kt_expr *e, const kt_model *m)
 
 static void param_domains_expand(void)
 {
-	kt_template *t = parse_ok("#pragma kt param A values(3, 1, 2) default(2)\n"
-				  "#pragma kt param B range(2, 11, 3)\n"
-				  "#pragma kt param C pow2(4, 64) default(16)\n"
-				  "#pragma kt param D values(-1.5, 0.25)\n" KERNEL);
+	kt_template *t =
+	    parse_ok("#pragma kt param A values(3, 1, 2) default(2)\n"
+	             "#pragma kt param B range(2, 11, 3)\n"
+	             "#pragma kt param C pow2(4, 64) default(16)\n"
+	             "#pragma kt param D values(-1.5, 0.25)\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	CHECK(m && m->nparams == 4);
 	if (!m || m->nparams != 4)
@@ -79,23 +80,25 @@ static void param_domains_expand(void)
 	CHECK(m->params[3].values[0].is_float);
 	CHECK(m->params[3].values[0].f == -1.5);
 	kt_template_free(t);
-	t = parse_ok("\xEF\xBB\xBF#pragma kt param M values(2, 0.5, -1)\n" KERNEL);
+	t = parse_ok(
+	    "\xEF\xBB\xBF#pragma kt param M values(2, 0.5, -1)\n" KERNEL);
 	m = kt_template_model(t, NULL);
 	CHECK(m && m->nparams == 1);
 	if (!m || m->nparams != 1)
 		goto done;
 	CHECK(m->params[0].values[0].is_float && m->params[0].values[0].f == 2);
-	CHECK(m->params[0].values[2].is_float && m->params[0].values[2].f == -1);
+	CHECK(m->params[0].values[2].is_float &&
+	      m->params[0].values[2].f == -1);
 done:
 	kt_template_free(t);
 }
 
 static void symbols_are_params_sets_problems_devices(void)
 {
-	kt_template *t = parse_ok(
-		"#pragma kt set S = P * N + DEVICE_WARP_SIZE\n"
-		"#pragma kt problem N values(1024, 4096) default(4096)\n"
-		"#pragma kt param P values(1, 2)\n" KERNEL);
+	kt_template *t =
+	    parse_ok("#pragma kt set S = P * N + DEVICE_WARP_SIZE\n"
+	             "#pragma kt problem N values(1024, 4096) default(4096)\n"
+	             "#pragma kt param P values(1, 2)\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
@@ -109,7 +112,7 @@ static void symbols_are_params_sets_problems_devices(void)
 	CHECK_EQ_INT(m->ndevices, 1);
 	CHECK_EQ_INT(m->devices[0].fallback.i, 32);
 	CHECK_EQ_STR(kt_device_consts[m->devices[0].index].name,
-		     "DEVICE_WARP_SIZE");
+	             "DEVICE_WARP_SIZE");
 	CHECK_EQ_INT(m->problems[0].default_index, 1);
 	CHECK_EQ_INT(m->problems[0].sym, 2);
 	CHECK_EQ_INT(m->params[0].sym, 0);
@@ -119,13 +122,13 @@ static void symbols_are_params_sets_problems_devices(void)
 static void dependencies_go_through_sets(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A values(1, 2)\n"
-				  "#pragma kt param B values(1, 2)\n"
-				  "#pragma kt param C values(1, 2)\n"
-				  "#pragma kt problem N values(8)\n"
-				  "#pragma kt set S = A * N\n"
-				  "#pragma kt set T = S + C\n"
-				  "#pragma kt constraint T <= 64\n"
-				  "#pragma kt constraint B  >   N\n" KERNEL);
+	                          "#pragma kt param B values(1, 2)\n"
+	                          "#pragma kt param C values(1, 2)\n"
+	                          "#pragma kt problem N values(8)\n"
+	                          "#pragma kt set S = A * N\n"
+	                          "#pragma kt set T = S + C\n"
+	                          "#pragma kt constraint T <= 64\n"
+	                          "#pragma kt constraint B  >   N\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
@@ -146,14 +149,15 @@ static const char *reformat(const char *expr)
 {
 	static char out[512];
 	char text[1024];
-	snprintf(text, sizeof(text),
-		 "#pragma kt param A values(1)\n#pragma kt param B values(2)\n"
-		 "#pragma kt param C values(3)\n#pragma kt constraint %s\n" KERNEL,
-		 expr);
+	snprintf(
+	    text, sizeof(text),
+	    "#pragma kt param A values(1)\n#pragma kt param B values(2)\n"
+	    "#pragma kt param C values(3)\n#pragma kt constraint %s\n" KERNEL,
+	    expr);
 	kt_template *t = parse_ok(text);
 	const kt_model *m = kt_template_model(t, NULL);
 	snprintf(out, sizeof(out), "%s",
-		 m ? fmt(m->constraints[0].expr, m) : "(failed)");
+	         m ? fmt(m->constraints[0].expr, m) : "(failed)");
 	kt_template_free(t);
 	return out;
 }
@@ -184,10 +188,11 @@ static void precedence_follows_c(void)
 
 static void precedence_evaluates_like_c(void)
 {
-	kt_template *t = parse_ok("#pragma kt param A values(1)\n"
-				  "#pragma kt constraint A + 2 * 3 - 8 / 4 % 3\n"
-				  "#pragma kt constraint A | 6 & 3 ^ 1 << 2\n"
-				  "#pragma kt constraint A ? 0 ? 5 : 7 : 9\n" KERNEL);
+	kt_template *t =
+	    parse_ok("#pragma kt param A values(1)\n"
+	             "#pragma kt constraint A + 2 * 3 - 8 / 4 % 3\n"
+	             "#pragma kt constraint A | 6 & 3 ^ 1 << 2\n"
+	             "#pragma kt constraint A ? 0 ? 5 : 7 : 9\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	kt_value slots[1] = {kt_int(1)}, v;
 	if (!m)
@@ -204,26 +209,26 @@ static void precedence_evaluates_like_c(void)
 static void literals_and_functions(void)
 {
 	CHECK_EQ_STR(reformat("A * 0x10 + 1.5 + 1e-3 + .5 + 2.0f + 7u"),
-		     "A * 16 + 1.5 + 0.001 + 0.5 + 2.0 + 7");
+	             "A * 16 + 1.5 + 0.001 + 0.5 + 2.0 + 7");
 	CHECK_EQ_STR(reformat("min(A, B, C) + max(A,B) + div_ceil(A, 2)"),
-		     "min(A, B, C) + max(A, B) + div_ceil(A, 2)");
+	             "min(A, B, C) + max(A, B) + div_ceil(A, 2)");
 	CHECK_EQ_STR(reformat("log2(A) + pow2(B) + abs(-C) + floor(1.5)"),
-		     "log2(A) + pow2(B) + abs(-C) + floor(1.5)");
+	             "log2(A) + pow2(B) + abs(-C) + floor(1.5)");
 	CHECK_EQ_STR(reformat("ceil(A) + round(B) + float(C) + int(A)"),
-		     "ceil(A) + round(B) + float(C) + int(A)");
+	             "ceil(A) + round(B) + float(C) + int(A)");
 	CHECK_EQ_STR(reformat("A < 9223372036854775807"),
-		     "A < 9223372036854775807");
+	             "A < 9223372036854775807");
 }
 
 static void format_round_trips(void)
 {
 	static const char *const exprs[] = {
-		"A + B * C - (A - B) / C % 2",
-		"A << (B >> 1) < C && !(A == B) || C != 0",
-		"(A ? B : C) + (A || B ? 1 : 2)",
-		"~(A ^ B) & (C | 3)",
-		"-(-A) + +B - -1.25e-7",
-		"min(A * 2, max(B, C, 4)) ? div_ceil(A + 1, B) : 0",
+	    "A + B * C - (A - B) / C % 2",
+	    "A << (B >> 1) < C && !(A == B) || C != 0",
+	    "(A ? B : C) + (A || B ? 1 : 2)",
+	    "~(A ^ B) & (C | 3)",
+	    "-(-A) + +B - -1.25e-7",
+	    "min(A * 2, max(B, C, 4)) ? div_ceil(A + 1, B) : 0",
 	};
 	for (size_t i = 0; i < sizeof(exprs) / sizeof(exprs[0]); i++) {
 		char once[512];
@@ -235,18 +240,18 @@ static void format_round_trips(void)
 static void launch_args_verify_objective(void)
 {
 	kt_template *t = parse_ok(
-		"#pragma kt param B pow2(32, 256)\n"
-		"#pragma kt problem N values(4096)\n"
-		"#pragma kt launch block(B, 2) grid(div_ceil(N, B), 1, 3) "
-		"smem(B * 4)\n"
-		"#pragma kt arg x __nv_bfloat16[N] in init(random(-2, 2.5))\n"
-		"#pragma kt arg y float[N * 2] inout init(value(3))\n"
-		"#pragma kt arg z unsigned long long[N] out\n"
-		"#pragma kt arg w i8[4] in init(iota)\n"
-		"#pragma kt arg v half[4] in init(zeros)\n"
-		"#pragma kt arg n unsigned int = N / 2\n"
-		"#pragma kt verify atol(1e-3) match(0.99)\n"
-		"#pragma kt objective flops(2 * N)\n" KERNEL);
+	    "#pragma kt param B pow2(32, 256)\n"
+	    "#pragma kt problem N values(4096)\n"
+	    "#pragma kt launch block(B, 2) grid(div_ceil(N, B), 1, 3) "
+	    "smem(B * 4)\n"
+	    "#pragma kt arg x __nv_bfloat16[N] in init(random(-2, 2.5))\n"
+	    "#pragma kt arg y float[N * 2] inout init(value(3))\n"
+	    "#pragma kt arg z unsigned long long[N] out\n"
+	    "#pragma kt arg w i8[4] in init(iota)\n"
+	    "#pragma kt arg v half[4] in init(zeros)\n"
+	    "#pragma kt arg n unsigned int = N / 2\n"
+	    "#pragma kt verify atol(1e-3) match(0.99)\n"
+	    "#pragma kt objective flops(2 * N)\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
@@ -285,9 +290,9 @@ static void launch_args_verify_objective(void)
 static void defaults_without_directives(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A values(1)\n"
-				  "#pragma kt arg x f32[8] in\n"
-				  "#pragma kt arg y i32[8] in\n"
-				  "#pragma kt arg z u8[8] in\n" KERNEL);
+	                          "#pragma kt arg x f32[8] in\n"
+	                          "#pragma kt arg y i32[8] in\n"
+	                          "#pragma kt arg z u8[8] in\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
@@ -303,9 +308,10 @@ static void defaults_without_directives(void)
 
 static void verify_off_and_objectives(void)
 {
-	kt_template *t = parse_ok("#pragma kt param A values(1)\n"
-				  "#pragma kt verify off\n"
-				  "#pragma kt objective bandwidth(A * 8)\n" KERNEL);
+	kt_template *t =
+	    parse_ok("#pragma kt param A values(1)\n"
+	             "#pragma kt verify off\n"
+	             "#pragma kt objective bandwidth(A * 8)\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	CHECK(m && m->verify.off);
 	CHECK(m && m->objective.kind == KT_OBJ_BANDWIDTH);
@@ -314,9 +320,10 @@ static void verify_off_and_objectives(void)
 
 static void kernel_template_takes_strings(void)
 {
-	kt_template *t = parse_ok("#pragma kt param A values(1, 2)\n"
-				  "#pragma kt kernel template(A * 2, \"float\", \"a\\\"b\")\n"
-				  "template <int X, typename T>\n" KERNEL);
+	kt_template *t = parse_ok(
+	    "#pragma kt param A values(1, 2)\n"
+	    "#pragma kt kernel template(A * 2, \"float\", \"a\\\"b\")\n"
+	    "template <int X, typename T>\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
@@ -332,19 +339,19 @@ static void kernel_template_takes_strings(void)
 static void several_kernels_several_models(void)
 {
 	kt_template *t = parse_ok(
-		"#include <cuda.h>\n"
-		"#pragma kt param A values(1)\n"
-		"__global__ void first(int *p) { /* #pragma kt nothing */ }\n"
-		"__device__ int helper(void) { return 2; }\n"
-		"__global__ void bare(int *p) {}\n"
-		"#pragma kt param B values(2)\n"
-		"#ifndef B\n#define B 2\n#endif\n"
-		"// comment\n"
-		"template <int X = (3 > 2)>\n"
-		"static __global__ void __launch_bounds__(B * 32, 2)\n"
-		"  second(int *p) {}\n"
-		"#pragma kt param C values(3)\n"
-		"extern \"C\" __global__ void third(void) {}\n");
+	    "#include <cuda.h>\n"
+	    "#pragma kt param A values(1)\n"
+	    "__global__ void first(int *p) { /* #pragma kt nothing */ }\n"
+	    "__device__ int helper(void) { return 2; }\n"
+	    "__global__ void bare(int *p) {}\n"
+	    "#pragma kt param B values(2)\n"
+	    "#ifndef B\n#define B 2\n#endif\n"
+	    "// comment\n"
+	    "template <int X = (3 > 2)>\n"
+	    "static __global__ void __launch_bounds__(B * 32, 2)\n"
+	    "  second(int *p) {}\n"
+	    "#pragma kt param C values(3)\n"
+	    "extern \"C\" __global__ void third(void) {}\n");
 	if (!t)
 		return;
 	CHECK_EQ_INT(t->nmodels, 3);
@@ -362,22 +369,23 @@ static void several_kernels_several_models(void)
 static void continuation_lines_join(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A \\\n"
-				  "    values(1, \\\n"
-				  "           2) default(2)\n"
-				  "#pragma kt constraint A > 1 && \\\r\n"
-				  "    A < 4 /* a comment\n"
-				  " across lines */ && A != 3 // end\n" KERNEL);
+	                          "    values(1, \\\n"
+	                          "           2) default(2)\n"
+	                          "#pragma kt constraint A > 1 && \\\r\n"
+	                          "    A < 4 /* a comment\n"
+	                          " across lines */ && A != 3 // end\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	if (!m)
 		return;
 	CHECK_EQ_INT(m->params[0].nvalues, 2);
 	CHECK_EQ_INT(m->params[0].default_index, 1);
-	CHECK_EQ_STR(fmt(m->constraints[0].expr, m), "A > 1 && A < 4 && A != 3");
+	CHECK_EQ_STR(fmt(m->constraints[0].expr, m),
+	             "A > 1 && A < 4 && A != 3");
 	kt_template_free(t);
 	/* A position after a continuation is on its own line. */
 	parse_bad("#pragma kt param A values(1)\n"
-		  "#pragma kt constraint A > 1 && \\\n"
-		  "      B\n" KERNEL);
+	          "#pragma kt constraint A > 1 && \\\n"
+	          "      B\n" KERNEL);
 	CHECK(has_diag("unknown name 'B'", 3, 7));
 	kt_diags_release(&diags);
 }
@@ -385,11 +393,11 @@ static void continuation_lines_join(void)
 static void opencl_kernels(void)
 {
 	kt_template *t = parse_ok(
-		"#pragma kt param WG values(64, 128)\n"
-		"__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
-		"void add(__global float *x) {}\n"
-		"#pragma kt param V values(1, 4)\n"
-		"kernel void scale(global float *x) {}\n");
+	    "#pragma kt param WG values(64, 128)\n"
+	    "__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
+	    "void add(__global float *x) {}\n"
+	    "#pragma kt param V values(1, 4)\n"
+	    "kernel void scale(global float *x) {}\n");
 	if (!t)
 		return;
 	CHECK_EQ_INT(t->nmodels, 2);
@@ -401,13 +409,13 @@ static void opencl_kernels(void)
 static void pragmas_in_comments_and_strings_are_not_pragmas(void)
 {
 	kt_template *t = parse_ok(
-		"/*\n#pragma kt param A values(1)\n*/\n"
-		"const char *s = \"\\\n#pragma kt param B values(1)\";\n"
-		"const char *r = R\"x(\n#pragma kt param C values(1)\n)x\";\n"
-		"char q = '\\'';\n"
-		"#define M(x) \\\n  x\n"
-		"// #pragma kt param D values(1)\n"
-		"#pragma kt param E values(1)\n" KERNEL);
+	    "/*\n#pragma kt param A values(1)\n*/\n"
+	    "const char *s = \"\\\n#pragma kt param B values(1)\";\n"
+	    "const char *r = R\"x(\n#pragma kt param C values(1)\n)x\";\n"
+	    "char q = '\\'';\n"
+	    "#define M(x) \\\n  x\n"
+	    "// #pragma kt param D values(1)\n"
+	    "#pragma kt param E values(1)\n" KERNEL);
 	const kt_model *m = kt_template_model(t, NULL);
 	CHECK(t && t->nmodels == 1);
 	CHECK(m && m->nparams == 1 && !strcmp(m->params[0].name, "E"));
@@ -428,9 +436,9 @@ static void no_pragma_no_model(void)
 static void errors_fail_with_positions(void)
 {
 	CHECK_EQ_INT(parse_bad("#pragma kt param A values(1, 2)\n"
-			       "#pragma kt constraint A > BB\n"
-			       "#pragma kt parm X values(1)\n" KERNEL),
-		     KT_EPARSE);
+	                       "#pragma kt constraint A > BB\n"
+	                       "#pragma kt parm X values(1)\n" KERNEL),
+	             KT_EPARSE);
 	CHECK(has_diag("unknown name 'BB'", 2, 27));
 	CHECK(has_diag("unknown directive 'parm'", 3, 12));
 	CHECK_EQ_INT(diags.errors, 2);
@@ -440,8 +448,9 @@ static void errors_fail_with_positions(void)
 static void long_expressions_are_bounded(void)
 {
 	static char text[64 * 1024];
-	int n = snprintf(text, sizeof(text),
-			 "#pragma kt param A values(1)\n#pragma kt constraint A");
+	int n =
+	    snprintf(text, sizeof(text),
+	             "#pragma kt param A values(1)\n#pragma kt constraint A");
 	for (int i = 0; i < 5000; i++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n, "+1");
 	snprintf(text + n, sizeof(text) - (size_t)n, " > 0\n" KERNEL);
@@ -452,7 +461,7 @@ static void long_expressions_are_bounded(void)
 	kt_diags_release(&diags);
 	/* Just under the limit parses. */
 	n = snprintf(text, sizeof(text),
-		     "#pragma kt param A values(1)\n#pragma kt constraint A");
+	             "#pragma kt param A values(1)\n#pragma kt constraint A");
 	for (int i = 0; i < 2000; i++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n, "+1");
 	snprintf(text + n, sizeof(text) - (size_t)n, " > 0\n" KERNEL);
@@ -462,7 +471,7 @@ static void long_expressions_are_bounded(void)
 static void warnings_do_not_fail(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A values(1)\n"
-				  "#pragma kt constraint 2 > 1\n" KERNEL);
+	                          "#pragma kt constraint 2 > 1\n" KERNEL);
 	CHECK(t != NULL);
 	CHECK_EQ_INT(diags.warnings, 1);
 	CHECK(has_diag("does not depend on any parameter", 2, 23));
@@ -491,15 +500,15 @@ static void types_and_device_table(void)
 	CHECK(!kt_type_is_float(KT_TYPE_U8));
 	CHECK(kt_device_nconsts < 64);
 	static const char *const required[] = {
-		"DEVICE_SM_COUNT", "DEVICE_MAX_THREADS_PER_BLOCK",
-		"DEVICE_MAX_BLOCK_DIM_X", "DEVICE_MAX_BLOCK_DIM_Y",
-		"DEVICE_MAX_BLOCK_DIM_Z", "DEVICE_WARP_SIZE",
-		"DEVICE_SMEM_PER_BLOCK", "DEVICE_SMEM_PER_BLOCK_OPTIN",
-		"DEVICE_SMEM_PER_SM", "DEVICE_REGS_PER_BLOCK",
-		"DEVICE_REGS_PER_SM", "DEVICE_MAX_THREADS_PER_SM",
-		"DEVICE_L2_SIZE", "DEVICE_CC_MAJOR", "DEVICE_CC_MINOR",
-		"DEVICE_COMPUTE_UNITS", "DEVICE_LOCAL_MEM_SIZE",
-		"DEVICE_MAX_WORK_GROUP_SIZE"};
+	    "DEVICE_SM_COUNT",        "DEVICE_MAX_THREADS_PER_BLOCK",
+	    "DEVICE_MAX_BLOCK_DIM_X", "DEVICE_MAX_BLOCK_DIM_Y",
+	    "DEVICE_MAX_BLOCK_DIM_Z", "DEVICE_WARP_SIZE",
+	    "DEVICE_SMEM_PER_BLOCK",  "DEVICE_SMEM_PER_BLOCK_OPTIN",
+	    "DEVICE_SMEM_PER_SM",     "DEVICE_REGS_PER_BLOCK",
+	    "DEVICE_REGS_PER_SM",     "DEVICE_MAX_THREADS_PER_SM",
+	    "DEVICE_L2_SIZE",         "DEVICE_CC_MAJOR",
+	    "DEVICE_CC_MINOR",        "DEVICE_COMPUTE_UNITS",
+	    "DEVICE_LOCAL_MEM_SIZE",  "DEVICE_MAX_WORK_GROUP_SIZE"};
 	for (size_t r = 0; r < sizeof(required) / sizeof(required[0]); r++) {
 		int found = 0;
 		for (size_t i = 0; i < kt_device_nconsts; i++)
@@ -547,11 +556,11 @@ static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 static void every_allocation_failure_is_survived(void)
 {
 	const char *text = "#pragma kt param A values(1, 2)\n"
-			   "#pragma kt param B range(1, 300)\n"
-			   "#pragma kt set S = A * B\n"
-			   "#pragma kt constraint S < DEVICE_SM_COUNT\n"
-			   "#pragma kt constraint Q > 1\n"
-			   "#pragma kt constraint DEVICE_NONE > 1\n" KERNEL;
+	                   "#pragma kt param B range(1, 300)\n"
+	                   "#pragma kt set S = A * B\n"
+	                   "#pragma kt constraint S < DEVICE_SM_COUNT\n"
+	                   "#pragma kt constraint Q > 1\n"
+	                   "#pragma kt constraint DEVICE_NONE > 1\n" KERNEL;
 	int failures = 0;
 	for (fail_at = 1; fail_at < 1000; fail_at++) {
 		kt_template *t = NULL;
