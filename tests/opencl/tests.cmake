@@ -17,3 +17,15 @@ if(KTC_HAVE_OPENCL)
       LABELS opencl SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()
+
+# The timing program of bench/opencl_matmul.sh, and a short run of it.
+if(KTC_HAVE_OPENCL)
+  add_executable(ktc-opencl-bench ${CMAKE_SOURCE_DIR}/bench/opencl_bench.c)
+  target_link_libraries(ktc-opencl-bench PRIVATE ktc_lib)
+  add_test(NAME opencl_bench_compares_two_configurations
+           COMMAND ktc-opencl-bench --runs 3 --config BLOCK=64,ITEMS=4,CONTIG=1
+                   ${CMAKE_SOURCE_DIR}/samples/opencl/saxpy.cl)
+  set_tests_properties(opencl_bench_compares_two_configurations PROPERTIES
+    LABELS opencl TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "tuned +BLOCK=64,ITEMS=4,CONTIG=1.*median [0-9.]+ ms.*speedup")
+endif()
