@@ -399,6 +399,14 @@ static void reject_leaf(finder *F, int k, int li, int dim, const fe_leaf *l,
 	}
 }
 
+/* 32 beside other factors, unnamed or named for warps: the warp size. */
+static bool warp_factor(finder *F, const fe_leaves *lv, const fe_leaf *l)
+{
+	const char *name = leaf_name(F, l);
+	return l->value == 32 && lv->len > 1 &&
+	       (!name || lower_has(name, "warp") || lower_has(name, "lane"));
+}
+
 /* Picks the leaf a block dimension is tuned through; -1 if none. */
 static int pick_root(finder *F, fe_leaves *lv, bool product)
 {
@@ -406,8 +414,8 @@ static int pick_root(finder *F, fe_leaves *lv, bool product)
 		return -1;
 	int best = -1, named = -1, n = 0;
 	for (size_t i = 0; i < lv->len; i++) {
-		if (lv->items[i].value == 32 && lv->len > 1)
-			continue; /* the warp size as a factor */
+		if (warp_factor(F, lv, &lv->items[i]))
+			continue;
 		n++;
 		best = best < 0 ? (int)i : best;
 		if (lower_has(leaf_name(F, &lv->items[i]), "per_block") ||
@@ -450,7 +458,7 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 		const fe_leaf *l = &lv.items[i];
 		if ((int)i == r)
 			continue;
-		if (l->value == 32 && lv.len > 1)
+		if (warp_factor(F, &lv, l))
 			reject_leaf(F, k, li, dim, l, KT_REASON_WARP_SIZE,
 				    "the warp size, a factor of the block size");
 		else if (fe_shuffle_fixed(F, l->value, &where))
@@ -591,6 +599,8 @@ static const char *follow(finder *F, int u, int64_t v, int *root)
 	if (u < 0)
 		return NULL;
 	const kt_candidate *c = &F->items.items[u];
+	if (c->rejected)
+		return NULL;
 	const char *with = c->link >= 0 ? c->with : "$";
 	*root = c->link >= 0 ? c->link : u;
 	if (v == c->value)
@@ -707,6 +717,7 @@ static int publish(finder *F)
 					    F->a->n[K->body].e);
 		ki->is_template = F->a->n[K->node].kind ==
 				  CXCursor_FunctionTemplate;
+		ki->has_errors = K->broken;
 		ki->nlaunches = K->launches.len;
 		ki->launches = kt_arena_alloc(c->arena, (K->launches.len + 1) *
 							       sizeof(kt_range));

@@ -409,7 +409,15 @@ static void classify_literal(finder *F, int k, int n)
 		}
 		if (t >= 0) {
 			fe_target tt = F->targets.items[t];
-			link_literal(F, k, n, &tt, c.why ? c.why : "same value");
+			const kt_candidate *root = &F->items.items[tt.root];
+			const char *why = c.why;
+			if (root->kind == KT_CAND_VECTOR || !why)
+				why = fe_say(F, "equals the %s %lld of %d:%d",
+					     kt_role_name(root->role),
+					     (long long)root->value,
+					     root->range.begin.line,
+					     root->range.begin.col);
+			link_literal(F, k, n, &tt, why);
 			return;
 		}
 	}
@@ -475,6 +483,19 @@ static bool shifted(const fe_ast *a, int n)
 		 op == CXBinaryOperator_ShrAssign));
 }
 
+static bool bit_operand(const fe_ast *a, int n)
+{
+	int p = fe_up(a, n);
+	return p >= 0 && (a->n[p].kind == CXCursor_BinaryOperator ||
+			  a->n[p].kind == CXCursor_CompoundAssignOperator) &&
+	       (a->n[p].op == CXBinaryOperator_And ||
+		a->n[p].op == CXBinaryOperator_Or ||
+		a->n[p].op == CXBinaryOperator_Xor ||
+		a->n[p].op == CXBinaryOperator_AndAssign ||
+		a->n[p].op == CXBinaryOperator_OrAssign ||
+		a->n[p].op == CXBinaryOperator_XorAssign);
+}
+
 static bool float_reason(const fe_node *x, kt_reason *r, const char **msg)
 {
 	double v = fabs(x->fval);
@@ -518,6 +539,9 @@ bool fe_reject_reason(finder *F, int n, kt_reason *r, const char **msg)
 	} else if (shifted(a, n)) {
 		*r = KT_REASON_SHIFT;
 		*msg = "a shift amount";
+	} else if (bit_operand(a, n)) {
+		*r = KT_REASON_MASK;
+		*msg = "a bit mask";
 	} else if (x->ival == 32) {
 		*r = KT_REASON_WARP_SIZE;
 		*msg = "the warp size";
@@ -639,6 +663,16 @@ void fe_settle(finder *F)
 
 /* ------------------------------------------------------ items per thread */
 
+/* A literal, or the literal initialising the const variable n names. */
+static int const_literal(const fe_ast *a, int n)
+{
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+	    a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
+	    clang_isConstQualifiedType(clang_getCursorType(a->n[a->n[n].ref].cur)))
+		n = fe_strip(a, a->n[a->n[n].ref].last);
+	return n;
+}
+
 /* `for (k = 0; k < N; k++)` whose body indexes with k * B (+ threadIdx). */
 static bool items_loop(finder *F, int fs, int k, int *lit)
 {
@@ -649,7 +683,7 @@ static bool items_loop(finder *F, int fs, int k, int *lit)
 	    a->n[cond].op != CXBinaryOperator_LT || fp.body < 0)
 		return false;
 	int var = fe_strip(a, fe_child(a, cond, 0));
-	int bound = fe_strip(a, fe_child(a, cond, 1));
+	int bound = const_literal(a, fe_strip(a, fe_child(a, cond, 1)));
 	if (var < 0 || bound < 0 || a->n[var].kind != CXCursor_DeclRefExpr ||
 	    !a->n[bound].is_int || !a->n[bound].spelled || a->n[bound].ival < 2)
 		return false;
@@ -687,9 +721,12 @@ int fe_find_items(finder *F, int k)
 		    !items_loop(F, (int)i, k, &lit) || fe_cand_at(F, a->n[lit].b) >= 0)
 			continue;
 		kt_candidate kc = fe_cand_init();
+		int up = fe_up(a, lit);
 		kc.kind = KT_CAND_ITEMS;
 		kc.role = KT_ROLE_ITEMS_PER_THREAD;
-		kc.site = KT_SITE_EXPR;
+		kc.site = up >= 0 && a->n[up].kind == CXCursor_VarDecl
+				  ? KT_SITE_CONSTEXPR : KT_SITE_EXPR;
+		kc.name = kc.site == KT_SITE_CONSTEXPR ? a->n[up].name : NULL;
 		kc.range = kt_fe_make_range(F->tu, a->n[lit].b, a->n[lit].e);
 		kc.value = a->n[lit].ival;
 		kc.kernel = F->f->kernels.items[k].name;

@@ -72,6 +72,14 @@ static const char *cuda_root(void)
 	return r && *r ? r : "/usr/local/cuda";
 }
 
+static bool dir_exists(const char *root, const char *sub)
+{
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s%s", root, sub);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int default_args(kt_tu *tu, argv_vec *v, bool have_std)
 {
 	int rc = push_arg(tu, v, "-x");
@@ -84,6 +92,12 @@ static int default_args(kt_tu *tu, argv_vec *v, bool have_std)
 	rc = rc ? rc : push_arg(tu, v, "-ferror-limit=0");
 	if (!have_std)
 		rc = rc ? rc : push_arg(tu, v, "-std=c++17");
+	/* CUDA 13 keeps CCCL (cuda/std/..., used by cooperative_groups.h)
+	 * in include/cccl, which nvcc adds by itself */
+	if (!rc && dir_exists(cuda_root(), "/include/cccl")) {
+		rc = push_arg(tu, v, "-isystem");
+		rc = rc ? rc : push_arg(tu, v, "%s/include/cccl", cuda_root());
+	}
 	rc = rc ? rc : push_arg(tu, v, "-idirafter");
 	rc = rc ? rc : push_arg(tu, v, "%s", STUB_DIR);
 	return rc;

@@ -158,6 +158,7 @@ typedef struct kt_kernel_info {
 	kt_range *launches;   /* the CUDAKernelCallExpr of each launch site */
 	size_t nlaunches;
 	bool is_template;
+	bool has_errors;      /* a clang error inside: not annotated */
 } kt_kernel_info;
 
 struct kt_fe_facts;
