@@ -199,8 +199,8 @@ static int op_set_problem(kt_backend *kb, const kt_value *problem)
 	return send_problem(b);
 }
 
-/* One batch sent to the worker and what has come back of it. */
-typedef struct round {
+/* One batch sent to a worker and what has come back of it. */
+typedef struct batch_run {
 	const kt_eval_request *reqs;
 	kt_result *results;
 	bool *done;
@@ -210,10 +210,10 @@ typedef struct round {
 	double extra;    /* more time for the launch that may compile */
 	bool building;   /* no configuration has reached its run phase */
 	size_t finished; /* results that came back or were charged */
-} round;
+} batch_run;
 
 /* u32 n, u32 threads, then per configuration: u32 id, slots, key. */
-static int send_batch(ocl_backend *b, const round *rd, int threads)
+static int send_batch(ocl_backend *b, const batch_run *rd, int threads)
 {
 	const kt_model *m = b->base.model;
 	kt_value *bound = kt_calloc(m->nsymbols + 1, sizeof(kt_value));
@@ -246,7 +246,7 @@ static int send_batch(ocl_backend *b, const round *rd, int threads)
 	return rc;
 }
 
-static void charge(round *rd, uint32_t id, kt_status st, const char *msg)
+static void charge(batch_run *rd, uint32_t id, kt_status st, const char *msg)
 {
 	kt_result *r = &rd->results[id];
 	kt_free(r->message);
@@ -261,7 +261,7 @@ static void charge(round *rd, uint32_t id, kt_status st, const char *msg)
  * The worker died, or fell silent for `silent` seconds (0: it died): charge
  * who caused it, if anyone.
  */
-static void lost(ocl_backend *b, round *rd, double silent)
+static void lost(ocl_backend *b, batch_run *rd, double silent)
 {
 	char msg[256];
 	worker_stop(b);
@@ -288,7 +288,7 @@ static void lost(ocl_backend *b, round *rd, double silent)
 	}
 }
 
-static int take_result(round *rd, const kt_str *msg)
+static int take_result(batch_run *rd, const kt_str *msg)
 {
 	ocl_reader r;
 	uint32_t id;
@@ -315,7 +315,7 @@ static int take_result(round *rd, const kt_str *msg)
 }
 
 /* 0: the batch is done; 1: the worker was lost; negative: an error. */
-static int run_round(ocl_backend *b, round *rd)
+static int run_round(ocl_backend *b, batch_run *rd)
 {
 	for (;;) {
 		uint32_t type = 0, id = 0;
@@ -368,7 +368,7 @@ static size_t pending(const bool *done, size_t n, bool serial, uint32_t *ids)
  * phase that killed it is retried one configuration at a time, and a
  * worker that keeps dying without finishing anything stops the run.
  */
-static int evaluate_all(ocl_backend *b, round *rd, uint32_t *ids, size_t n)
+static int evaluate_all(ocl_backend *b, batch_run *rd, uint32_t *ids, size_t n)
 {
 	bool serial = false;
 	int stalls = 0;
@@ -407,7 +407,7 @@ static int op_evaluate(kt_backend *kb, const kt_eval_request *reqs, size_t n,
                        kt_result *results)
 {
 	ocl_backend *b = (ocl_backend *)kb;
-	round rd = {.reqs = reqs, .results = results};
+	batch_run rd = {.reqs = reqs, .results = results};
 	uint32_t *ids = kt_calloc(n + 1, sizeof(uint32_t));
 	rd.done = kt_calloc(n + 1, sizeof(bool));
 	int rc = 0;

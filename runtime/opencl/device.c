@@ -270,8 +270,8 @@ static void info_string(char *dst, size_t len, cl_int err)
 	dst[len - 1] = '\0';
 }
 
-int ocl_device_describe(kt_device_info *info, cl_platform_id platform,
-                        cl_device_id device)
+void ocl_device_describe(kt_device_info *info, cl_platform_id platform,
+                         cl_device_id device)
 {
 	char dev[80], plat[40];
 	cl_device_type type = 0;
@@ -296,7 +296,6 @@ int ocl_device_describe(kt_device_info *info, cl_platform_id platform,
 	         : type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator"
 	                                             : "other");
 	fill_consts(info, device);
-	return 0;
 }
 
 void ocl_device_values(kt_value *out, const kt_model *m,

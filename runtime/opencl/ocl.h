@@ -103,8 +103,8 @@ int ocl_fail(cl_int err, const char *what);
 int ocl_device_select(cl_platform_id *platform, cl_device_id *device,
                       const char *spec);
 /* Name, versions and the DEVICE_* constants of kt_device_consts. */
-int ocl_device_describe(kt_device_info *info, cl_platform_id platform,
-                        cl_device_id device);
+void ocl_device_describe(kt_device_info *info, cl_platform_id platform,
+                         cl_device_id device);
 /* Values for m->devices[] from info (fallbacks where info has none). */
 void ocl_device_values(kt_value *out, const kt_model *m,
                        const kt_device_info *info);
