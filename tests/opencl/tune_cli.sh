@@ -23,13 +23,17 @@ cd "$work"
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-# runs ktc; skips the test where there is no platform to run on
-tune() {
-	rc=0
-	"$ktc" tune --backend opencl "$@" > out.txt 2> err.txt || rc=$?
+# after a failed run: skips the test where there is no platform to run on
+skip_without_platform() {
 	if grep -q "no OpenCL platform" err.txt; then
 		echo "no OpenCL platform: skipped"; exit 77
 	fi
+}
+
+tune() {
+	rc=0
+	"$ktc" tune --backend opencl "$@" > out.txt 2> err.txt || rc=$?
+	[ $rc -eq 0 ] || skip_without_platform
 	return $rc
 }
 
@@ -59,10 +63,11 @@ resume)
 			--runs 3 -q "$@"
 	}
 	(run --no-cache -o ref.json) > /dev/null 2> err.txt ||
-		{ tune --no-cache "$samples/saxpy.cl" || true;
-		  fail "uninterrupted run: $(cat err.txt)"; }
-	lines() { [ -f cache.jsonl ] && wc -l < cache.jsonl || echo 0; }
-	run --cache cache.jsonl -o res.json > /dev/null 2>&1 &
+		{ skip_without_platform; fail "uninterrupted run: $(cat err.txt)"; }
+	# the cache's path is unique to this test: pgrep looks for it below
+	cache=$work/cache.jsonl
+	lines() { [ -f "$cache" ] && wc -l < "$cache" || echo 0; }
+	run --cache "$cache" -o res.json > /dev/null 2>&1 &
 	pid=$!
 	while [ "$(lines)" -lt 6 ]; do # the header and five results
 		kill -0 "$pid" 2>/dev/null || fail "the run ended too early"
@@ -75,12 +80,12 @@ resume)
 	[ "$n" -lt 13 ] || fail "the run was not killed in the middle"
 	# the worker dies with its parent (the fork shares its command line)
 	i=0
-	while pgrep -f "cache.jsonl -o res.json" > /dev/null; do
+	while pgrep -f "$cache" > /dev/null; do
 		i=$((i + 1))
 		[ $i -lt 40 ] || fail "a worker outlived the killed run"
 		sleep 0.05
 	done
-	(run --cache cache.jsonl -o res.json --json > summary.json) ||
+	(run --cache "$cache" -o res.json --json > summary.json) ||
 		fail "the resumed run failed"
 	grep -E '"(visited|evaluated|from_cache)"' summary.json || true
 	"$check" same ref.json res.json
