@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -85,6 +86,18 @@ static char *build_log(cl_program prog, cl_device_id dev, cl_int err)
 	return kt_str_detach(&s);
 }
 
+/*
+ * A test hook: the build whose options contain KTC_OPENCL_TEST_BUILD_CRASH
+ * crashes like a compiler bug would, so tests can check that a crash in the
+ * parallel build phase costs that one configuration.
+ */
+static void plant_crash(const char *options)
+{
+	const char *text = getenv("KTC_OPENCL_TEST_BUILD_CRASH");
+	if (text && *text && strstr(options, text))
+		abort(); /* as an assertion in the compiler would */
+}
+
 static void build_one(cl_context ctx, cl_device_id dev, const kt_model *m,
                       ocl_build *b)
 {
@@ -99,6 +112,7 @@ static void build_one(cl_context ctx, cl_device_id dev, const kt_model *m,
 		b->log = kt_strdup("out of memory");
 		goto done;
 	}
+	plant_crash(opts.ptr);
 	cl_program p = clCreateProgramWithSource(ctx, 2, src, NULL, &err);
 	if (err) {
 		b->log = kt_strdup(ocl_strerror(err));

@@ -171,6 +171,29 @@ static void test_planted_faults_cost_one_configuration_each(void)
 	kt_template_free(t);
 }
 
+static void test_a_crash_while_building_costs_one_configuration(void)
+{
+	/* read by the worker, which open_on forks; the builds run there */
+	setenv("KTC_OPENCL_TEST_BUILD_CRASH", "MODE=3 -D BLOCK=128", 1);
+	kt_template *t = load("faults.cl");
+	kt_backend *b = t ? open_on(&t->models[0], 0) : NULL;
+	const char *keys[] = {"MODE=0,BLOCK=64", "MODE=3,BLOCK=128",
+	                      "MODE=0,BLOCK=128", "MODE=3,BLOCK=64"};
+	const char *want[] = {"correct", "compile", "correct", "correctness"};
+	kt_result r[4];
+	CHECK(b && !evaluate(b, keys, 4, r));
+	unsetenv("KTC_OPENCL_TEST_BUILD_CRASH");
+	for (size_t i = 0; b && i < 4; i++)
+		CHECK_EQ_STR(kt_status_name(r[i].status), want[i]);
+	if (b) {
+		CHECK(r[1].message &&
+		      strstr(r[1].message, "compiler was killed"));
+		release_all(r, 4);
+	}
+	kt_backend_free(b);
+	kt_template_free(t);
+}
+
 static void test_a_build_error_at_the_defaults_is_reported(void)
 {
 	kt_template *t = load("broken.cl");
@@ -310,6 +333,7 @@ int main(void)
 	RUN(test_open_reports_the_device);
 	RUN(test_configurations_are_verified_and_timed);
 	RUN(test_planted_faults_cost_one_configuration_each);
+	RUN(test_a_crash_while_building_costs_one_configuration);
 	RUN(test_a_build_error_at_the_defaults_is_reported);
 	RUN(test_work_groups_beyond_the_device_are_constraints);
 	RUN(test_no_platform_is_a_clear_error);

@@ -91,7 +91,7 @@ resume)
 	"$check" same ref.json res.json
 	;;
 faults)
-	tune "$here/faults.cl" --strategy brute_force --budget 0 --timeout 2 \
+	tune "$here/faults.cl" --strategy brute_force --budget 0 --timeout 3 \
 		--runs 3 --no-cache -o res.json -q || fail "ktc tune: $(cat err.txt)"
 	cat out.txt
 	"$check" status res.json MODE=0 correct ""
