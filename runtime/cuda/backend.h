@@ -78,6 +78,9 @@ int kt_cu_worker_ready(kt_cu_backend *b);
 int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
                       kt_str *why);
 
+/* The error a FAIL message carries, set as the last error; returns its code. */
+int kt_cu_read_fail(kt_cu_reader *r);
+
 /* Compiles one configuration's source at one size. */
 int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
                       const kt_cu_cfg *c);

@@ -6,6 +6,10 @@
  * machines without an NVIDIA driver, and the parent process can never
  * initialise CUDA by accident. Entry points are resolved through
  * cuGetProcAddress for the CUDA version of the headers ktc was built with.
+ * A name is resolved to its newest version up to that one, so a function
+ * whose newest version changed its parameters while cuda.h kept the old
+ * declaration under the plain name does not belong here: cuCtxSynchronize
+ * is one (CUDA 13's takes a context); ktc synchronises streams instead.
  */
 #ifndef KTC_RUNTIME_CUDA_DRIVER_H
 #define KTC_RUNTIME_CUDA_DRIVER_H
@@ -25,7 +29,6 @@
 	X(cuDevicePrimaryCtxRetain)                                            \
 	X(cuDevicePrimaryCtxRelease)                                           \
 	X(cuCtxSetCurrent)                                                     \
-	X(cuCtxSynchronize)                                                    \
 	X(cuModuleLoadData)                                                    \
 	X(cuModuleUnload)                                                      \
 	X(cuModuleGetFunction)                                                 \
@@ -34,6 +37,8 @@
 	X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                         \
 	X(cuMemAlloc)                                                          \
 	X(cuMemFree)                                                           \
+	X(cuMemAllocHost)                                                      \
+	X(cuMemFreeHost)                                                       \
 	X(cuMemGetInfo)                                                        \
 	X(cuMemcpyHtoD)                                                        \
 	X(cuMemcpyDtoH)                                                        \

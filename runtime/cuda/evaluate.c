@@ -24,7 +24,27 @@ typedef struct job {
 	int rc;
 	bool done;
 	uint32_t size; /* index into b->sizes */
+	size_t same;   /* the job of the same request (offset from its first)
+	                  with the same source and options, whose cubin this
+	                  one uses; SIZE_MAX if none */
 } job;
+
+/* The cubin job i of a request (jobs: the request's first) runs. */
+static const kt_cu_binary *job_bin(const job *jobs, size_t i)
+{
+	return jobs[i].same != SIZE_MAX ? &jobs[jobs[i].same].bin
+	                                : &jobs[i].bin;
+}
+
+static bool same_source(const kt_cu_cfg *a, const kt_cu_cfg *b)
+{
+	if (a->ndefines != b->ndefines || strcmp(a->name_expr, b->name_expr))
+		return false;
+	for (size_t i = 0; i < a->ndefines; i++)
+		if (strcmp(a->defines[i], b->defines[i]))
+			return false;
+	return true;
+}
 
 /* One request's plan: its jobs and, when already decided, its status. */
 typedef struct plan {
@@ -126,6 +146,15 @@ static int plan_all(kt_cu_backend *b, const kt_eval_request *reqs, size_t n,
 				plans[i].decided = true;
 				break;
 			}
+			all[k].same = SIZE_MAX;
+			/* sizes differ in set values at most: one compile each
+			 */
+			for (size_t o = plans[i].first; ok && o < k; o++)
+				if (all[o].same == SIZE_MAX &&
+				    same_source(&all[o].cfg, &all[k].cfg)) {
+					all[k].same = o - plans[i].first;
+					all[k].done = true;
+				}
 			k +=
 			    ok; /* a size the config cannot run at is skipped */
 		}
@@ -151,6 +180,8 @@ static void *compile_loop(void *arg)
 		if (quit)
 			return NULL;
 		job *j = &p->jobs[i];
+		if (j->same != SIZE_MAX)
+			continue;
 		int rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg);
 		pthread_mutex_lock(&p->mu);
 		j->rc = rc ? rc : 0;
@@ -185,7 +216,7 @@ static int pool_wait(pool *p, size_t first, size_t n)
 	int rc = 0;
 	for (size_t i = first; i < first + n; i++) {
 		job *j = &p->jobs[i];
-		if (!p->nthreads) {
+		if (!p->nthreads && j->same == SIZE_MAX) {
 			rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg);
 			j->done = true;
 			j->rc = rc;
@@ -225,7 +256,7 @@ static int send_eval(kt_cu_backend *b, const job *jobs, size_t n)
 	         kt_cu_put_f64(&s, KT_CU_GRAPH_BELOW_MS);
 	for (size_t i = 0; !rc && i < n; i++) {
 		kt_cu_launch l;
-		kt_cu_launch_of(&l, &jobs[i].cfg, &jobs[i].bin);
+		kt_cu_launch_of(&l, &jobs[i].cfg, job_bin(jobs, i));
 		rc = kt_cu_put_u32(&s, jobs[i].size) |
 		     kt_cu_put_launch(&s, &l, m->nargs);
 	}
@@ -343,8 +374,12 @@ static int run_one(kt_cu_backend *b, const job *jobs, size_t n, kt_result *res)
 		                               : KT_STATUS_RUNTIME,
 		           why.ptr);
 	} else if (rc < 0 || type != KT_CU_RESULT) {
-		set_status(res, KT_STATUS_RUNTIME,
-		           rc < 0 ? kt_error_last() : kt_cu_get_str(&r));
+		if (rc >= 0 && type == KT_CU_FAIL)
+			kt_cu_read_fail(&r);
+		else if (rc >= 0)
+			kt_error(KT_EBACKEND, "the CUDA worker answered %u",
+			         type);
+		set_status(res, KT_STATUS_RUNTIME, kt_error_last());
 		kt_cu_worker_stop(b);
 	} else {
 		read_result(b, &r, res);
@@ -371,6 +406,8 @@ static double unix_now(void)
 static bool compiled(const job *jobs, size_t n, kt_result *res)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].same != SIZE_MAX)
+			continue;
 		res->compile_s += jobs[i].bin.seconds;
 		if (!jobs[i].bin.ok) {
 			set_status(res, KT_STATUS_COMPILE, jobs[i].bin.log);

@@ -241,8 +241,7 @@ static int one_pass(kt_cu_worker *w, struct kt_cu_profiler *p, kt_cu_inst *in,
 {
 	CUresult cr = kt_cu_prepare(w, in, 0, 0);
 	if (cr == CUDA_SUCCESS)
-		cr = w->d.cuMemsetD32Async(w->flush, ++w->flush_tick,
-		                           w->flush_bytes / 4, w->stream);
+		cr = kt_cu_flush(w);
 	if (cr == CUDA_SUCCESS)
 		cr = w->d.cuStreamSynchronize(w->stream);
 	if (cr != CUDA_SUCCESS)

@@ -122,6 +122,13 @@ int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
 	}
 }
 
+int kt_cu_read_fail(kt_cu_reader *r)
+{
+	int code = -(int)kt_cu_get_u32(r);
+	const char *msg = kt_cu_get_str(r);
+	return kt_error(code < 0 ? code : KT_EBACKEND, "%s", msg);
+}
+
 static void read_info(kt_cu_backend *b, kt_cu_reader *r, bool measure)
 {
 	snprintf(b->info.name, sizeof(b->info.name), "%s", kt_cu_get_str(r));
@@ -155,7 +162,7 @@ static int open_device(kt_cu_backend *b, bool measure)
 		rc = kt_error(KT_EBACKEND,
 		              "the CUDA worker failed to start: %s", why.ptr);
 	else if (!rc && type == KT_CU_FAIL)
-		rc = kt_error(KT_EBACKEND, "%s", kt_cu_get_str(&r));
+		rc = kt_cu_read_fail(&r);
 	else if (!rc && type != KT_CU_INFO)
 		rc = kt_error(KT_EBACKEND, "the CUDA worker answered %u", type);
 	else if (!rc)
@@ -194,7 +201,7 @@ int kt_cu_worker_ready(kt_cu_backend *b)
 		rc = kt_error(KT_EBACKEND, "setting up the problem: %s",
 		              why.ptr);
 	else if (!rc && type == KT_CU_FAIL)
-		rc = kt_error(KT_EBACKEND, "%s", kt_cu_get_str(&r));
+		rc = kt_cu_read_fail(&r);
 	else if (!rc && type != KT_CU_READY)
 		rc = kt_error(KT_EBACKEND, "the CUDA worker answered %u", type);
 	kt_free(msg);

@@ -18,6 +18,7 @@
 #include "ktc/eval.h"
 #include "runtime/cuda/driver.h"
 #include "runtime/cuda/proto.h"
+#include "runtime/verify.h"
 #include "util/str.h"
 
 /* Bytes before and after each buffer, filled with a pattern and checked
@@ -47,9 +48,10 @@ typedef struct kt_cu_worker {
 	CUcontext ctx;
 	CUstream stream;
 	int attrs[KT_CU_NATTRS];
-	CUdeviceptr flush;
+	CUdeviceptr flush, sink; /* the L2 flush reads flush */
 	size_t flush_bytes;
-	uint32_t flush_tick;
+	CUmodule flush_mod;
+	CUfunction flush_fn;
 	CUevent *events;
 	size_t nevents;
 	bool profile;
@@ -105,11 +107,18 @@ CUresult kt_cu_prepare(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 CUresult kt_cu_launch_on(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
                          const kt_cu_launch *l);
 
+/* kt_verify_compare on several threads for long outputs. */
+bool kt_cu_compare(kt_verify_report *rep, const void *got, const void *want,
+                   kt_type t, size_t n, const kt_tolerance *tol);
+
+/* Queues an L2 flush: a kernel that reads twice the L2's size. */
+CUresult kt_cu_flush(kt_cu_worker *w);
+
 /* Handles EVAL: replies with RESULT (and PROGRESS on the way). */
 int kt_cu_eval(kt_cu_worker *w, kt_cu_reader *r);
 
-/* Sends FAIL with the last error. */
-int kt_cu_reply_fail(kt_cu_worker *w, const char *msg);
+/* Sends FAIL with code (negative KT_E*) and the last error message. */
+int kt_cu_reply_fail(kt_cu_worker *w, int code);
 
 double kt_cu_now(void);
 

@@ -1,4 +1,4 @@
-// ktc apply: the best configuration in results.json (synthetic landscape 'bowl' seed 1 (not a device), T=1024,D=14336): 1.10831 ms
+// ktc apply: the best configuration in results.json (synthetic landscape 'bowl' seed 1 (not a device), T=4096,D=14336): 1.10831 ms
 // silu_mul.kt.cu - SGLang's silu_and_mul on bf16: out[t, d] =
 // silu(in[t, d]) * in[t, D + d] for T tokens of width D. Memory-bound: one
 // read of 2 * D and one write of D elements per token.
@@ -50,7 +50,7 @@ __device__ __forceinline__ float silu(float x)
 #pragma kt param VEC values(1, 2, 4, 8) default(2)
 #pragma kt param ROWS values(1, 2, 4, 8) default(4)
 #pragma kt param UNROLL values(1, 2, 4) default(2)
-#pragma kt problem T values(1024)
+#pragma kt problem T values(4096)
 #pragma kt problem D values(14336)
 #pragma kt constraint D % VEC == 0
 #pragma kt launch grid(div_ceil(T, ROWS)) block(BLOCK)
@@ -87,11 +87,12 @@ silu_mul(__nv_bfloat16 *__restrict__ out, const __nv_bfloat16 *__restrict__ in,
 #if !defined(__CUDACC_RTC__) && defined(KTC_DEMO_MAIN)
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 int main(int argc, char **argv)
 {
-	int T = argc > 1 ? atoi(argv[1]) : 1024, D = argc > 2 ? atoi(argv[2]) : 14336;
+	int T = argc > 1 ? atoi(argv[1]) : 4096, D = argc > 2 ? atoi(argv[2]) : 14336;
 	std::vector<__nv_bfloat16> in((size_t)T * 2 * D), out((size_t)T * D);
 	unsigned s = 12345;
 	for (auto &v : in) { /* fixed inputs in [-4, 4) */

@@ -37,7 +37,7 @@ __device__ __forceinline__ float silu(float x)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt param ROWS values(1, 2, 4, 8) default(1)
 #pragma kt param UNROLL values(1, 2, 4) default(1)
-#pragma kt problem T values(1024)
+#pragma kt problem T values(4096)
 #pragma kt problem D values(14336)
 #pragma kt constraint D % VEC == 0
 #pragma kt launch grid(div_ceil(T, ROWS)) block(BLOCK)
@@ -74,11 +74,12 @@ silu_mul(__nv_bfloat16 *__restrict__ out, const __nv_bfloat16 *__restrict__ in,
 #if !defined(__CUDACC_RTC__) && defined(KTC_DEMO_MAIN)
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 int main(int argc, char **argv)
 {
-	int T = argc > 1 ? atoi(argv[1]) : 1024, D = argc > 2 ? atoi(argv[2]) : 14336;
+	int T = argc > 1 ? atoi(argv[1]) : 4096, D = argc > 2 ? atoi(argv[2]) : 14336;
 	std::vector<__nv_bfloat16> in((size_t)T * 2 * D), out((size_t)T * D);
 	unsigned s = 12345;
 	for (auto &v : in) { /* fixed inputs in [-4, 4) */

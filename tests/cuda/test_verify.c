@@ -93,6 +93,32 @@ static void description_names_the_output(void)
 	kt_str_release(&s);
 }
 
+static void pieces_merge_to_the_whole(void)
+{
+	enum { N = 1000 };
+	static float want[N], got[N];
+	for (int i = 0; i < N; i++)
+		want[i] = got[i] = (float)i;
+	got[700] = 5.0f;
+	got[300] = NAN;
+	kt_tolerance tol = {1e-4, 1e-5, 0.5};
+	kt_verify_report whole, merged = {0}, part;
+	kt_verify_compare(&whole, got, want, KT_TYPE_F32, N, &tol);
+	for (size_t lo = 0; lo < N; lo += 256) {
+		size_t n = N - lo < 256 ? N - lo : 256;
+		kt_verify_compare(&part, got + lo, want + lo, KT_TYPE_F32, n,
+		                  &tol);
+		kt_verify_merge(&merged, &part, lo);
+	}
+	kt_verify_decide(&merged, KT_TYPE_F32, &tol);
+	CHECK_EQ_INT(merged.n, whole.n);
+	CHECK_EQ_INT(merged.bad, 2);
+	CHECK_EQ_INT(merged.first_bad, 300);
+	CHECK_EQ_INT(merged.new_nans, 1);
+	CHECK(!merged.pass && !whole.pass);
+	CHECK(merged.max_abs == whole.max_abs);
+}
+
 int main(void)
 {
 	RUN(floats_within_tolerance_pass);
@@ -102,5 +128,6 @@ int main(void)
 	RUN(integers_compare_exactly);
 	RUN(verify_clauses_override_defaults);
 	RUN(description_names_the_output);
+	RUN(pieces_merge_to_the_whole);
 	return check_summary();
 }
