@@ -213,7 +213,7 @@ static int set_problem(ocl_worker *w, const kt_str *payload)
 	}
 	if (!rc)
 		rc = build_reference(w);
-	if (!rc)
+	if (!rc && !w->opt->compile_only) /* compile-only runs nothing */
 		rc = ocl_run_reference(w);
 done:
 	if (rc == KT_ENOMEM)
