@@ -258,30 +258,90 @@ static bool launch_line(planner *P, const fe_launch *L, kt_str *s,
 	return true;
 }
 
-/* `kernel template(...)` for a template kernel launched with explicit
- * arguments. */
+/* The explicit template arguments of a launch, split at the top-level
+ * commas of the callee's tokens: each one's [begin, end) offsets. */
+static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
+			 int max)
+{
+	const fe_ast *a = P->a;
+	kt_tu *tu = P->f->tu;
+	int callee = fe_strip(a, a->n[L->call].first);
+	if (callee < 0)
+		return 0;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[callee].cur), &t, &nt);
+	int n = 0, depth = 0;
+	for (unsigned i = 0; i < nt && n < max; i++) {
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		const char *s = clang_getCString(sp);
+		kt_range r;
+		bool ok = kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r);
+		bool open = !strcmp(s, "<") || !strcmp(s, "(");
+		bool close = !strcmp(s, ">") || !strcmp(s, ")");
+		if (ok && depth == 1 && (!strcmp(s, ",") || close))
+			n++;
+		else if (ok && depth >= 1 && !(depth == 1 && open)) {
+			if (arg[n][0] == 0)
+				arg[n][0] = r.begin.offset;
+			arg[n][1] = r.end.offset;
+		}
+		depth += open - close;
+		if (ok && depth == 1 && open && arg[n][0] == 0)
+			arg[n][0] = arg[n][1] = 0;
+		clang_disposeString(sp);
+		if (depth == 0 && close)
+			break;
+	}
+	clang_disposeTokens(tu->tu, t, nt);
+	return n;
+}
+
+/* `kernel template(...)`: an argument written as an integer literal is
+ * written as its parameter (or value), any other as a string. */
 static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			  kt_str *s, pl_names *problems)
 {
 	const fe_ast *a = P->a;
-	int callee = fe_strip(a, a->n[L->call].first);
-	int k = 0;
+	uint32_t arg[16][2] = {{0}};
+	int n = template_args(P, L, arg, 16);
+	if (n != (int)K->tparams.len)
+		return false;
 	kt_str_adds(s, "kernel template(");
-	for (int c = callee >= 0 ? a->n[callee].first : -1; c >= 0;
-	     c = a->n[c].next) {
-		if (k)
+	for (int i = 0; i < n; i++) {
+		if (i)
 			kt_str_adds(s, ", ");
-		if (a->n[c].kind == CXCursor_TypeRef) {
-			size_t len;
-			const char *t = fe_text(a, c, &len);
-			kt_str_addf(s, "\"%.*s\"", (int)len, t);
-		} else if (!pl_expr(P, c, s, problems)) {
+		int lit = -1;
+		for (size_t j = 0; j < a->len && lit < 0; j++)
+			if (a->n[j].kind == CXCursor_IntegerLiteral &&
+			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
+			    a->n[j].e == arg[i][1])
+				lit = (int)j;
+		if (lit >= 0 ? !pl_expr(P, lit, s, problems)
+			     : kt_str_addf(s, "\"%.*s\"",
+					   (int)(arg[i][1] - arg[i][0]),
+					   P->c->text + arg[i][0]) != 0)
 			return false;
-		}
-		k++;
 	}
-	kt_str_addc(s, ')');
-	return (size_t)k == K->tparams.len;
+	return !kt_str_addc(s, ')');
+}
+
+/* The text of the launch's template argument for a type parameter named
+ * like t, or NULL. */
+static const char *type_arg(planner *P, const fe_kern *K, const char *t)
+{
+	uint32_t arg[16][2] = {{0}};
+	if (!K->launches.len)
+		return NULL;
+	int n = template_args(P, &K->launches.items[0], arg, 16);
+	for (int i = 0; i < n && i < (int)K->tparams.len; i++) {
+		const fe_node *tp = &P->a->n[K->tparams.items[i]];
+		if (tp->kind == CXCursor_TemplateTypeParameter &&
+		    !strcmp(tp->name, t))
+			return pl_say(P, "%.*s", (int)(arg[i][1] - arg[i][0]),
+				      P->c->text + arg[i][0]);
+	}
+	return NULL;
 }
 
 /* ----------------------------------------------------------------- args */
@@ -338,11 +398,14 @@ static void buffer_need(planner *P, const fe_kern *K, int parm, CXType pt)
 	bool cnst = clang_isConstQualifiedType(pt);
 	const char *dir = cnst || !w ? "in" : read ? "inout" : "out";
 	const char *name = P->a->n[parm].name;
+	const char *type = type_name(P, pt);
+	const char *inst = type_arg(P, K, type);
+	type = inst ? inst : type;
 	add_need(P, K->name, "arg_count", pl_range(P, parm),
 		 pl_say(P, "the length of '%s' is not known: add '#pragma kt "
 			"arg %s %s[COUNT] %s' with COUNT over problem variables",
-			name, name, type_name(P, pt), dir),
-		 pl_say(P, "arg %s %s[?] %s", name, type_name(P, pt), dir));
+			name, name, type, dir),
+		 pl_say(P, "arg %s %s[?] %s", name, type, dir));
 }
 
 static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,

@@ -458,6 +458,12 @@ static void loop_divides(planner *P, int fs)
 	if (fe_nchildren(a, fs) != 4)
 		return;
 	int cond = fe_strip(a, fe_child(a, fs, 1)), inc = fe_child(a, fs, 2);
+	int init = fe_child(a, fs, 0);
+	int var = init >= 0 ? a->n[init].first : -1;
+	int start = var >= 0 && a->n[var].kind == CXCursor_VarDecl
+			    ? fe_strip(a, a->n[var].last) : -1;
+	if (start < 0 || !a->n[start].is_int || a->n[start].ival != 0)
+		return; /* j = 0, ..., < A in steps of B */
 	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
 	    a->n[cond].op != CXBinaryOperator_LT ||
 	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
@@ -529,6 +535,26 @@ static void shared_limit(planner *P, int body)
 	kt_str_release(&dim);
 }
 
+/* `threadIdx.x < E` with E a parameter expression: the block must have
+ * that many threads, or work is left undone. */
+static void thread_cover(planner *P, const fe_launch *L, int n)
+{
+	const fe_ast *a = P->a;
+	if (a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_LT ||
+	    fe_builtin(a, fe_child(a, n, 0), "threadIdx") != 'x')
+		return;
+	kt_str e = KT_STR_INIT, bx = KT_STR_INIT;
+	int op = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
+	bool d3 = op >= 0 && a->n[op].kind == CXCursor_CallExpr &&
+		  !strcmp(a->n[op].name, "dim3") && fe_nwritten(a, op) >= 2;
+	if (param_expr(P, fe_child(a, n, 1), &e) && op >= 0 &&
+	    pl_expr(P, d3 ? a->n[op].first : L->op[1], &bx, NULL))
+		pl_add_constraint(P, pl_say(P, "%s <= %s", e.ptr, bx.ptr));
+	kt_str_release(&e);
+	kt_str_release(&bx);
+}
+
 int pl_constraints(planner *P, int k)
 {
 	const fe_ast *a = P->a;
@@ -541,6 +567,8 @@ int pl_constraints(planner *P, int k)
 		if (a->n[i].kind == CXCursor_ForStmt)
 			loop_divides(P, (int)i);
 		division(P, (int)i);
+		if (K->launches.len)
+			thread_cover(P, &K->launches.items[0], (int)i);
 	}
 	shared_limit(P, K->body);
 	return P->oom ? KT_ENOMEM : KT_OK;

@@ -1,0 +1,417 @@
+/*
+ * test_frontend.c - the libclang frontend and the built-in planner on the
+ * small kernels of tests/frontend/inputs: parsing (stand-in headers,
+ * missing headers, compile_commands.json), what becomes a parameter, what
+ * is rejected, and that every plan the planner makes is valid and survives
+ * a JSON round trip.
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include "ktc/annotate.h"
+
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define IN(name) KT_FRONTEND_INPUTS "/" name
+
+typedef struct run {
+	kt_diags d;
+	kt_tu *tu;
+	kt_candidates *c;
+	kt_plan *p;
+	int rc;
+} run;
+
+static void run_file(run *r, const char *path, const kt_parse_opts *o,
+		     bool plan)
+{
+	memset(r, 0, sizeof(*r));
+	kt_diags_init(&r->d);
+	r->rc = kt_frontend_parse(&r->tu, path, o, &r->d);
+	if (!r->rc)
+		r->rc = kt_candidates_find(&r->c, r->tu, &r->d);
+	if (!r->rc && plan)
+		r->rc = kt_planner_plan(&r->p, r->c, &r->d);
+}
+
+static void run_release(run *r)
+{
+	kt_plan_free(r->p);
+	kt_candidates_free(r->c);
+	kt_frontend_free(r->tu);
+	kt_diags_release(&r->d);
+}
+
+static const kt_plan_param *param(const kt_plan *p, const char *name)
+{
+	for (size_t i = 0; p && i < p->nparams; i++)
+		if (!strcmp(p->params[i].name, name))
+			return &p->params[i];
+	return NULL;
+}
+
+static bool has_constraint(const kt_plan_param *pa, const char *c)
+{
+	for (size_t i = 0; pa && i < pa->nconstraints; i++)
+		if (!strcmp(pa->constraints[i], c))
+			return true;
+	return false;
+}
+
+static bool has_pragma(const kt_plan *p, const char *line)
+{
+	for (size_t i = 0; p && i < p->npragmas; i++)
+		if (!strcmp(p->pragmas[i].line, line))
+			return true;
+	return false;
+}
+
+static size_t count_rejected(const kt_plan *p, kt_reason why, const char *text)
+{
+	size_t n = 0;
+	for (size_t i = 0; p && i < p->nrejected; i++)
+		n += p->rejected[i].reason == why &&
+		     !strcmp(p->rejected[i].text, text);
+	return n;
+}
+
+/* ---------------------------------------------------------------- parse */
+
+static void test_cuda_headers_parse_without_diagnostics(void)
+{
+	run r;
+	run_file(&r, IN("headers.cu"), NULL, false);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK_EQ_INT(r.d.len, 0);
+	kt_diags_print(&r.d, stderr, 0);
+	CHECK(r.c && r.c->nkernels == 1 && !r.c->kernels[0].has_errors);
+	run_release(&r);
+}
+
+static void test_missing_header_is_diagnosed_and_work_goes_on(void)
+{
+	run r;
+	run_file(&r, IN("missing_header.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK(r.d.len >= 1);
+	CHECK(r.d.len && r.d.items[0].severity == KT_DIAG_WARNING);
+	CHECK(r.d.len && r.d.items[0].line == 4 && r.d.items[0].col == 10);
+	CHECK(r.d.len && strstr(r.d.items[0].message,
+				"'torch/extension.h' file not found"));
+	CHECK(r.c && r.c->nkernels == 2);
+	CHECK(r.c && !r.c->kernels[0].has_errors && r.c->kernels[1].has_errors);
+	/* only the intact kernel is in the plan */
+	CHECK(r.p && r.p->nkernels == 1 && !strcmp(r.p->kernels[0].name, "axpy"));
+	CHECK(param(r.p, "BLOCK_SIZE") != NULL);
+	run_release(&r);
+}
+
+static void test_unreadable_file_is_an_error(void)
+{
+	run r;
+	run_file(&r, IN("no_such_file.cu"), NULL, false);
+	CHECK_EQ_INT(r.rc, KT_EIO);
+	CHECK(strstr(kt_error_last(), "cannot open") != NULL);
+	run_release(&r);
+}
+
+static bool has_arg(const kt_tu *tu, const char *want)
+{
+	const char *const *args;
+	size_t n = kt_frontend_args(tu, &args);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(args[i], want))
+			return true;
+	return false;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A database in DIR/build for DIR/src/k.cu (an nvcc command), with a macro
+ * that decides the block size the file launches. */
+static void make_project(char *dir, size_t cap)
+{
+	char tmpl[] = "/tmp/ktc-frontend-XXXXXX";
+	CHECK(mkdtemp(tmpl) != NULL);
+	snprintf(dir, cap, "%s", tmpl);
+	char path[512], text[1024];
+	snprintf(path, sizeof(path), "%s/src", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/build", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/src/k.cu", dir);
+	write_file(path,
+		   "#include <cuda_runtime.h>\n"
+		   "__global__ void k(float *a, int n)\n"
+		   "{\n"
+		   "\tfor (int i = threadIdx.x; i < n; i += 64)\n"
+		   "\t\ta[i] = 0.0f;\n"
+		   "}\n"
+		   "void go(float *a, int n)\n"
+		   "{\n"
+		   "#if KT_TEST_BLOCK == 64\n"
+		   "\tk<<<1, 64>>>(a, n);\n"
+		   "#endif\n"
+		   "}\n");
+	snprintf(path, sizeof(path), "%s/build/compile_commands.json", dir);
+	snprintf(text, sizeof(text),
+		 "[{\"directory\": \"%s/build\", \"file\": \"%s/src/k.cu\",\n"
+		 "  \"command\": \"/usr/local/cuda/bin/nvcc -DKT_TEST_BLOCK=64 "
+		 "-I../inc --generate-code=arch=compute_90,code=sm_90 -x cu "
+		 "-c %s/src/k.cu -o k.o\"}]\n", dir, dir, dir);
+	write_file(path, text);
+}
+
+static void remove_project(const char *dir)
+{
+	char path[512];
+	const char *files[] = {"src/k.cu", "build/compile_commands.json",
+			       "src", "build", ""};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		remove(path);
+	}
+}
+
+static void test_compile_commands_found_by_walking_up(void)
+{
+	char dir[256], file[512];
+	make_project(dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/src/k.cu", dir);
+	run r;
+	run_file(&r, file, NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK(r.tu && has_arg(r.tu, "-DKT_TEST_BLOCK=64"));
+	char inc[512];
+	snprintf(inc, sizeof(inc), "-I%s/build/../inc", dir);
+	CHECK(r.tu && has_arg(r.tu, inc));
+	CHECK(r.tu && !has_arg(r.tu, "--generate-code=arch=compute_90,code=sm_90"));
+	/* the macro from the database made the launch visible */
+	const kt_plan_param *b = param(r.p, "BLOCK_SIZE");
+	CHECK(b && b->def == 64 && b->nuses == 1);
+	run_release(&r);
+	remove_project(dir);
+}
+
+static void test_build_dir_option_and_no_compdb(void)
+{
+	char dir[256], file[512], build[512];
+	make_project(dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/src/k.cu", dir);
+	snprintf(build, sizeof(build), "%s/build", dir);
+	kt_parse_opts o = {.build_dir = build};
+	run r;
+	run_file(&r, file, &o, false);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK(r.tu && has_arg(r.tu, "-DKT_TEST_BLOCK=64"));
+	run_release(&r);
+	kt_parse_opts none = {.no_compdb = true};
+	run_file(&r, file, &none, false);
+	CHECK(r.tu && !has_arg(r.tu, "-DKT_TEST_BLOCK=64"));
+	CHECK(r.tu && has_arg(r.tu, "--cuda-gpu-arch=sm_90a"));
+	CHECK(r.tu && has_arg(r.tu, "-std=c++17"));
+	run_release(&r);
+	remove_project(dir);
+}
+
+/* -------------------------------------------------------------- planner */
+
+static void test_launch_and_stride_become_one_parameter(void)
+{
+	run r;
+	run_file(&r, IN("stride.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	const kt_plan_param *b = param(r.p, "BLOCK_SIZE");
+	CHECK(b && b->def == 256 && b->role == KT_ROLE_BLOCK_SIZE);
+	/* launch block, (n + 255), / 256, shared slots, 256 / 32, two
+	 * blockIdx.x * 256; the loop stride is the refactor's */
+	CHECK(b && b->nuses == 7);
+	bool launch = false, minus = false;
+	for (size_t i = 0; b && i < b->nuses; i++) {
+		launch |= b->uses[i].site == KT_SITE_LAUNCH_BLOCK &&
+			  b->uses[i].host && b->uses[i].launch == 0;
+		minus |= !strcmp(b->uses[i].with, "(BLOCK_SIZE - 1)");
+	}
+	CHECK(launch && minus);
+	CHECK(r.p && r.p->nrefactors == 1 &&
+	      r.p->refactors[0].kind == KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
+	      r.p->refactors[0].nedits == 1 &&
+	      !strcmp(r.p->refactors[0].edits[0].with, "BLOCK_SIZE"));
+	CHECK(has_pragma(r.p, "launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) "
+			      "block(BLOCK_SIZE)"));
+	run_release(&r);
+}
+
+static void test_meaningful_literals_stay(void)
+{
+	run r;
+	run_file(&r, IN("stride.cu"), NULL, true);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_FP8_MAX, "448.0f"), 1);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_WARP_SIZE, "32"), 3);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_MASK, "0xffffffff"), 1);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_EPS, "1e-6f"), 1);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_SHIFT, "3"), 1);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_SHUFFLE, "16"), 1);
+	run_release(&r);
+	run_file(&r, IN("group_quant.cu"), NULL, true);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_FORMAT_GROUP, "64"), 1);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "8"), 2);
+	CHECK(param(r.p, "GROUPS_PER_BLOCK") != NULL);
+	run_release(&r);
+}
+
+static void test_tiles_get_constraints_between_them(void)
+{
+	run r;
+	run_file(&r, IN("tile2d.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	const kt_plan_param *t = param(r.p, "TILE"), *rows = param(r.p, "ROWS");
+	CHECK(t && t->def == 16 && t->role == KT_ROLE_TILE && t->nuses == 1 &&
+	      t->uses[0].site == KT_SITE_MACRO && !t->uses[0].with);
+	CHECK(rows && rows->def == 4);
+	CHECK(has_constraint(rows, "TILE % ROWS == 0"));
+	CHECK(has_constraint(rows, "(TILE) * (ROWS) <= "
+				   "DEVICE_MAX_THREADS_PER_BLOCK"));
+	CHECK(has_constraint(t, "4 * (TILE + 1) * (TILE) <= "
+				"DEVICE_SMEM_PER_BLOCK"));
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_WARP_SIZE, "32"), 1);
+	run_release(&r);
+}
+
+static void test_pragma_unroll_becomes_a_parameter(void)
+{
+	run r;
+	run_file(&r, IN("tile2d.cu"), NULL, true);
+	const kt_plan_param *u = param(r.p, "UNROLL");
+	CHECK(u && u->def == 4 && u->role == KT_ROLE_UNROLL && u->nuses == 1 &&
+	      u->uses[0].site == KT_SITE_PRAGMA_UNROLL &&
+	      !strcmp(u->uses[0].text, "4"));
+	CHECK(u && u->nvalues == 5 && u->values[0] == 1 && u->values[4] == 16);
+	run_release(&r);
+}
+
+static void test_template_arguments_are_tiles(void)
+{
+	run r;
+	run_file(&r, IN("templated.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	/* TM names the template parameter: the macro gets a new name */
+	const kt_plan_param *tm = param(r.p, "TILE_SUM_TM");
+	CHECK(tm && tm->def == 32 && tm->nuses == 3);
+	CHECK(param(r.p, "TILE_SUM_TK") != NULL);
+	CHECK(has_pragma(r.p, "kernel template(TILE_SUM_TM, TILE_SUM_TK, "
+			      "\"float\")"));
+	CHECK(has_pragma(r.p, "launch grid((m + (TILE_SUM_TM - 1)) / "
+			      "TILE_SUM_TM) block(BLOCK_SIZE)"));
+	run_release(&r);
+}
+
+static void test_equal_block_dims_are_left_alone(void)
+{
+	run r;
+	run_file(&r, IN("ambiguous.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK(r.p && r.p->nparams == 0);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_AMBIGUOUS, "16"), 3);
+	run_release(&r);
+}
+
+static void test_warps_and_items_through_constants(void)
+{
+	run r;
+	run_file(&r, IN("warps.cu"), NULL, true);
+	const kt_plan_param *w = param(r.p, "WARPS"), *it = param(r.p, "ITEMS");
+	CHECK(w && w->role == KT_ROLE_WARPS && w->def == 8 &&
+	      w->uses[0].site == KT_SITE_CONSTEXPR);
+	CHECK(has_constraint(w, "(WARPS * 32) <= DEVICE_MAX_THREADS_PER_BLOCK"));
+	CHECK(it && it->role == KT_ROLE_ITEMS_PER_THREAD && it->def == 4);
+	run_release(&r);
+}
+
+static void test_kernel_without_launch_needs_one(void)
+{
+	run r;
+	run_file(&r, IN("headers.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	bool need = false;
+	for (size_t i = 0; r.p && i < r.p->nneeds; i++)
+		need |= !strcmp(r.p->needs[i].what, "launch");
+	CHECK(need);
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "8"), 1);
+	run_release(&r);
+}
+
+static void test_file_without_kernel_is_an_error(void)
+{
+	char tmpl[] = "/tmp/ktc-frontend-XXXXXX";
+	CHECK(mkdtemp(tmpl) != NULL);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/host.cu", tmpl);
+	write_file(path, "int add(int a, int b) { return a + b; }\n");
+	run r;
+	run_file(&r, path, NULL, true);
+	CHECK_EQ_INT(r.rc, KT_EINVALID);
+	CHECK(strstr(kt_error_last(), "no __global__ kernel") != NULL);
+	run_release(&r);
+	remove(path);
+	rmdir(tmpl);
+}
+
+static void test_every_plan_round_trips(void)
+{
+	static const char *const files[] = {
+		"stride.cu", "tile2d.cu", "templated.cu", "warps.cu",
+		"ambiguous.cu", "group_quant.cu", "headers.cu",
+		"missing_header.cu"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", KT_FRONTEND_INPUTS, files[i]);
+		run r;
+		run_file(&r, path, NULL, true);
+		CHECK_EQ_INT(r.rc, 0);
+		char *json = NULL, *again = NULL;
+		kt_plan *back = NULL;
+		CHECK(r.p && kt_plan_to_json(&json, r.p) == 0);
+		size_t len;
+		const char *src = r.tu ? kt_frontend_text(r.tu, &len) : NULL;
+		CHECK(json && kt_plan_from_json(&back, json, strlen(json), files[i],
+						src, len, &r.d) == 0);
+		CHECK(back && kt_plan_to_json(&again, back) == 0);
+		CHECK(json && again && !strcmp(json, again));
+		kt_free(json);
+		kt_free(again);
+		kt_plan_free(back);
+		run_release(&r);
+	}
+}
+
+int main(void)
+{
+	RUN(test_cuda_headers_parse_without_diagnostics);
+	RUN(test_missing_header_is_diagnosed_and_work_goes_on);
+	RUN(test_unreadable_file_is_an_error);
+	RUN(test_compile_commands_found_by_walking_up);
+	RUN(test_build_dir_option_and_no_compdb);
+	RUN(test_launch_and_stride_become_one_parameter);
+	RUN(test_meaningful_literals_stay);
+	RUN(test_tiles_get_constraints_between_them);
+	RUN(test_pragma_unroll_becomes_a_parameter);
+	RUN(test_template_arguments_are_tiles);
+	RUN(test_equal_block_dims_are_left_alone);
+	RUN(test_warps_and_items_through_constants);
+	RUN(test_kernel_without_launch_needs_one);
+	RUN(test_file_without_kernel_is_an_error);
+	RUN(test_every_plan_round_trips);
+	return check_summary();
+}
