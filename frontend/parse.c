@@ -329,7 +329,48 @@ static void take_diags(kt_tu *tu, kt_diags *diags)
 
 /* --------------------------------------------------------------- parse */
 
-static int run_parse(kt_tu *tu)
+/* True when clang refused the PCH (stale, or built differently). */
+static bool pch_refused(CXTranslationUnit t)
+{
+	bool refused = false;
+	for (unsigned i = 0; !refused && i < clang_getNumDiagnostics(t); i++) {
+		CXDiagnostic d = clang_getDiagnostic(t, i);
+		CXString s = clang_getDiagnosticSpelling(d);
+		const char *m = clang_getCString(s);
+		refused = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+			  (strstr(m, "precompiled header") || strstr(m, "PCH") ||
+			   strstr(m, "AST file"));
+		clang_disposeString(s);
+		clang_disposeDiagnostic(d);
+	}
+	return refused;
+}
+
+static enum CXErrorCode parse_with(kt_tu *tu, struct CXUnsavedFile *files,
+				   const char *pch)
+{
+	const char **argv = kt_malloc((tu->nargs + 2) * sizeof(char *));
+	if (!argv)
+		return CXError_Failure;
+	for (size_t i = 0; i < tu->nargs; i++)
+		argv[i] = tu->args[i];
+	int n = (int)tu->nargs;
+	if (pch) {
+		argv[n++] = "-include-pch";
+		argv[n++] = pch;
+	}
+	unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
+			 CXTranslationUnit_KeepGoing;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(
+		tu->index, tu->abs_path, argv, n, files, NSTUBS + 1, flags,
+		&tu->tu);
+	kt_free(argv);
+	return ec;
+}
+
+/* Parses with the cached PCH of the file's includes where there is one; a
+ * PCH clang refuses is rebuilt once, then left out. */
+static int run_parse(kt_tu *tu, bool use_pch)
 {
 	struct CXUnsavedFile files[NSTUBS + 1];
 	char stub_paths[NSTUBS][128];
@@ -343,11 +384,20 @@ static int run_parse(kt_tu *tu)
 	files[NSTUBS].Filename = tu->abs_path;
 	files[NSTUBS].Contents = tu->text;
 	files[NSTUBS].Length = tu->len;
-	unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
-			 CXTranslationUnit_KeepGoing;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		tu->index, tu->abs_path, (const char *const *)tu->args,
-		(int)tu->nargs, files, NSTUBS + 1, flags, &tu->tu);
+	char *pch = use_pch ? kt_fe_pch(tu, files, NSTUBS, false) : NULL;
+	enum CXErrorCode ec;
+	for (int attempt = 0;; attempt++) {
+		ec = parse_with(tu, files, pch);
+		if (!pch || (ec == CXError_Success && !pch_refused(tu->tu)))
+			break;
+		if (tu->tu)
+			clang_disposeTranslationUnit(tu->tu);
+		tu->tu = NULL;
+		kt_free(pch);
+		pch = attempt == 0 ? kt_fe_pch(tu, files, NSTUBS, true) : NULL;
+	}
+	tu->used_pch = pch != NULL;
+	kt_free(pch);
 	if (ec != CXError_Success || !tu->tu)
 		return kt_error(KT_EPARSE, "cannot parse '%s' (libclang error "
 				"%d)", tu->path, (int)ec);
@@ -387,7 +437,7 @@ int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
 	rc = rc ? rc : build_args(tu, o ? o : &none, diags);
 	if (!rc) {
 		tu->index = clang_createIndex(0, 0);
-		rc = tu->index ? run_parse(tu)
+		rc = tu->index ? run_parse(tu, !o || !o->no_pch)
 			       : kt_error(KT_EPARSE, "cannot start libclang");
 	}
 	if (!rc)
@@ -422,6 +472,8 @@ const char *kt_frontend_text(const kt_tu *tu, size_t *len)
 }
 
 const char *kt_frontend_path(const kt_tu *tu) { return tu->path; }
+
+bool kt_frontend_used_cache(const kt_tu *tu) { return tu->used_pch; }
 
 size_t kt_frontend_args(const kt_tu *tu, const char *const **args)
 {

@@ -2,6 +2,7 @@
 # planner. The plan's JSON code is in plan.cmake and always builds.
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parse.c
+  ${CMAKE_CURRENT_LIST_DIR}/pch.c
   ${CMAKE_CURRENT_LIST_DIR}/ast.c
   ${CMAKE_CURRENT_LIST_DIR}/candidates.c
   ${CMAKE_CURRENT_LIST_DIR}/classify.c

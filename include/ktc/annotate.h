@@ -354,6 +354,9 @@ typedef struct kt_parse_opts {
 	const char *const *extra; /* extra compiler arguments */
 	size_t nextra;
 	bool no_compdb;           /* ignore compile_commands.json */
+	bool no_pch;              /* do not use or write the header cache
+				     (frontend/pch.c; KTC_CACHE_DIR sets
+				     where it lives) */
 } kt_parse_opts;
 
 typedef struct kt_tu kt_tu; /* one parsed translation unit */
@@ -369,6 +372,8 @@ void kt_frontend_free(kt_tu *tu);
 /* The file's content as parsed (owned by tu). */
 const char *kt_frontend_text(const kt_tu *tu, size_t *len);
 const char *kt_frontend_path(const kt_tu *tu);
+/* True when the file's leading includes came from the header cache. */
+bool kt_frontend_used_cache(const kt_tu *tu);
 /* The compiler arguments the parse used (for display and tests). */
 size_t kt_frontend_args(const kt_tu *tu, const char *const **args);
 

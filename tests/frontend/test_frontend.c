@@ -368,6 +368,75 @@ static void test_file_without_kernel_is_an_error(void)
 	rmdir(tmpl);
 }
 
+static void same_candidates(const kt_candidates *a, const kt_candidates *b)
+{
+	CHECK(a && b && a->len == b->len);
+	for (size_t i = 0; a && b && i < a->len && i < b->len; i++) {
+		CHECK_EQ_STR(a->items[i].text, b->items[i].text);
+		CHECK_EQ_INT(a->items[i].range.begin.offset,
+			     b->items[i].range.begin.offset);
+		CHECK_EQ_INT(a->items[i].link, b->items[i].link);
+		CHECK_EQ_INT(a->items[i].rejected, b->items[i].rejected);
+	}
+}
+
+static void test_header_cache_gives_the_same_candidates(void)
+{
+	kt_parse_opts off = {.no_pch = true};
+	run cold, warm, none;
+	run_file(&cold, IN("stride.cu"), NULL, false); /* builds the cache */
+	run_file(&warm, IN("stride.cu"), NULL, false);
+	run_file(&none, IN("stride.cu"), &off, false);
+	CHECK(warm.tu && kt_frontend_used_cache(warm.tu));
+	CHECK(none.tu && !kt_frontend_used_cache(none.tu));
+	same_candidates(warm.c, none.c);
+	same_candidates(cold.c, none.c);
+	CHECK_EQ_INT(warm.d.len, none.d.len);
+	run_release(&cold);
+	run_release(&warm);
+	run_release(&none);
+}
+
+/* A header of the project changes: clang refuses the cached PCH, the
+ * cache is rebuilt, and the parse sees the new value. */
+static void test_changed_header_is_seen_through_the_cache(void)
+{
+	char tmpl[] = "/tmp/ktc-frontend-XXXXXX";
+	CHECK(mkdtemp(tmpl) != NULL);
+	char inc[512], hdr[512], file[512], flag[600];
+	snprintf(inc, sizeof(inc), "%s/inc", tmpl);
+	mkdir(inc, 0700);
+	snprintf(hdr, sizeof(hdr), "%s/inc/block.h", tmpl);
+	snprintf(file, sizeof(file), "%s/k.cu", tmpl);
+	snprintf(flag, sizeof(flag), "-I%s", inc);
+	const char *extra[] = {flag};
+	kt_parse_opts o = {.extra = extra, .nextra = 1, .no_compdb = true};
+	write_file(hdr, "#pragma once\n#define KT_HDR_BLOCK 128\n");
+	write_file(file, "#include <cuda_runtime.h>\n#include <block.h>\n"
+			 "__global__ void k(float *a) { a[threadIdx.x] = 0; }\n"
+			 "void go(float *a) { k<<<1, KT_HDR_BLOCK>>>(a); }\n");
+	run r;
+	run_file(&r, file, &o, false);
+	run_release(&r);
+	run_file(&r, file, &o, false);
+	CHECK(r.tu && kt_frontend_used_cache(r.tu));
+	run_release(&r);
+	sleep(1); /* a new modification time */
+	write_file(hdr, "#pragma once\n#define KT_HDR_BLOCK 512\n");
+	run_file(&r, file, &o, true);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK_EQ_INT(r.d.errors, 0);
+	kt_diags_print(&r.d, stderr, 0);
+	/* the launch's block is a macro of another file: not a parameter, but
+	 * the launch pragma shows the value the parse saw */
+	CHECK(has_pragma(r.p, "launch grid(1) block(512)"));
+	run_release(&r);
+	remove(hdr);
+	remove(file);
+	rmdir(inc);
+	rmdir(tmpl);
+}
+
 static void test_every_plan_round_trips(void)
 {
 	static const char *const files[] = {
@@ -412,6 +481,8 @@ int main(void)
 	RUN(test_warps_and_items_through_constants);
 	RUN(test_kernel_without_launch_needs_one);
 	RUN(test_file_without_kernel_is_an_error);
+	RUN(test_header_cache_gives_the_same_candidates);
+	RUN(test_changed_header_is_seen_through_the_cache);
 	RUN(test_every_plan_round_trips);
 	return check_summary();
 }

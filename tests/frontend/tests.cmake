@@ -11,6 +11,10 @@ if(KTC_HAVE_LIBCLANG)
   ktc_unit_test(test_frontend ${CMAKE_CURRENT_LIST_DIR}/test_frontend.c)
   target_compile_definitions(test_frontend PRIVATE
     KT_FRONTEND_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
+  # the header cache of these tests lives in the build folder
+  set(KTC_FRONTEND_TEST_ENV KTC_CACHE_DIR=${CMAKE_BINARY_DIR}/ktc-cache)
+  set_tests_properties(test_frontend PROPERTIES ENVIRONMENT
+    "${KTC_FRONTEND_TEST_ENV}")
 
   file(GLOB KTC_FRONTEND_INPUTS ${CMAKE_CURRENT_LIST_DIR}/inputs/*.cu)
   foreach(f ${KTC_FRONTEND_INPUTS})
@@ -19,7 +23,8 @@ if(KTC_HAVE_LIBCLANG)
       COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/golden.sh $<TARGET_FILE:kt-candidates>
               inputs/${name}.cu expected/${name}.txt
       WORKING_DIRECTORY ${CMAKE_CURRENT_LIST_DIR})
-    set_tests_properties(frontend_candidates_${name} PROPERTIES LABELS golden)
+    set_tests_properties(frontend_candidates_${name} PROPERTIES LABELS golden
+      ENVIRONMENT "${KTC_FRONTEND_TEST_ENV}")
   endforeach()
 
   # The planner validates each plan against its file before returning it.
@@ -28,6 +33,7 @@ if(KTC_HAVE_LIBCLANG)
     get_filename_component(name ${f} NAME_WE)
     add_test(NAME frontend_plan_${name}
       COMMAND kt-candidates --plan ${f})
-    set_tests_properties(frontend_plan_${name} PROPERTIES LABELS unit)
+    set_tests_properties(frontend_plan_${name} PROPERTIES LABELS unit
+      ENVIRONMENT "${KTC_FRONTEND_TEST_ENV}")
   endforeach()
 endif()

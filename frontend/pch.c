@@ -1,0 +1,195 @@
+/*
+ * pch.c - a precompiled header of a file's leading `#include <...>` lines,
+ * cached on disk, so a parse reads the CUDA headers (most of its time) from
+ * a PCH instead of parsing them again.
+ *
+ * The cache key is a hash of everything that shapes the header's meaning:
+ * libclang's version, the compiler arguments, the include lines, and the
+ * CUDA headers' version stamp. clang itself checks that no input file of
+ * the PCH changed since it was built; a PCH it refuses is rebuilt once. A
+ * preamble that does not compile on its own (a missing torch header) is
+ * remembered as such and parsed the ordinary way. Files are written
+ * through a temporary name and renamed, so concurrent runs never read a
+ * half-written PCH.
+ */
+#define _XOPEN_SOURCE 700 /* mkstemp */
+#include "frontend/frontend.h"
+
+#include "util/fs.h"
+#include "util/str.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Skips blanks and comments from p; NULL inside an unterminated comment. */
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			p++;
+		} else if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+			const char *c = strstr(p + 2, "*/");
+			if (!c || c >= end)
+				return NULL;
+			p = c + 2;
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+/* `#include <...>` at p: appends it to out and returns the line's end. */
+static const char *angle_include(const char *p, const char *end, kt_str *out)
+{
+	const char *q = p + 1;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (end - q < 8 || strncmp(q, "include", 7))
+		return NULL;
+	q += 7;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	const char *close = q < end && *q == '<' ? memchr(q, '>', (size_t)(end - q))
+						 : NULL;
+	const char *nl = memchr(q, '\n', (size_t)(end - q));
+	if (!close || (nl && close > nl))
+		return NULL;
+	kt_str_addf(out, "#include %.*s\n", (int)(close + 1 - q), q);
+	return close + 1;
+}
+
+/* The leading `#include <...>` lines of the file (blank lines and
+ * comments between them are fine); empty when there are none. */
+static int preamble(const kt_tu *tu, kt_str *out)
+{
+	const char *p = tu->text, *end = tu->text + tu->len;
+	for (;;) {
+		p = skip_blank(p, end);
+		if (!p || p >= end || *p != '#')
+			break;
+		const char *next = angle_include(p, end, out);
+		if (!next)
+			break;
+		p = next;
+	}
+	return out->len ? KT_OK : KT_ENOTFOUND;
+}
+
+static int cache_dir(kt_str *dir)
+{
+	const char *env = getenv("KTC_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int rc = env && *env ? kt_str_addf(dir, "%s/pch", env)
+		 : xdg && *xdg ? kt_str_addf(dir, "%s/ktc/pch", xdg)
+		 : home && *home ? kt_str_addf(dir, "%s/.cache/ktc/pch", home)
+				 : kt_str_addf(dir, "/tmp/ktc-pch-%ld",
+					       (long)getuid());
+	return rc ? rc : kt_fs_mkdirs(dir->ptr);
+}
+
+static uint64_t key_of(const kt_tu *tu, const kt_str *pre)
+{
+	CXString v = clang_getClangVersion();
+	uint64_t h = kt_hash(KT_HASH_INIT, clang_getCString(v),
+			     strlen(clang_getCString(v)));
+	clang_disposeString(v);
+	for (size_t i = 0; i < tu->nargs; i++)
+		h = kt_hash(h, tu->args[i], strlen(tu->args[i]) + 1);
+	h = kt_hash(h, pre->ptr, pre->len);
+	const char *root = getenv("CUDA_HOME");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/include/cuda.h",
+		 root && *root ? root : "/usr/local/cuda");
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		h = kt_hash(h, &st.st_mtime, sizeof(st.st_mtime));
+		h = kt_hash(h, &st.st_size, sizeof(st.st_size));
+	}
+	return h;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Builds the PCH of the preamble header `hdr` into `pch`. */
+static bool build(kt_tu *tu, const char *hdr, const char *pch,
+		  struct CXUnsavedFile *files, unsigned nfiles)
+{
+	CXTranslationUnit t = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(
+		tu->index, hdr, (const char *const *)tu->args, (int)tu->nargs,
+		files, nfiles, CXTranslationUnit_Incomplete |
+				       CXTranslationUnit_KeepGoing, &t);
+	bool ok = ec == CXError_Success && t;
+	for (unsigned i = 0; ok && i < clang_getNumDiagnostics(t); i++) {
+		CXDiagnostic d = clang_getDiagnostic(t, i);
+		ok = clang_getDiagnosticSeverity(d) < CXDiagnostic_Error;
+		clang_disposeDiagnostic(d);
+	}
+	kt_str tmp = KT_STR_INIT;
+	ok = ok && !kt_str_addf(&tmp, "%s.%ld.tmp", pch, (long)getpid());
+	ok = ok && clang_saveTranslationUnit(t, tmp.ptr, 0) == CXSaveError_None &&
+	     rename(tmp.ptr, pch) == 0;
+	if (!ok && tmp.len)
+		remove(tmp.ptr);
+	kt_str_release(&tmp);
+	if (t)
+		clang_disposeTranslationUnit(t);
+	return ok;
+}
+
+/* Marks a preamble that does not compile alone, so it is not retried. */
+static void mark_bad(const char *pch)
+{
+	kt_str bad = KT_STR_INIT;
+	if (!kt_str_addf(&bad, "%s.bad", pch))
+		kt_fs_write_atomic(bad.ptr, "", 0);
+	kt_str_release(&bad);
+}
+
+char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
+		bool rebuild)
+{
+	kt_str pre = KT_STR_INIT, dir = KT_STR_INIT, hdr = KT_STR_INIT,
+	       pch = KT_STR_INIT;
+	char *result = NULL;
+	if (preamble(tu, &pre) || cache_dir(&dir))
+		goto done;
+	uint64_t key = key_of(tu, &pre);
+	if (kt_str_addf(&hdr, "%s/%016" PRIx64 ".h", dir.ptr, key) ||
+	    kt_str_addf(&pch, "%s/%016" PRIx64 ".pch", dir.ptr, key))
+		goto done;
+	kt_str bad = KT_STR_INIT;
+	bool known_bad = !kt_str_addf(&bad, "%s.bad", pch.ptr) && exists(bad.ptr);
+	kt_str_release(&bad);
+	if (known_bad)
+		goto done;
+	if (rebuild || !exists(pch.ptr)) {
+		if (!exists(hdr.ptr) &&
+		    kt_fs_write_atomic(hdr.ptr, pre.ptr, pre.len))
+			goto done;
+		if (!build(tu, hdr.ptr, pch.ptr, files, nfiles)) {
+			mark_bad(pch.ptr);
+			goto done;
+		}
+	}
+	result = kt_str_detach(&pch);
+done:
+	kt_error_clear();
+	kt_str_release(&pre);
+	kt_str_release(&dir);
+	kt_str_release(&hdr);
+	kt_str_release(&pch);
+	return result;
+}
