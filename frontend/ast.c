@@ -83,9 +83,9 @@ static void fill_node(walk *w, fe_node *x, CXCursor c)
 	CXFile sf;
 	unsigned soff;
 	clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL,
-				  &soff);
+	                          &soff);
 	x->spelled = x->in_main && sf && clang_File_isEqual(sf, tu->file) &&
-		     soff == x->b;
+	             soff == x->b;
 	if (x->kind == CXCursor_BinaryOperator ||
 	    x->kind == CXCursor_CompoundAssignOperator)
 		x->op = (int)clang_getCursorBinaryOperatorKind(c);
@@ -114,7 +114,7 @@ static bool seen_top(const fe_ast *a, enum CXCursorKind k, uint32_t b)
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
-				     CXClientData data)
+                                     CXClientData data)
 {
 	walk *w = data;
 	fe_ast *a = w->a;
@@ -161,7 +161,8 @@ int fe_decl_of(const fe_ast *a, CXCursor c)
 		const fe_node *d = &a->n[a->decls.items[i]];
 		uint32_t doff;
 		if (d->kind == k &&
-		    kt_fe_offset(a->tu, clang_getCursorLocation(d->cur), &doff) &&
+		    kt_fe_offset(a->tu, clang_getCursorLocation(d->cur),
+		                 &doff) &&
 		    doff == off)
 			return a->decls.items[i];
 	}
@@ -189,15 +190,15 @@ static void resolve(fe_ast *a)
 		case CXCursor_CallExpr:
 		case CXCursor_TypeRef:
 		case CXCursor_TemplateRef:
-			x->ref = fe_decl_of(a, clang_getCursorReferenced(x->cur));
+			x->ref =
+			    fe_decl_of(a, clang_getCursorReferenced(x->cur));
 			break;
 		case CXCursor_IntegerLiteral:
 		case CXCursor_FloatingLiteral:
 			if (x->in_main && !x->spelled)
 				x->macro = macro_at(a, x->b);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 }
@@ -252,7 +253,8 @@ int fe_nwritten(const fe_ast *a, int n)
 static bool is_wrapper(const fe_ast *a, int n)
 {
 	const fe_node *x = &a->n[n];
-	if (x->kind == CXCursor_UnexposedExpr || x->kind == CXCursor_ParenExpr ||
+	if (x->kind == CXCursor_UnexposedExpr ||
+	    x->kind == CXCursor_ParenExpr ||
 	    x->kind == CXCursor_CStyleCastExpr ||
 	    x->kind == CXCursor_CXXFunctionalCastExpr ||
 	    x->kind == CXCursor_CXXStaticCastExpr ||
@@ -345,7 +347,7 @@ int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k)
 }
 
 bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
-		  uint32_t *ve)
+                  uint32_t *ve)
 {
 	const fe_node *x = &a->n[m];
 	if (!x->in_main || clang_Cursor_isMacroFunctionLike(x->cur))
@@ -386,7 +388,8 @@ int fe_assign_lhs(const fe_ast *a, int n, bool *compound)
 	const fe_node *x = &a->n[n];
 	*compound = x->kind == CXCursor_CompoundAssignOperator;
 	if ((x->kind == CXCursor_BinaryOperator &&
-	     x->op == CXBinaryOperator_Assign) || *compound)
+	     x->op == CXBinaryOperator_Assign) ||
+	    *compound)
 		return fe_strip(a, x->first);
 	if (x->kind != CXCursor_CallExpr || strncmp(x->name, "operator", 8))
 		return -1;

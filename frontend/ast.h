@@ -16,16 +16,16 @@ typedef struct fe_node {
 	CXCursor cur;
 	enum CXCursorKind kind;
 	int parent, first, last, next; /* tree links, -1 for none */
-	uint32_t b, e;      /* expansion range in the main file */
-	bool in_main;       /* b/e are valid */
-	bool spelled;       /* written here, not produced by a macro */
-	const char *name;   /* spelling of decls, refs, calls, macros */
-	int op;             /* CXBinaryOperatorKind / CXUnaryOperatorKind */
+	uint32_t b, e;                 /* expansion range in the main file */
+	bool in_main;                  /* b/e are valid */
+	bool spelled;     /* written here, not produced by a macro */
+	const char *name; /* spelling of decls, refs, calls, macros */
+	int op;           /* CXBinaryOperatorKind / CXUnaryOperatorKind */
 	bool is_int, is_float;
 	int64_t ival;
 	double fval;
-	int ref;            /* DeclRefExpr/MemberRef: node of the decl or -1 */
-	int macro;          /* literal from a macro: the MacroDefinition node */
+	int ref;   /* DeclRefExpr/MemberRef: node of the decl or -1 */
+	int macro; /* literal from a macro: the MacroDefinition node */
 } fe_node;
 
 typedef struct fe_ast {
@@ -70,6 +70,6 @@ int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k);
 /* The integer value of a MacroDefinition whose body is one integer
  * literal (maybe parenthesized); false otherwise. vb, ve: the literal. */
 bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
-		  uint32_t *ve);
+                  uint32_t *ve);
 
 #endif

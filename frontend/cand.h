@@ -11,31 +11,31 @@
 
 /* A launch of a kernel: the CallExpr and its <<<...>>> operands. */
 typedef struct fe_launch {
-	int call;           /* the CUDAKernelCallExpr node */
-	int op[4];          /* grid, block, smem, stream operand nodes or -1 */
-	int host_fn;        /* the FunctionDecl around it */
-	int64_t block[3];   /* block dims when known (1 for absent dims) */
-	int ndims;          /* dims written at the site (1..3), 0 unknown */
+	int call;         /* the CUDAKernelCallExpr node */
+	int op[4];        /* grid, block, smem, stream operand nodes or -1 */
+	int host_fn;      /* the FunctionDecl around it */
+	int64_t block[3]; /* block dims when known (1 for absent dims) */
+	int ndims;        /* dims written at the site (1..3), 0 unknown */
 } fe_launch;
 
 typedef struct fe_kern {
-	int node;           /* FunctionDecl or FunctionTemplate */
-	int body;           /* CompoundStmt */
+	int node; /* FunctionDecl or FunctionTemplate */
+	int body; /* CompoundStmt */
 	const char *name;
-	uint32_t loc;       /* offset of the name (to match call targets) */
+	uint32_t loc; /* offset of the name (to match call targets) */
 	KT_VEC(fe_launch) launches;
 	KT_VEC(int) tparams; /* NonTypeTemplateParameter nodes, in order */
-	bool broken;        /* a clang error lies inside: left alone */
+	bool broken;         /* a clang error lies inside: left alone */
 } fe_kern;
 
 /* Internal twin of kt_candidates.items[i]. */
 typedef struct fe_cand {
-	int node;           /* literal node, macro definition, or -1 */
-	int kern;           /* index into facts.kernels or -1 */
-	int launch;         /* index into the kernel's launches or -1 */
-	int dim;            /* block/grid dimension 0..2, or -1 */
-	int tparam;         /* template parameter index, or -1 */
-	int loop;           /* ForStmt node it bounds / is on, or -1 */
+	int node;   /* literal node, macro definition, or -1 */
+	int kern;   /* index into facts.kernels or -1 */
+	int launch; /* index into the kernel's launches or -1 */
+	int dim;    /* block/grid dimension 0..2, or -1 */
+	int tparam; /* template parameter index, or -1 */
+	int loop;   /* ForStmt node it bounds / is on, or -1 */
 } fe_cand;
 
 struct kt_fe_facts {

@@ -24,8 +24,12 @@ kt_candidate fe_cand_init(void)
 
 fe_cand fe_cx_init(void)
 {
-	fe_cand x = {.node = -1, .kern = -1, .launch = -1, .dim = -1,
-		     .tparam = -1, .loop = -1};
+	fe_cand x = {.node = -1,
+	             .kern = -1,
+	             .launch = -1,
+	             .dim = -1,
+	             .tparam = -1,
+	             .loop = -1};
 	return x;
 }
 
@@ -55,8 +59,8 @@ int fe_add(finder *F, kt_candidate k, fe_cand x)
 {
 	if (!k.text) {
 		size_t n = k.range.end.offset - k.range.begin.offset;
-		k.text = kt_arena_strndup(F->c->arena,
-					  F->tu->text + k.range.begin.offset, n);
+		k.text = kt_arena_strndup(
+		    F->c->arena, F->tu->text + k.range.begin.offset, n);
 	}
 	if (!k.evidence)
 		k.evidence = "";
@@ -104,7 +108,8 @@ static int find_kernels(finder *F)
 	fe_ast *a = F->a;
 	for (size_t i = 0; i < a->len; i++) {
 		enum CXCursorKind k = a->n[i].kind;
-		if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+		if ((k == CXCursor_FunctionDecl ||
+		     k == CXCursor_FunctionTemplate) &&
 		    a->n[i].in_main &&
 		    has_child_kind(a, (int)i, CXCursor_CUDAGlobalAttr) &&
 		    has_child_kind(a, (int)i, CXCursor_CompoundStmt)) {
@@ -122,7 +127,7 @@ static bool is_config_call(const fe_node *x)
 {
 	return x->kind == CXCursor_CallExpr &&
 	       (!strcmp(x->name, "cudaConfigureCall") ||
-		!strcmp(x->name, "__cudaPushCallConfiguration"));
+	        !strcmp(x->name, "__cudaPushCallConfiguration"));
 }
 
 static int kernel_called(finder *F, int callee)
@@ -148,7 +153,7 @@ static void add_template_args(finder *F, int k, int li, int callee)
 		if (x->kind != CXCursor_IntegerLiteral || !x->spelled ||
 		    (size_t)idx >= K->tparams.len ||
 		    a->n[K->tparams.items[idx]].kind !=
-			    CXCursor_NonTypeTemplateParameter ||
+		        CXCursor_NonTypeTemplateParameter ||
 		    fe_cand_at(F, x->b) >= 0)
 			continue;
 		kt_candidate kc = fe_cand_init();
@@ -160,8 +165,10 @@ static void add_template_args(finder *F, int k, int li, int callee)
 		kc.host = true;
 		kc.kernel = K->name;
 		kc.name = a->n[K->tparams.items[idx]].name;
-		kc.evidence = fe_say(F, "template argument %s of kernel '%s' "
-				     "at its launch", kc.name, K->name);
+		kc.evidence = fe_say(F,
+		                     "template argument %s of kernel '%s' "
+		                     "at its launch",
+		                     kc.name, K->name);
 		fe_cand cx = fe_cx_init();
 		cx.node = c;
 		cx.kern = k;
@@ -180,9 +187,10 @@ static int add_launch(finder *F, int call, int config)
 	int k = kernel_called(F, callee);
 	if (k < 0)
 		return KT_OK;
-	fe_launch l = {.call = call, .op = {-1, -1, -1, -1},
-		       .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
-		       .block = {1, 1, 1}};
+	fe_launch l = {.call = call,
+	               .op = {-1, -1, -1, -1},
+	               .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
+	               .block = {1, 1, 1}};
 	int i = 0;
 	for (int c = a->n[a->n[config].first].next; c >= 0 && i < 4;
 	     c = a->n[c].next)
@@ -244,10 +252,10 @@ static bool assigned(const fe_ast *a, int var)
 }
 
 static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
-		   const char *var, int depth);
+                   const char *var, int depth);
 
-static bool eval_binop(finder *F, int n, int64_t *v, fe_leaves *lv,
-		       bool *prod, int depth)
+static bool eval_binop(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
+                       int depth)
 {
 	fe_ast *a = F->a;
 	int64_t l, r;
@@ -263,16 +271,18 @@ static bool eval_binop(finder *F, int n, int64_t *v, fe_leaves *lv,
 	case CXBinaryOperator_Sub: *v = l - r; return true;
 	case CXBinaryOperator_Div: *v = r ? l / r : 0; return r != 0;
 	case CXBinaryOperator_Rem: *v = r ? l % r : 0; return r != 0;
-	case CXBinaryOperator_Shl: *v = r >= 0 && r < 62 ? l << r : 0;
+	case CXBinaryOperator_Shl:
+		*v = r >= 0 && r < 62 ? l << r : 0;
 		return r >= 0 && r < 62;
-	case CXBinaryOperator_Shr: *v = r >= 0 && r < 62 ? l >> r : 0;
+	case CXBinaryOperator_Shr:
+		*v = r >= 0 && r < 62 ? l >> r : 0;
 		return r >= 0 && r < 62;
 	default: return false;
 	}
 }
 
 static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
-		   const char *var, int depth)
+                   const char *var, int depth)
 {
 	fe_ast *a = F->a;
 	n = fe_strip(a, n);
@@ -292,7 +302,7 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
 		int init = var_init(a, x->ref);
 		return init >= 0 && eval_r(F, init, v, lv, prod,
-					   a->n[x->ref].name, depth + 1);
+		                           a->n[x->ref].name, depth + 1);
 	}
 	return false;
 }
@@ -308,8 +318,9 @@ bool fe_eval(finder *F, int n, int64_t *v, fe_leaves *leaves, bool *product)
 static int dim3_call(const fe_ast *a, int n)
 {
 	n = fe_strip(a, n);
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
-	    a->n[a->n[n].ref].kind == CXCursor_VarDecl && !assigned(a, a->n[n].ref))
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
+	    !assigned(a, a->n[n].ref))
 		n = fe_strip(a, var_init(a, a->n[n].ref));
 	if (n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
 	    !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2)
@@ -324,7 +335,8 @@ static const char *lower_has(const char *s, const char *part)
 	char buf[128];
 	size_t i = 0;
 	for (; s && s[i] && i + 1 < sizeof(buf); i++)
-		buf[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+		buf[i] =
+		    (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
 	buf[i] = 0;
 	return strstr(buf, part) ? s : NULL;
 }
@@ -337,7 +349,7 @@ static const char *leaf_name(finder *F, const fe_leaf *l)
 
 /* Makes (or finds) the candidate of a launch leaf; returns its index. */
 static int leaf_cand(finder *F, int k, int li, int dim, const fe_leaf *l,
-		     kt_role role, const char *evidence)
+                     kt_role role, const char *evidence)
 {
 	fe_ast *a = F->a;
 	const fe_node *x = &a->n[l->node];
@@ -355,10 +367,11 @@ static int leaf_cand(finder *F, int k, int li, int dim, const fe_leaf *l,
 		int up = fe_up(a, l->node);
 		bool in_var = up >= 0 && a->n[up].kind == CXCursor_VarDecl;
 		bool in_dim3 = up >= 0 && a->n[up].kind == CXCursor_CallExpr &&
-			       !strcmp(a->n[up].name, "dim3");
+		               !strcmp(a->n[up].name, "dim3");
 		kc.kind = in_dim3 ? KT_CAND_DIM3 : KT_CAND_LAUNCH;
-		kc.site = in_var ? KT_SITE_CONSTEXPR
-			  : in_dim3 ? KT_SITE_DIM3 : KT_SITE_LAUNCH_BLOCK;
+		kc.site = in_var    ? KT_SITE_CONSTEXPR
+		          : in_dim3 ? KT_SITE_DIM3
+		                    : KT_SITE_LAUNCH_BLOCK;
 		if (in_var && !l->var)
 			kc.site = KT_SITE_EXPR;
 		cx.node = l->node;
@@ -380,16 +393,19 @@ static int leaf_cand(finder *F, int k, int li, int dim, const fe_leaf *l,
 }
 
 static void add_target(finder *F, int64_t v, int root, const char *with,
-		       bool block_only, int k)
+                       bool block_only, int k)
 {
-	fe_target t = {.value = v, .root = root, .with = with,
-		       .block_only = block_only, .kern = k};
+	fe_target t = {.value = v,
+	               .root = root,
+	               .with = with,
+	               .block_only = block_only,
+	               .kern = k};
 	if (kt_vec_push(&F->targets, t))
 		F->oom = 1;
 }
 
 static void reject_leaf(finder *F, int k, int li, int dim, const fe_leaf *l,
-			kt_reason why, const char *msg)
+                        kt_reason why, const char *msg)
 {
 	int i = leaf_cand(F, k, li, dim, l, KT_ROLE_OTHER, msg);
 	if (i >= 0 && !F->items.items[i].rejected &&
@@ -459,29 +475,34 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 		if ((int)i == r)
 			continue;
 		if (warp_factor(F, &lv, l))
-			reject_leaf(F, k, li, dim, l, KT_REASON_WARP_SIZE,
-				    "the warp size, a factor of the block size");
+			reject_leaf(
+			    F, k, li, dim, l, KT_REASON_WARP_SIZE,
+			    "the warp size, a factor of the block size");
 		else if (fe_shuffle_fixed(F, l->value, &where))
 			reject_leaf(F, k, li, dim, l, KT_REASON_UNSAFE,
-				    fe_say(F, "threads per unit of the block; "
-					   "the xor-shuffle reduction in '%s' "
-					   "hard-codes offsets for %lld lanes",
-					   where, (long long)l->value));
+			            fe_say(F,
+			                   "threads per unit of the block; "
+			                   "the xor-shuffle reduction in '%s' "
+			                   "hard-codes offsets for %lld lanes",
+			                   where, (long long)l->value));
 		else
 			reject_leaf(F, k, li, dim, l, KT_REASON_UNTIED,
-				    fe_say(F, "a factor of the block size %lld "
-					   "beside another one", (long long)v));
+			            fe_say(F,
+			                   "a factor of the block size %lld "
+			                   "beside another one",
+			                   (long long)v));
 	}
 	if (r >= 0) {
 		int64_t f = lv.items[r].value ? v / lv.items[r].value : 1;
 		kt_role role = dim_role(F, &lv.items[r], f);
 		const char *ev = fe_say(F, "block size%s of the launch of '%s'",
-					dim ? (dim == 1 ? " (y)" : " (z)") : "",
-					F->f->kernels.items[k].name);
+		                        dim ? (dim == 1 ? " (y)" : " (z)") : "",
+		                        F->f->kernels.items[k].name);
 		int c = leaf_cand(F, k, li, dim, &lv.items[r], role, ev);
 		if (c >= 0 && f > 1) {
-			add_target(F, v, c, fe_say(F, "($ * %lld)",
-						   (long long)f), false, k);
+			add_target(F, v, c,
+			           fe_say(F, "($ * %lld)", (long long)f), false,
+			           k);
 			add_target(F, lv.items[r].value, c, "$", true, k);
 		} else if (c >= 0) {
 			add_target(F, v, c, "$", false, k);
@@ -517,8 +538,8 @@ static void mark_ambiguous(finder *F, int k)
 		for (size_t j = 0; j < i; j++) {
 			fe_target *s = &F->targets.items[i];
 			fe_target *t = &F->targets.items[j];
-			if (s->kern == k && t->kern == k && s->value == t->value &&
-			    s->root != t->root)
+			if (s->kern == k && t->kern == k &&
+			    s->value == t->value && s->root != t->root)
 				s->ambiguous = t->ambiguous = true;
 		}
 }
@@ -527,7 +548,7 @@ static void mark_ambiguous(finder *F, int k)
 
 /* Literals an expression is built from, through local variables. */
 static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
-			   int depth)
+                           int depth)
 {
 	fe_ast *a = F->a;
 	n = fe_strip(a, n);
@@ -543,7 +564,7 @@ static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
 	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
 	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
 		collect_leaves(F, var_init(a, x->ref), lv, a->n[x->ref].name,
-			       depth + 1);
+		               depth + 1);
 		return;
 	}
 	for (int c = x->first; c >= 0; c = a->n[c].next)
@@ -563,8 +584,9 @@ static int grid_unit(finder *F, int k, int li, int d)
 		    m->b < a->n[K->body].b || m->e > a->n[K->body].e)
 			continue;
 		int l = fe_child(a, (int)i, 0), r = fe_child(a, (int)i, 1);
-		int o = fe_builtin(a, l, "blockIdx") == dim ? r
-			: fe_builtin(a, r, "blockIdx") == dim ? l : -1;
+		int o = fe_builtin(a, l, "blockIdx") == dim   ? r
+		        : fe_builtin(a, r, "blockIdx") == dim ? l
+		                                              : -1;
 		o = fe_strip(a, o);
 		if (o < 0)
 			continue;
@@ -575,8 +597,9 @@ static int grid_unit(finder *F, int k, int li, int d)
 				if (F->f->cx.items[c].kern == k &&
 				    F->f->cx.items[c].launch == li &&
 				    F->f->cx.items[c].tparam >= 0 &&
-				    K->tparams.items[F->f->cx.items[c].tparam] ==
-					    a->n[o].ref)
+				    K->tparams
+				            .items[F->f->cx.items[c].tparam] ==
+				        a->n[o].ref)
 					return (int)c;
 	}
 	return -1;
@@ -632,8 +655,9 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	kc.kind = KT_CAND_LAUNCH;
 	kc.role = F->items.items[root].role;
 	kc.site = l->var ? KT_SITE_EXPR
-		  : up >= 0 && a->n[up].kind == CXCursor_CallExpr ? KT_SITE_DIM3
-								  : KT_SITE_LAUNCH_GRID;
+	          : up >= 0 && a->n[up].kind == CXCursor_CallExpr
+	              ? KT_SITE_DIM3
+	              : KT_SITE_LAUNCH_GRID;
 	kc.range = kt_fe_make_range(F->tu, x->b, x->e);
 	kc.value = l->value;
 	kc.host = true;
@@ -660,7 +684,7 @@ static void link_grid(finder *F, int k, int li)
 	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
 		fe_leaves lv = {0};
 		collect_leaves(F, d3 >= 0 ? fe_child(a, d3, d) : L->op[0], &lv,
-			       NULL, 0);
+		               NULL, 0);
 		for (size_t i = 0; i < lv.len; i++)
 			grid_leaf(F, k, li, d, &lv.items[i]);
 		kt_vec_release(&lv);
@@ -704,7 +728,7 @@ static int publish(finder *F)
 	F->items.items = NULL;
 	c->nkernels = f->kernels.len;
 	c->kernels = kt_arena_alloc(c->arena, (f->kernels.len + 1) *
-						      sizeof(kt_kernel_info));
+	                                          sizeof(kt_kernel_info));
 	if (!c->kernels)
 		return KT_ENOMEM;
 	for (size_t k = 0; k < f->kernels.len; k++) {
@@ -712,21 +736,21 @@ static int publish(finder *F)
 		kt_kernel_info *ki = &c->kernels[k];
 		ki->name = K->name;
 		ki->range = kt_fe_make_range(F->tu, F->a->n[K->node].b,
-					     F->a->n[K->node].e);
+		                             F->a->n[K->node].e);
 		ki->body = kt_fe_make_range(F->tu, F->a->n[K->body].b,
-					    F->a->n[K->body].e);
-		ki->is_template = F->a->n[K->node].kind ==
-				  CXCursor_FunctionTemplate;
+		                            F->a->n[K->body].e);
+		ki->is_template =
+		    F->a->n[K->node].kind == CXCursor_FunctionTemplate;
 		ki->has_errors = K->broken;
 		ki->nlaunches = K->launches.len;
 		ki->launches = kt_arena_alloc(c->arena, (K->launches.len + 1) *
-							       sizeof(kt_range));
+		                                            sizeof(kt_range));
 		if (!ki->launches)
 			return KT_ENOMEM;
 		for (size_t l = 0; l < K->launches.len; l++) {
 			int call = K->launches.items[l].call;
-			ki->launches[l] = kt_fe_make_range(F->tu, F->a->n[call].b,
-							   F->a->n[call].e);
+			ki->launches[l] = kt_fe_make_range(
+			    F->tu, F->a->n[call].b, F->a->n[call].e);
 		}
 	}
 	return KT_OK;
@@ -762,8 +786,8 @@ int kt_candidates_find(kt_candidates **out, kt_tu *tu, kt_diags *diags)
 		kt_candidates_free(c);
 		return rc;
 	}
-	finder F = {.c = c, .f = c->facts, .a = &c->facts->ast, .tu = tu,
-		    .d = diags};
+	finder F = {
+	    .c = c, .f = c->facts, .a = &c->facts->ast, .tu = tu, .d = diags};
 	rc = find_all(&F);
 	rc = rc ? rc : publish(&F);
 	kt_vec_release(&F.items);

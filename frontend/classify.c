@@ -35,7 +35,8 @@ static for_parts split_for(finder *F, int n)
 		CXString s = clang_getTokenSpelling(F->tu->tu, t[i]);
 		const char *sp = clang_getCString(s);
 		uint32_t off;
-		kt_fe_offset(F->tu, clang_getTokenLocation(F->tu->tu, t[i]), &off);
+		kt_fe_offset(F->tu, clang_getTokenLocation(F->tu->tu, t[i]),
+		             &off);
 		if (!strcmp(sp, "("))
 			depth++;
 		else if (!strcmp(sp, ")") && --depth == 0)
@@ -62,7 +63,8 @@ static for_parts split_for(finder *F, int n)
 /* The kernel body's ForStmt nodes are few; each is split on demand. */
 static bool in_part(const fe_ast *a, int part, int n)
 {
-	return part >= 0 && a->n[n].b >= a->n[part].b && a->n[n].e <= a->n[part].e;
+	return part >= 0 && a->n[n].b >= a->n[part].b &&
+	       a->n[n].e <= a->n[part].e;
 }
 
 /* True when x mentions threadIdx, directly or through a local variable
@@ -148,9 +150,9 @@ static ctx loop_context(finder *F, int p, int n, int fs)
 	} else if (in_part(a, fp.cond, n) && thread) {
 		c.tied = true;
 		c.why = "the bound of a loop over the block's threads";
-	} else if (in_part(a, fp.init, n) && a->n[p].kind ==
-		   CXCursor_BinaryOperator && a->n[p].op == CXBinaryOperator_Div &&
-		   is_lhs(a, p, n)) {
+	} else if (in_part(a, fp.init, n) &&
+	           a->n[p].kind == CXCursor_BinaryOperator &&
+	           a->n[p].op == CXBinaryOperator_Div && is_lhs(a, p, n)) {
 		c.tied = thread;
 		c.why = "the start of a reduction over the block (v / 2)";
 	}
@@ -166,7 +168,8 @@ static ctx var_context(finder *F, int var)
 	fe_ast *a = F->a;
 	ctx c = {0};
 	for (size_t i = 0; i < a->len && !c.tied; i++)
-		if (a->n[i].kind == CXCursor_DeclRefExpr && a->n[i].ref == var) {
+		if (a->n[i].kind == CXCursor_DeclRefExpr &&
+		    a->n[i].ref == var) {
 			ctx u = context_at(F, (int)i);
 			c.arith |= u.arith;
 			c.blockidx |= u.blockidx;
@@ -201,7 +204,8 @@ static ctx context_at(finder *F, int n)
 		c.why = "a shared array with one slot per thread";
 		return c;
 	}
-	if (P->kind == CXCursor_BinaryOperator && P->op == CXBinaryOperator_Mul) {
+	if (P->kind == CXCursor_BinaryOperator &&
+	    P->op == CXBinaryOperator_Mul) {
 		int o = other_operand(a, p, n);
 		c.arith = true;
 		if (fe_mentions(a, o, "blockIdx")) {
@@ -209,7 +213,8 @@ static ctx context_at(finder *F, int n)
 			c.why = "blockIdx.x * v: where the block's work starts";
 		} else if (beside_thread(a, p)) {
 			c.tied = true;
-			c.why = "k * v + threadIdx.x: a step of the block's threads";
+			c.why = "k * v + threadIdx.x: a step of the block's "
+			        "threads";
 		}
 		return c;
 	}
@@ -228,15 +233,15 @@ static ctx context_at(finder *F, int n)
 		if (l.tied)
 			return l;
 	}
-	if (P->kind == CXCursor_BinaryOperator && P->op >= CXBinaryOperator_LT &&
-	    P->op <= CXBinaryOperator_NE &&
+	if (P->kind == CXCursor_BinaryOperator &&
+	    P->op >= CXBinaryOperator_LT && P->op <= CXBinaryOperator_NE &&
 	    thread_derived(a, other_operand(a, p, n))) {
 		c.tied = c.arith = true;
 		c.why = "compared with threadIdx";
 		return c;
 	}
 	c.arith = P->kind == CXCursor_BinaryOperator ||
-		  P->kind == CXCursor_CompoundAssignOperator;
+	          P->kind == CXCursor_CompoundAssignOperator;
 	return c;
 }
 
@@ -268,8 +273,9 @@ static int match_target(finder *F, int k, int64_t v, ctx c)
 		fe_target *t = &F->targets.items[i];
 		if (t->kern != k || t->value != v)
 			continue;
-		bool fits = t->block_only ? c.blockidx : t->arith ? c.arith
-									  : c.tied;
+		bool fits = t->block_only ? c.blockidx
+		            : t->arith    ? c.arith
+		                          : c.tied;
 		if (!fits)
 			continue;
 		if (t->ambiguous)
@@ -283,14 +289,14 @@ static int match_target(finder *F, int k, int64_t v, ctx c)
 }
 
 static void link_literal(finder *F, int k, int n, const fe_target *t,
-			 const char *why)
+                         const char *why)
 {
 	fe_ast *a = F->a;
 	const kt_candidate *root = &F->items.items[t->root];
 	kt_candidate kc = fe_cand_init();
-	kc.kind = root->kind == KT_CAND_VECTOR ? KT_CAND_LITERAL
-		  : root->kind == KT_CAND_ITEMS ? KT_CAND_ITEMS
-						 : KT_CAND_BLOCK_TIED;
+	kc.kind = root->kind == KT_CAND_VECTOR  ? KT_CAND_LITERAL
+	          : root->kind == KT_CAND_ITEMS ? KT_CAND_ITEMS
+	                                        : KT_CAND_BLOCK_TIED;
 	kc.role = root->role;
 	kc.site = site_of(a, n);
 	kc.range = kt_fe_make_range(F->tu, a->n[n].b, a->n[n].e);
@@ -308,7 +314,7 @@ static void link_literal(finder *F, int k, int n, const fe_target *t,
 }
 
 static void reject_literal(finder *F, int k, int n, kt_reason r,
-			   const char *msg)
+                           const char *msg)
 {
 	fe_ast *a = F->a;
 	kt_candidate kc = fe_cand_init();
@@ -342,13 +348,14 @@ static void reject_ambiguous(finder *F, int k, int n)
 			continue;
 		root->rejected = true;
 		root->reason = KT_REASON_AMBIGUOUS;
-		root->evidence = fe_say(F, "the kernel's %lld at %d:%d could "
-					"follow this or another value",
-					(long long)x->ival, p.line, p.col);
+		root->evidence = fe_say(F,
+		                        "the kernel's %lld at %d:%d could "
+		                        "follow this or another value",
+		                        (long long)x->ival, p.line, p.col);
 	}
-	reject_literal(F, k, n, KT_REASON_AMBIGUOUS,
-		       fe_say(F, "%lld fits two tuning values here",
-			      (long long)x->ival));
+	reject_literal(
+	    F, k, n, KT_REASON_AMBIGUOUS,
+	    fe_say(F, "%lld fits two tuning values here", (long long)x->ival));
 }
 
 static bool inside(const fe_ast *a, int n, int outer)
@@ -379,17 +386,23 @@ static bool group_literal(finder *F, int n, kt_reason *r, const char **msg)
 	const char *name = a->n[p].name, *where = NULL;
 	if (!has_word(name, "thread") && !has_word(name, "lane")) {
 		*r = KT_REASON_FORMAT_GROUP;
-		*msg = fe_say(F, "'%s': elements per group, fixed by the data "
-			      "format (one scale per group)", name);
+		*msg = fe_say(F,
+		              "'%s': elements per group, fixed by the data "
+		              "format (one scale per group)",
+		              name);
 	} else if (fe_shuffle_fixed(F, a->n[n].ival, &where)) {
 		*r = KT_REASON_UNSAFE;
-		*msg = fe_say(F, "'%s': threads per group; the xor-shuffle "
-			      "reduction in '%s' hard-codes offsets for %lld "
-			      "lanes", name, where, (long long)a->n[n].ival);
+		*msg = fe_say(F,
+		              "'%s': threads per group; the xor-shuffle "
+		              "reduction in '%s' hard-codes offsets for %lld "
+		              "lanes",
+		              name, where, (long long)a->n[n].ival);
 	} else {
 		*r = KT_REASON_UNTIED;
-		*msg = fe_say(F, "'%s': threads per group, not tied to the "
-			      "launch configuration", name);
+		*msg = fe_say(F,
+		              "'%s': threads per group, not tied to the "
+		              "launch configuration",
+		              name);
 	}
 	return true;
 }
@@ -413,10 +426,10 @@ static void classify_literal(finder *F, int k, int n)
 			const char *why = c.why;
 			if (root->kind == KT_CAND_VECTOR || !why)
 				why = fe_say(F, "equals the %s %lld of %d:%d",
-					     kt_role_name(root->role),
-					     (long long)root->value,
-					     root->range.begin.line,
-					     root->range.begin.col);
+				             kt_role_name(root->role),
+				             (long long)root->value,
+				             root->range.begin.line,
+				             root->range.begin.col);
 			link_literal(F, k, n, &tt, why);
 			return;
 		}
@@ -477,23 +490,24 @@ static bool shifted(const fe_ast *a, int n)
 		return false;
 	int op = a->n[p].op;
 	return (a->n[p].kind == CXCursor_BinaryOperator &&
-		(op == CXBinaryOperator_Shl || op == CXBinaryOperator_Shr)) ||
+	        (op == CXBinaryOperator_Shl || op == CXBinaryOperator_Shr)) ||
 	       (a->n[p].kind == CXCursor_CompoundAssignOperator &&
-		(op == CXBinaryOperator_ShlAssign ||
-		 op == CXBinaryOperator_ShrAssign));
+	        (op == CXBinaryOperator_ShlAssign ||
+	         op == CXBinaryOperator_ShrAssign));
 }
 
 static bool bit_operand(const fe_ast *a, int n)
 {
 	int p = fe_up(a, n);
-	return p >= 0 && (a->n[p].kind == CXCursor_BinaryOperator ||
-			  a->n[p].kind == CXCursor_CompoundAssignOperator) &&
+	return p >= 0 &&
+	       (a->n[p].kind == CXCursor_BinaryOperator ||
+	        a->n[p].kind == CXCursor_CompoundAssignOperator) &&
 	       (a->n[p].op == CXBinaryOperator_And ||
-		a->n[p].op == CXBinaryOperator_Or ||
-		a->n[p].op == CXBinaryOperator_Xor ||
-		a->n[p].op == CXBinaryOperator_AndAssign ||
-		a->n[p].op == CXBinaryOperator_OrAssign ||
-		a->n[p].op == CXBinaryOperator_XorAssign);
+	        a->n[p].op == CXBinaryOperator_Or ||
+	        a->n[p].op == CXBinaryOperator_Xor ||
+	        a->n[p].op == CXBinaryOperator_AndAssign ||
+	        a->n[p].op == CXBinaryOperator_OrAssign ||
+	        a->n[p].op == CXBinaryOperator_XorAssign);
 }
 
 static bool float_reason(const fe_node *x, kt_reason *r, const char **msg)
@@ -502,7 +516,7 @@ static bool float_reason(const fe_node *x, kt_reason *r, const char **msg)
 	if (v == 448.0 || v == 57344.0) {
 		*r = KT_REASON_FP8_MAX;
 		*msg = v == 448.0 ? "the largest float8 e4m3 value"
-				  : "the largest float8 e5m2 value";
+		                  : "the largest float8 e5m2 value";
 		return true;
 	}
 	if (v > 0 && v <= 1e-3) {
@@ -533,7 +547,7 @@ bool fe_reject_reason(finder *F, int n, kt_reason *r, const char **msg)
 		*r = KT_REASON_MASK;
 		*msg = "a bit mask";
 	} else if (in_shuffle_call(a, n) || (fs >= 0 && in_for_init(a, fs, n) &&
-						has_call(a, fs, "__shfl"))) {
+	                                     has_call(a, fs, "__shfl"))) {
 		*r = KT_REASON_SHUFFLE;
 		*msg = "a lane offset of a warp shuffle reduction";
 	} else if (shifted(a, n)) {
@@ -638,8 +652,8 @@ int fe_reject_macros(finder *F)
 		kc.rejected = true;
 		kc.reason = v == 32 ? KT_REASON_WARP_SIZE : KT_REASON_UNTIED;
 		kc.evidence = v == 32 ? "the warp size"
-				      : "no launch configuration uses it: a "
-					"constant of the problem";
+		                      : "no launch configuration uses it: a "
+		                        "constant of the problem";
 		fe_cand cx = fe_cx_init();
 		cx.node = m;
 		fe_add(F, kc, cx);
@@ -666,9 +680,10 @@ void fe_settle(finder *F)
 /* A literal, or the literal initialising the const variable n names. */
 static int const_literal(const fe_ast *a, int n)
 {
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
-	    a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
-	    clang_isConstQualifiedType(clang_getCursorType(a->n[a->n[n].ref].cur)))
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
+	    clang_isConstQualifiedType(
+	        clang_getCursorType(a->n[a->n[n].ref].cur)))
 		n = fe_strip(a, a->n[a->n[n].ref].last);
 	return n;
 }
@@ -690,7 +705,8 @@ static bool items_loop(finder *F, int fs, int k, int *lit)
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *m = &a->n[i];
 		if (m->kind != CXCursor_BinaryOperator ||
-		    m->op != CXBinaryOperator_Mul || !inside(a, (int)i, fp.body))
+		    m->op != CXBinaryOperator_Mul ||
+		    !inside(a, (int)i, fp.body))
 			continue;
 		int l = fe_strip(a, fe_child(a, (int)i, 0));
 		int r = fe_strip(a, fe_child(a, (int)i, 1));
@@ -717,28 +733,35 @@ int fe_find_items(finder *F, int k)
 	int body = F->f->kernels.items[k].body;
 	for (size_t i = 0; i < a->len && !F->oom; i++) {
 		int lit;
-		if (a->n[i].kind != CXCursor_ForStmt || !inside(a, (int)i, body) ||
-		    !items_loop(F, (int)i, k, &lit) || fe_cand_at(F, a->n[lit].b) >= 0)
+		if (a->n[i].kind != CXCursor_ForStmt ||
+		    !inside(a, (int)i, body) ||
+		    !items_loop(F, (int)i, k, &lit) ||
+		    fe_cand_at(F, a->n[lit].b) >= 0)
 			continue;
 		kt_candidate kc = fe_cand_init();
 		int up = fe_up(a, lit);
 		kc.kind = KT_CAND_ITEMS;
 		kc.role = KT_ROLE_ITEMS_PER_THREAD;
 		kc.site = up >= 0 && a->n[up].kind == CXCursor_VarDecl
-				  ? KT_SITE_CONSTEXPR : KT_SITE_EXPR;
+		              ? KT_SITE_CONSTEXPR
+		              : KT_SITE_EXPR;
 		kc.name = kc.site == KT_SITE_CONSTEXPR ? a->n[up].name : NULL;
 		kc.range = kt_fe_make_range(F->tu, a->n[lit].b, a->n[lit].e);
 		kc.value = a->n[lit].ival;
 		kc.kernel = F->f->kernels.items[k].name;
-		kc.evidence = "the trip count of a loop whose index steps by the "
-			      "block size: items per thread";
+		kc.evidence =
+		    "the trip count of a loop whose index steps by the "
+		    "block size: items per thread";
 		fe_cand cx = fe_cx_init();
 		cx.node = lit;
 		cx.kern = k;
 		cx.loop = (int)i;
 		int c = fe_add(F, kc, cx);
-		fe_target t = {.value = kc.value, .root = c, .with = "$",
-			       .block_only = true, .kern = k};
+		fe_target t = {.value = kc.value,
+		               .root = c,
+		               .with = "$",
+		               .block_only = true,
+		               .kern = k};
 		if (c >= 0 && kt_vec_push(&F->targets, t))
 			F->oom = 1;
 	}
@@ -758,8 +781,8 @@ static char *tok_str(kt_tu *tu, CXToken t)
 static unsigned tok_line(kt_tu *tu, CXToken t)
 {
 	unsigned line;
-	clang_getSpellingLocation(clang_getTokenLocation(tu->tu, t), NULL, &line,
-				  NULL, NULL);
+	clang_getSpellingLocation(clang_getTokenLocation(tu->tu, t), NULL,
+	                          &line, NULL, NULL);
 	return line;
 }
 
@@ -767,8 +790,9 @@ static int next_loop(const fe_ast *a, int body, uint32_t after)
 {
 	int best = -1;
 	for (size_t i = 0; i < a->len; i++)
-		if (a->n[i].kind == CXCursor_ForStmt && inside(a, (int)i, body) &&
-		    a->n[i].b > after && (best < 0 || a->n[i].b < a->n[best].b))
+		if (a->n[i].kind == CXCursor_ForStmt &&
+		    inside(a, (int)i, body) && a->n[i].b > after &&
+		    (best < 0 || a->n[i].b < a->n[best].b))
 			best = (int)i;
 	return best;
 }
@@ -814,8 +838,10 @@ int fe_find_pragmas(finder *F, int k)
 	kt_tu *tu = F->tu;
 	CXToken *t = NULL;
 	unsigned nt = 0;
-	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[F->f->kernels.items[k].body].cur),
-		       &t, &nt);
+	clang_tokenize(
+	    tu->tu,
+	    clang_getCursorExtent(a->n[F->f->kernels.items[k].body].cur), &t,
+	    &nt);
 	for (unsigned i = 0; i + 3 < nt; i++) {
 		if (tok_is(tu, t[i], "#") && tok_is(tu, t[i + 1], "pragma") &&
 		    tok_is(tu, t[i + 2], "unroll") &&
@@ -832,9 +858,9 @@ int fe_find_pragmas(finder *F, int k)
 static bool vector_type_name(const char *s)
 {
 	static const char *const names[] = {
-		"uint4", "int4", "float4", "uint2", "int2", "float2",
-		"double2", "ulonglong2", "longlong2", "ushort4", "short4",
-		"uchar4", "char4", NULL};
+	    "uint4",  "int4",    "float4",     "uint2",     "int2",
+	    "float2", "double2", "ulonglong2", "longlong2", "ushort4",
+	    "short4", "uchar4",  "char4",      NULL};
 	for (const char *const *n = names; *n; n++)
 		if (!strcmp(*n, s))
 			return true;
@@ -844,10 +870,12 @@ static bool vector_type_name(const char *s)
 static void add_vector(finder *F, int k, int cast, CXType vec, CXType elem)
 {
 	fe_ast *a = F->a;
-	long long vs = clang_Type_getSizeOf(vec), es = clang_Type_getSizeOf(elem);
+	long long vs = clang_Type_getSizeOf(vec),
+	          es = clang_Type_getSizeOf(elem);
 	if (vs <= 0 || es <= 0 || vs <= es || vs % es)
 		return;
-	CXString vn = clang_getTypeSpelling(vec), en = clang_getTypeSpelling(elem);
+	CXString vn = clang_getTypeSpelling(vec),
+	         en = clang_getTypeSpelling(elem);
 	kt_candidate kc = fe_cand_init();
 	kc.kind = KT_CAND_VECTOR;
 	kc.role = KT_ROLE_VECTOR_WIDTH;
@@ -857,18 +885,22 @@ static void add_vector(finder *F, int k, int cast, CXType vec, CXType elem)
 	kc.kernel = F->f->kernels.items[k].name;
 	kc.rejected = true;
 	kc.reason = KT_REASON_UNSAFE;
-	kc.evidence = fe_say(F, "'%s' accesses fix %lld bytes (%lld x %s); a "
-			     "width parameter needs the vectorize refactor",
-			     clang_getCString(vn), vs, vs / es,
-			     clang_getCString(en));
+	kc.evidence =
+	    fe_say(F,
+	           "'%s' accesses fix %lld bytes (%lld x %s); a "
+	           "width parameter needs the vectorize refactor",
+	           clang_getCString(vn), vs, vs / es, clang_getCString(en));
 	clang_disposeString(vn);
 	clang_disposeString(en);
 	fe_cand cx = fe_cx_init();
 	cx.node = cast;
 	cx.kern = k;
 	int c = fe_add(F, kc, cx);
-	fe_target t = {.value = kc.value, .root = c, .with = "$",
-		       .arith = true, .kern = k};
+	fe_target t = {.value = kc.value,
+	               .root = c,
+	               .with = "$",
+	               .arith = true,
+	               .kern = k};
 	if (c >= 0 && kt_vec_push(&F->targets, t))
 		F->oom = 1;
 }
@@ -881,21 +913,25 @@ int fe_find_vectors(finder *F, int k)
 		if (a->n[i].kind != CXCursor_CXXReinterpretCastExpr ||
 		    !inside(a, (int)i, body))
 			continue;
-		CXType to = clang_getPointeeType(clang_getCursorType(a->n[i].cur));
-		CXString s = clang_getTypeSpelling(clang_getCanonicalType(
-			clang_getUnqualifiedType(to)));
-		bool vec = vector_type_name(clang_getCString(s)) ||
-			   vector_type_name(clang_getCString(s) + 
-					    (strncmp(clang_getCString(s), "struct ", 7) ? 0 : 7));
+		CXType to =
+		    clang_getPointeeType(clang_getCursorType(a->n[i].cur));
+		CXString s = clang_getTypeSpelling(
+		    clang_getCanonicalType(clang_getUnqualifiedType(to)));
+		bool vec =
+		    vector_type_name(clang_getCString(s)) ||
+		    vector_type_name(
+		        clang_getCString(s) +
+		        (strncmp(clang_getCString(s), "struct ", 7) ? 0 : 7));
 		clang_disposeString(s);
 		int from = fe_strip(F->a, a->n[i].last);
 		if (!vec || from < 0)
 			continue;
-		CXType ft = clang_getPointeeType(clang_getCursorType(a->n[from].cur));
+		CXType ft =
+		    clang_getPointeeType(clang_getCursorType(a->n[from].cur));
 		bool seen = false;
 		for (size_t c = 0; c < F->items.len; c++)
 			seen |= F->items.items[c].kind == KT_CAND_VECTOR &&
-				F->f->cx.items[c].kern == k;
+			        F->f->cx.items[c].kern == k;
 		if (!seen && ft.kind != CXType_Invalid)
 			add_vector(F, k, (int)i, to, ft);
 	}

@@ -18,8 +18,8 @@ static int bare(const fe_ast *a, int n)
 {
 	while (n >= 0) {
 		const fe_node *x = &a->n[n];
-		bool conv = x->kind == CXCursor_CallExpr && !strcmp(x->name, "dim3") &&
-			    fe_nwritten(a, n) == 1;
+		bool conv = x->kind == CXCursor_CallExpr &&
+		            !strcmp(x->name, "dim3") && fe_nwritten(a, n) == 1;
 		if (x->kind != CXCursor_UnexposedExpr &&
 		    x->kind != CXCursor_CStyleCastExpr &&
 		    x->kind != CXCursor_CXXFunctionalCastExpr &&
@@ -37,18 +37,18 @@ static int bare(const fe_ast *a, int n)
 static const char *binop(int op)
 {
 	static const char *const ops[] = {
-		[CXBinaryOperator_Mul] = "*", [CXBinaryOperator_Div] = "/",
-		[CXBinaryOperator_Rem] = "%", [CXBinaryOperator_Add] = "+",
-		[CXBinaryOperator_Sub] = "-", [CXBinaryOperator_Shl] = "<<",
-		[CXBinaryOperator_Shr] = ">>", [CXBinaryOperator_LT] = "<",
-		[CXBinaryOperator_GT] = ">", [CXBinaryOperator_LE] = "<=",
-		[CXBinaryOperator_GE] = ">=", [CXBinaryOperator_EQ] = "==",
-		[CXBinaryOperator_NE] = "!=", [CXBinaryOperator_And] = "&",
-		[CXBinaryOperator_Xor] = "^", [CXBinaryOperator_Or] = "|",
-		[CXBinaryOperator_LAnd] = "&&", [CXBinaryOperator_LOr] = "||",
+	    [CXBinaryOperator_Mul] = "*",   [CXBinaryOperator_Div] = "/",
+	    [CXBinaryOperator_Rem] = "%",   [CXBinaryOperator_Add] = "+",
+	    [CXBinaryOperator_Sub] = "-",   [CXBinaryOperator_Shl] = "<<",
+	    [CXBinaryOperator_Shr] = ">>",  [CXBinaryOperator_LT] = "<",
+	    [CXBinaryOperator_GT] = ">",    [CXBinaryOperator_LE] = "<=",
+	    [CXBinaryOperator_GE] = ">=",   [CXBinaryOperator_EQ] = "==",
+	    [CXBinaryOperator_NE] = "!=",   [CXBinaryOperator_And] = "&",
+	    [CXBinaryOperator_Xor] = "^",   [CXBinaryOperator_Or] = "|",
+	    [CXBinaryOperator_LAnd] = "&&", [CXBinaryOperator_LOr] = "||",
 	};
 	return op > 0 && op < (int)(sizeof(ops) / sizeof(ops[0])) ? ops[op]
-								   : NULL;
+	                                                          : NULL;
 }
 
 static bool add_problem(planner *P, pl_names *problems, const char *name)
@@ -73,17 +73,17 @@ static bool lit_expr(planner *P, int n, kt_str *out)
 			continue;
 		const char *name = P->params.items[p].p.name;
 		bool here = x->spelled && c->range.begin.offset == x->b &&
-			    c->kind != KT_CAND_MACRO;
+		            c->kind != KT_CAND_MACRO;
 		bool macro = !x->spelled && x->macro >= 0 &&
-			     c->kind == KT_CAND_MACRO && c->link < 0 &&
-			     P->f->cx.items[i].node == x->macro;
+		             c->kind == KT_CAND_MACRO && c->link < 0 &&
+		             P->f->cx.items[i].node == x->macro;
 		if (!here && !macro)
 			continue;
 		if (c->link < 0 || macro)
 			return !kt_str_adds(out, name);
 		for (const char *s = c->with; *s; s++)
 			kt_str_add(out, *s == '$' ? name : s,
-				   *s == '$' ? strlen(name) : 1);
+			           *s == '$' ? strlen(name) : 1);
 		return true;
 	}
 	if (x->is_int)
@@ -111,7 +111,8 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 			const fe_kern *K = &P->f->kernels.items[cx->kern];
 			int p = pl_param_of_cand(P, (int)i);
 			if (p >= 0 && K->tparams.items[cx->tparam] == d)
-				return !kt_str_adds(out, P->params.items[p].p.name);
+				return !kt_str_adds(out,
+				                    P->params.items[p].p.name);
 		}
 		return false;
 	}
@@ -120,9 +121,9 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	kt_str e = KT_STR_INIT;
 	bool ok = pl_expr(P, decl->last, &e, problems);
 	bool simple = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-				    "OPQRSTUVWXYZ0123456789_") == e.len ||
-		      (e.ptr[0] == '(' && e.ptr[e.len - 1] == ')' &&
-		       !strchr(e.ptr + 1, '('));
+	                            "OPQRSTUVWXYZ0123456789_") == e.len ||
+	              (e.ptr[0] == '(' && e.ptr[e.len - 1] == ')' &&
+	               !strchr(e.ptr + 1, '('));
 	kt_str_addf(out, simple ? "%s" : "(%s)", e.ptr);
 	kt_str_release(&e);
 	return ok;
@@ -156,8 +157,7 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		return false;
 	const fe_node *x = &a->n[n];
 	switch (x->kind) {
-	case CXCursor_IntegerLiteral:
-		return lit_expr(P, n, out);
+	case CXCursor_IntegerLiteral: return lit_expr(P, n, out);
 	case CXCursor_ParenExpr:
 		kt_str_addc(out, '(');
 		if (!pl_expr(P, x->first, out, problems))
@@ -183,12 +183,9 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 			return false;
 		kt_str_adds(out, " : ");
 		return pl_expr(P, fe_child(a, n, 2), out, problems);
-	case CXCursor_DeclRefExpr:
-		return ref_expr(P, n, out, problems);
-	case CXCursor_CallExpr:
-		return call_expr(P, n, out, problems);
-	default:
-		return false;
+	case CXCursor_DeclRefExpr: return ref_expr(P, n, out, problems);
+	case CXCursor_CallExpr: return call_expr(P, n, out, problems);
+	default: return false;
 	}
 }
 
@@ -202,7 +199,7 @@ static void add_pragma(planner *P, const char *kernel, const char *line)
 }
 
 static void add_need(planner *P, const char *kernel, const char *what,
-		     kt_range r, const char *msg, const char *suggest)
+                     kt_range r, const char *msg, const char *suggest)
 {
 	kt_plan_need n = {pl_dup(P, kernel), what, r, msg, suggest};
 	if (kt_vec_push(&P->needs, n))
@@ -214,11 +211,12 @@ static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	int n = fe_strip(a, op);
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
-	    a->n[a->n[n].ref].kind == CXCursor_VarDecl) {
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl) {
 		int init = fe_strip(a, a->n[a->n[n].ref].last);
 		if (init >= 0 && a->n[init].kind == CXCursor_CallExpr &&
-		    !strcmp(a->n[init].name, "dim3") && fe_nwritten(a, init) >= 2)
+		    !strcmp(a->n[init].name, "dim3") &&
+		    fe_nwritten(a, init) >= 2)
 			n = init;
 	}
 	if (n < 0 || a->n[n].kind != CXCursor_CallExpr ||
@@ -237,7 +235,7 @@ static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 }
 
 static bool launch_line(planner *P, const fe_launch *L, kt_str *s,
-			pl_names *problems)
+                        pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	kt_str_adds(s, "launch grid(");
@@ -261,7 +259,7 @@ static bool launch_line(planner *P, const fe_launch *L, kt_str *s,
 /* The explicit template arguments of a launch, split at the top-level
  * commas of the callee's tokens: each one's [begin, end) offsets. */
 static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
-			 int max)
+                         int max)
 {
 	const fe_ast *a = P->a;
 	kt_tu *tu = P->f->tu;
@@ -270,13 +268,15 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 		return 0;
 	CXToken *t = NULL;
 	unsigned nt = 0;
-	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[callee].cur), &t, &nt);
+	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[callee].cur), &t,
+	               &nt);
 	int n = 0, depth = 0;
 	for (unsigned i = 0; i < nt && n < max; i++) {
 		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
 		const char *s = clang_getCString(sp);
 		kt_range r;
-		bool ok = kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r);
+		bool ok =
+		    kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r);
 		bool open = !strcmp(s, "<") || !strcmp(s, "(");
 		bool close = !strcmp(s, ">") || !strcmp(s, ")");
 		if (ok && depth == 1 && (!strcmp(s, ",") || close))
@@ -300,7 +300,7 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 /* `kernel template(...)`: an argument written as an integer literal is
  * written as its parameter (or value), any other as a string. */
 static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
-			  kt_str *s, pl_names *problems)
+                          kt_str *s, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	uint32_t arg[16][2] = {{0}};
@@ -318,9 +318,9 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			    a->n[j].e == arg[i][1])
 				lit = (int)j;
 		if (lit >= 0 ? !pl_expr(P, lit, s, problems)
-			     : kt_str_addf(s, "\"%.*s\"",
-					   (int)(arg[i][1] - arg[i][0]),
-					   P->c->text + arg[i][0]) != 0)
+		             : kt_str_addf(s, "\"%.*s\"",
+		                           (int)(arg[i][1] - arg[i][0]),
+		                           P->c->text + arg[i][0]) != 0)
 			return false;
 	}
 	return !kt_str_addc(s, ')');
@@ -339,7 +339,7 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 		if (tp->kind == CXCursor_TemplateTypeParameter &&
 		    !strcmp(tp->name, t))
 			return pl_say(P, "%.*s", (int)(arg[i][1] - arg[i][0]),
-				      P->c->text + arg[i][0]);
+			              P->c->text + arg[i][0]);
 	}
 	return NULL;
 }
@@ -361,19 +361,20 @@ static bool written(const planner *P, const fe_kern *K, int parm, bool *read)
 		if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr)
 			continue;
 		int d = a->n[base].ref;
-		bool mine = d == parm ||
-			    (d >= 0 && a->n[d].kind == CXCursor_VarDecl &&
-			     a->n[d].last >= 0 &&
-			     fe_refers_to(a, a->n[d].last, parm));
+		bool mine =
+		    d == parm ||
+		    (d >= 0 && a->n[d].kind == CXCursor_VarDecl &&
+		     a->n[d].last >= 0 && fe_refers_to(a, a->n[d].last, parm));
 		if (!mine)
 			continue;
 		int up = fe_up(a, (int)i);
 		bool compound = false;
 		bool lhs = up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
-		bool atomic = up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
-			      a->n[up].op == CXUnaryOperator_AddrOf &&
-			      fe_up(a, up) >= 0 &&
-			      !strncmp(a->n[fe_up(a, up)].name, "atomic", 6);
+		bool atomic = up >= 0 &&
+		              a->n[up].kind == CXCursor_UnaryOperator &&
+		              a->n[up].op == CXUnaryOperator_AddrOf &&
+		              fe_up(a, up) >= 0 &&
+		              !strncmp(a->n[fe_up(a, up)].name, "atomic", 6);
 		lhs |= atomic;
 		compound |= atomic;
 		w |= lhs;
@@ -401,28 +402,31 @@ static void buffer_need(planner *P, const fe_kern *K, int parm, CXType pt)
 	const char *type = type_name(P, pt);
 	const char *inst = type_arg(P, K, type);
 	type = inst ? inst : type;
-	add_need(P, K->name, "arg_count", pl_range(P, parm),
-		 pl_say(P, "the length of '%s' is not known: add '#pragma kt "
-			"arg %s %s[COUNT] %s' with COUNT over problem variables",
-			name, name, type, dir),
-		 pl_say(P, "arg %s %s[?] %s", name, type, dir));
+	add_need(
+	    P, K->name, "arg_count", pl_range(P, parm),
+	    pl_say(P,
+	           "the length of '%s' is not known: add '#pragma kt "
+	           "arg %s %s[COUNT] %s' with COUNT over problem variables",
+	           name, name, type, dir),
+	    pl_say(P, "arg %s %s[?] %s", name, type, dir));
 }
 
 static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
-		       pl_names *problems)
+                       pl_names *problems)
 {
 	const char *name = P->a->n[parm].name;
 	const char *type = type_name(P, clang_getCursorType(P->a->n[parm].cur));
 	kt_str e = KT_STR_INIT;
 	if (arg >= 0 && pl_expr(P, arg, &e, problems))
-		add_pragma(P, K->name, pl_say(P, "arg %s %s = %s", name, type,
-					      e.ptr));
+		add_pragma(P, K->name,
+		           pl_say(P, "arg %s %s = %s", name, type, e.ptr));
 	else
 		add_need(P, K->name, "arg", pl_range(P, parm),
-			 pl_say(P, "the value of '%s' at the launch cannot be "
-				"derived: add '#pragma kt arg %s %s = EXPR'",
-				name, name, type),
-			 pl_say(P, "arg %s %s = ?", name, type));
+		         pl_say(P,
+		                "the value of '%s' at the launch cannot be "
+		                "derived: add '#pragma kt arg %s %s = EXPR'",
+		                name, name, type),
+		         pl_say(P, "arg %s %s = ?", name, type));
 	kt_str_release(&e);
 }
 
@@ -455,7 +459,7 @@ bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
 }
 
 static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
-		      pl_names *problems)
+                      pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	int i = 0;
@@ -466,13 +470,14 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 		if (t.kind == CXType_Pointer)
 			buffer_need(P, K, c, clang_getPointeeType(t));
 		else
-			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1, problems);
+			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1,
+			           problems);
 		i++;
 	}
 }
 
 static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
-			  pl_names *problems)
+                          pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < problems->len; i++) {
@@ -483,11 +488,14 @@ static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
 			if (a->n[c].kind == CXCursor_ParmDecl &&
 			    !strcmp(a->n[c].name, name))
 				r = pl_range(P, c);
-		add_need(P, K->name, "problem_values", r,
-			 pl_say(P, "'%s' is a problem size: add '#pragma kt "
-				"problem %s values(...)' with the sizes to tune "
-				"for", name, name),
-			 pl_say(P, "problem %s values(?)", name));
+		add_need(
+		    P, K->name, "problem_values", r,
+		    pl_say(P,
+		           "'%s' is a problem size: add '#pragma kt "
+		           "problem %s values(...)' with the sizes to tune "
+		           "for",
+		           name, name),
+		    pl_say(P, "problem %s values(?)", name));
 	}
 }
 
@@ -497,9 +505,11 @@ int pl_derive_pragmas(planner *P, int k)
 	pl_names problems = {0};
 	if (!K->launches.len) {
 		add_need(P, K->name, "launch", pl_range(P, K->node),
-			 pl_say(P, "no launch of '%s' in this file: add '#pragma "
-				"kt launch grid(...) block(...)'", K->name),
-			 "launch grid(?) block(?)");
+		         pl_say(P,
+		                "no launch of '%s' in this file: add '#pragma "
+		                "kt launch grid(...) block(...)'",
+		                K->name),
+		         "launch grid(?) block(?)");
 		arg_lines(P, K, NULL, &problems);
 		kt_vec_release(&problems);
 		return P->oom ? KT_ENOMEM : KT_OK;
@@ -510,20 +520,23 @@ int pl_derive_pragmas(planner *P, int k)
 		if (template_line(P, K, L, &s, &problems))
 			add_pragma(P, K->name, s.ptr);
 		else
-			add_need(P, K->name, "kernel_template", pl_range(P, L->call),
-				 "the template arguments of the launch cannot be "
-				 "derived: add '#pragma kt kernel template(...)'",
-				 "kernel template(?)");
+			add_need(
+			    P, K->name, "kernel_template", pl_range(P, L->call),
+			    "the template arguments of the launch cannot be "
+			    "derived: add '#pragma kt kernel template(...)'",
+			    "kernel template(?)");
 		kt_str_clear(&s);
 	}
 	if (launch_line(P, L, &s, &problems))
 		add_pragma(P, K->name, s.ptr);
 	else
 		add_need(P, K->name, "launch", pl_range(P, L->call),
-			 pl_say(P, "the launch geometry of '%s' cannot be "
-				"derived: add '#pragma kt launch grid(...) "
-				"block(...)'", K->name),
-			 "launch grid(?) block(?)");
+		         pl_say(P,
+		                "the launch geometry of '%s' cannot be "
+		                "derived: add '#pragma kt launch grid(...) "
+		                "block(...)'",
+		                K->name),
+		         "launch grid(?) block(?)");
 	kt_str_release(&s);
 	arg_lines(P, K, L, &problems);
 	problem_needs(P, K, L, &problems);

@@ -11,11 +11,11 @@
 /* A value a literal may stand for, and which candidate it then follows. */
 typedef struct fe_target {
 	int64_t value;
-	int root;          /* candidate index */
-	const char *with;  /* `$`, `($ - 1)`, `($ * 16)` */
-	bool block_only;   /* only as `blockIdx.x * v` (units per block) */
-	bool ambiguous;    /* another root has the same value */
-	bool arith;        /* matches in any arithmetic context */
+	int root;         /* candidate index */
+	const char *with; /* `$`, `($ - 1)`, `($ * 16)` */
+	bool block_only;  /* only as `blockIdx.x * v` (units per block) */
+	bool ambiguous;   /* another root has the same value */
+	bool arith;       /* matches in any arithmetic context */
 	int kern;
 } fe_target;
 
@@ -32,8 +32,8 @@ typedef struct finder {
 
 /* A literal, macro or variable a launch expression is built from. */
 typedef struct fe_leaf {
-	int node;          /* IntegerLiteral node (spelled or from a macro) */
-	const char *var;   /* the variable it initialises, or NULL */
+	int node;        /* IntegerLiteral node (spelled or from a macro) */
+	const char *var; /* the variable it initialises, or NULL */
 	int64_t value;
 } fe_leaf;
 
@@ -48,7 +48,7 @@ int fe_cand_at(const finder *F, uint32_t b);
 bool fe_eval(finder *F, int n, int64_t *v, fe_leaves *leaves, bool *product);
 /* arena printf for evidence strings */
 const char *fe_say(finder *F, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 kt_candidate fe_cand_init(void);
 fe_cand fe_cx_init(void);
 

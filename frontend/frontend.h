@@ -19,22 +19,22 @@ struct kt_tu {
 	kt_arena arena;
 	CXIndex index;
 	CXTranslationUnit tu;
-	CXFile file;          /* the main file */
-	char *path;           /* as given */
-	char *abs_path;       /* absolute, as libclang knows it */
-	char *text;           /* content (kt_malloc) */
+	CXFile file;    /* the main file */
+	char *path;     /* as given */
+	char *abs_path; /* absolute, as libclang knows it */
+	char *text;     /* content (kt_malloc) */
 	size_t len;
-	char **args;          /* compiler arguments used (arena) */
+	char **args; /* compiler arguments used (arena) */
 	size_t nargs;
 	KT_VEC(uint32_t) errors; /* offsets of clang errors in the main file */
-	bool used_pch;        /* the includes came from the header cache */
+	bool used_pch;           /* the includes came from the header cache */
 };
 
 /* pch.c: the path of a PCH of the file's leading `#include <...>` lines
  * (built if missing, or when rebuild), or NULL when there is none to use.
  * kt_free the result. */
 char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
-		bool rebuild);
+                bool rebuild);
 
 /* Byte offset and position of a libclang location in the main file;
  * false when the location is in another file. */

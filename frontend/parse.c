@@ -35,22 +35,22 @@ static const struct {
 	const char *name;
 	const char *text;
 } stubs[] = {
-	{"texture_fetch_functions.h",
-	 "/* ktc stand-in: CUDA 13 removed this header and cudaConfigureCall,\n"
-	 " * which clang 19's CUDA wrapper and <<<>>> still use. */\n"
-	 "#pragma once\n"
-	 "extern \"C\" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 "
-	 "blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"},
-	{"surface_functions.h", "#pragma once\n"},
-	{"texture_functions.h", "#pragma once\n"},
-	{"surface_fetch_functions.h", "#pragma once\n"},
+    {"texture_fetch_functions.h",
+     "/* ktc stand-in: CUDA 13 removed this header and cudaConfigureCall,\n"
+     " * which clang 19's CUDA wrapper and <<<>>> still use. */\n"
+     "#pragma once\n"
+     "extern \"C\" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 "
+     "blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"},
+    {"surface_functions.h", "#pragma once\n"},
+    {"texture_functions.h", "#pragma once\n"},
+    {"surface_fetch_functions.h", "#pragma once\n"},
 };
 #define NSTUBS (sizeof(stubs) / sizeof(stubs[0]))
 
 typedef KT_VEC(char *) argv_vec;
 
 static int push_arg(kt_tu *tu, argv_vec *v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int push_arg(kt_tu *tu, argv_vec *v, const char *fmt, ...)
 {
@@ -127,11 +127,13 @@ static char *find_compdb_dir(const char *abs_path)
 		for (int i = 0; i < 2 && !found; i++) {
 			kt_str_clear(&probe);
 			if (kt_str_addf(&probe, "%s%s/compile_commands.json",
-					dir.ptr, sub[i]))
+			                dir.ptr, sub[i]))
 				break;
 			if (file_exists(probe.ptr)) {
-				kt_str_truncate(&probe, probe.len -
-					strlen("/compile_commands.json"));
+				kt_str_truncate(
+				    &probe,
+				    probe.len -
+				        strlen("/compile_commands.json"));
 				found = kt_str_detach(&probe);
 			}
 		}
@@ -148,11 +150,17 @@ static const struct {
 	const char *name;
 	const char *as; /* clang spelling */
 } kept[] = {
-	{"-I", "-I"}, {"--include-path", "-I"}, {"-isystem", "-isystem"},
-	{"-iquote", "-iquote"}, {"-idirafter", "-idirafter"},
-	{"-D", "-D"}, {"--define-macro", "-D"}, {"-U", "-U"},
-	{"--undefine-macro", "-U"}, {"-include", "-include"},
-	{"--pre-include", "-include"},
+    {"-I", "-I"},
+    {"--include-path", "-I"},
+    {"-isystem", "-isystem"},
+    {"-iquote", "-iquote"},
+    {"-idirafter", "-idirafter"},
+    {"-D", "-D"},
+    {"--define-macro", "-D"},
+    {"-U", "-U"},
+    {"--undefine-macro", "-U"},
+    {"-include", "-include"},
+    {"--pre-include", "-include"},
 };
 
 static bool is_path_option(const char *as)
@@ -160,8 +168,8 @@ static bool is_path_option(const char *as)
 	return strcmp(as, "-D") && strcmp(as, "-U");
 }
 
-static int keep_option(kt_tu *tu, argv_vec *v, const char *as,
-		       const char *val, const char *dir)
+static int keep_option(kt_tu *tu, argv_vec *v, const char *as, const char *val,
+                       const char *dir)
 {
 	if (is_path_option(as) && val[0] != '/' && dir)
 		return push_arg(tu, v, "%s%s/%s", as, dir, val);
@@ -175,8 +183,8 @@ static int keep_option(kt_tu *tu, argv_vec *v, const char *as,
 
 /* Translates one argument at args[*i] (nvcc or clang) into v. */
 static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
-			 unsigned *i, unsigned n, const char *dir,
-			 bool *have_std)
+                         unsigned *i, unsigned n, const char *dir,
+                         bool *have_std)
 {
 	CXString s = clang_CompileCommand_getArg(cmd, *i);
 	const char *a = clang_getCString(s);
@@ -197,7 +205,7 @@ static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 		} else if (*i + 1 < n) {
 			CXString nx = clang_CompileCommand_getArg(cmd, ++*i);
 			rc = keep_option(tu, v, kept[k].as,
-					 clang_getCString(nx), dir);
+			                 clang_getCString(nx), dir);
 			clang_disposeString(nx);
 		}
 		break;
@@ -207,7 +215,7 @@ static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 }
 
 static int args_from_command(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
-			     bool *have_std)
+                             bool *have_std)
 {
 	CXString d = clang_CompileCommand_getDirectory(cmd);
 	char *dir = kt_arena_strdup(&tu->arena, clang_getCString(d));
@@ -224,23 +232,24 @@ static int args_from_command(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 
 /* Adds the database's flags for the file; 1 when it had an entry. */
 static int args_from_compdb(kt_tu *tu, argv_vec *v, const char *dir,
-			    bool *have_std, kt_diags *diags)
+                            bool *have_std, kt_diags *diags)
 {
 	CXCompilationDatabase_Error err;
-	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir,
-									   &err);
+	CXCompilationDatabase db =
+	    clang_CompilationDatabase_fromDirectory(dir, &err);
 	if (err != CXCompilationDatabase_NoError) {
 		kt_diags_add(diags, KT_DIAG_WARNING, dir, NULL, 0, 0, 0,
-			     "cannot load compile_commands.json from '%s'; "
-			     "using CUDA defaults", dir);
+		             "cannot load compile_commands.json from '%s'; "
+		             "using CUDA defaults",
+		             dir);
 		return 0;
 	}
 	CXCompileCommands cmds =
-		clang_CompilationDatabase_getCompileCommands(db, tu->abs_path);
+	    clang_CompilationDatabase_getCompileCommands(db, tu->abs_path);
 	int rc = 0;
 	if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
-		rc = args_from_command(tu, v,
-			clang_CompileCommands_getCommand(cmds, 0), have_std);
+		rc = args_from_command(
+		    tu, v, clang_CompileCommands_getCommand(cmds, 0), have_std);
 		rc = rc ? rc : 1;
 	}
 	clang_CompileCommands_dispose(cmds);
@@ -256,14 +265,15 @@ static int build_args(kt_tu *tu, const kt_parse_opts *o, kt_diags *diags)
 	char *dir = NULL;
 	if (!o->no_compdb)
 		dir = o->build_dir ? kt_strdup(o->build_dir)
-				   : find_compdb_dir(tu->abs_path);
+		                   : find_compdb_dir(tu->abs_path);
 	if (dir) {
 		rc = args_from_compdb(tu, &v, dir, &have_std, diags);
 		if (rc == 0 && o->build_dir)
 			kt_diags_add(diags, KT_DIAG_NOTE, tu->path, NULL, 0, 0,
-				     0, "no entry for '%s' in '%s/compile_"
-				     "commands.json'; using CUDA defaults",
-				     tu->path, dir);
+			             0,
+			             "no entry for '%s' in '%s/compile_"
+			             "commands.json'; using CUDA defaults",
+			             tu->path, dir);
 		rc = rc < 0 ? rc : KT_OK;
 	}
 	kt_free(dir);
@@ -308,8 +318,8 @@ static void take_diag(kt_tu *tu, CXDiagnostic dg, kt_diags *diags, int *shown)
 		CXString fn = clang_getFileName(f);
 		const char *name = main_file ? tu->path : clang_getCString(fn);
 		kt_diags_add(diags, KT_DIAG_WARNING, name,
-			     main_file ? tu->text : NULL, (int)line, (int)col,
-			     1, "%s", m);
+		             main_file ? tu->text : NULL, (int)line, (int)col,
+		             1, "%s", m);
 		clang_disposeString(fn);
 		*shown += !is_missing_file(m);
 	}
@@ -337,9 +347,10 @@ static bool pch_refused(CXTranslationUnit t)
 		CXDiagnostic d = clang_getDiagnostic(t, i);
 		CXString s = clang_getDiagnosticSpelling(d);
 		const char *m = clang_getCString(s);
-		refused = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
-			  (strstr(m, "precompiled header") || strstr(m, "PCH") ||
-			   strstr(m, "AST file"));
+		refused =
+		    clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+		    (strstr(m, "precompiled header") || strstr(m, "PCH") ||
+		     strstr(m, "AST file"));
 		clang_disposeString(s);
 		clang_disposeDiagnostic(d);
 	}
@@ -347,7 +358,7 @@ static bool pch_refused(CXTranslationUnit t)
 }
 
 static enum CXErrorCode parse_with(kt_tu *tu, struct CXUnsavedFile *files,
-				   const char *pch)
+                                   const char *pch)
 {
 	const char **argv = kt_malloc((tu->nargs + 2) * sizeof(char *));
 	if (!argv)
@@ -360,10 +371,10 @@ static enum CXErrorCode parse_with(kt_tu *tu, struct CXUnsavedFile *files,
 		argv[n++] = pch;
 	}
 	unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
-			 CXTranslationUnit_KeepGoing;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		tu->index, tu->abs_path, argv, n, files, NSTUBS + 1, flags,
-		&tu->tu);
+	                 CXTranslationUnit_KeepGoing;
+	enum CXErrorCode ec =
+	    clang_parseTranslationUnit2(tu->index, tu->abs_path, argv, n, files,
+	                                NSTUBS + 1, flags, &tu->tu);
 	kt_free(argv);
 	return ec;
 }
@@ -376,7 +387,7 @@ static int run_parse(kt_tu *tu, bool use_pch)
 	char stub_paths[NSTUBS][128];
 	for (size_t i = 0; i < NSTUBS; i++) {
 		snprintf(stub_paths[i], sizeof(stub_paths[i]), "%s/%s",
-			 STUB_DIR, stubs[i].name);
+		         STUB_DIR, stubs[i].name);
 		files[i].Filename = stub_paths[i];
 		files[i].Contents = stubs[i].text;
 		files[i].Length = strlen(stubs[i].text);
@@ -399,8 +410,10 @@ static int run_parse(kt_tu *tu, bool use_pch)
 	tu->used_pch = pch != NULL;
 	kt_free(pch);
 	if (ec != CXError_Success || !tu->tu)
-		return kt_error(KT_EPARSE, "cannot parse '%s' (libclang error "
-				"%d)", tu->path, (int)ec);
+		return kt_error(KT_EPARSE,
+		                "cannot parse '%s' (libclang error "
+		                "%d)",
+		                tu->path, (int)ec);
 	tu->file = clang_getFile(tu->tu, tu->abs_path);
 	if (!tu->file)
 		return kt_error(KT_EPARSE, "cannot parse '%s'", tu->path);
@@ -428,7 +441,7 @@ static int open_tu(kt_tu **out, const char *path)
 }
 
 int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
-		      kt_diags *diags)
+                      kt_diags *diags)
 {
 	static const kt_parse_opts none = {0};
 	kt_tu *tu = NULL;
@@ -438,7 +451,7 @@ int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
 	if (!rc) {
 		tu->index = clang_createIndex(0, 0);
 		rc = tu->index ? run_parse(tu, !o || !o->no_pch)
-			       : kt_error(KT_EPARSE, "cannot start libclang");
+		               : kt_error(KT_EPARSE, "cannot start libclang");
 	}
 	if (!rc)
 		take_diags(tu, diags);
@@ -471,9 +484,15 @@ const char *kt_frontend_text(const kt_tu *tu, size_t *len)
 	return tu->text;
 }
 
-const char *kt_frontend_path(const kt_tu *tu) { return tu->path; }
+const char *kt_frontend_path(const kt_tu *tu)
+{
+	return tu->path;
+}
 
-bool kt_frontend_used_cache(const kt_tu *tu) { return tu->used_pch; }
+bool kt_frontend_used_cache(const kt_tu *tu)
+{
+	return tu->used_pch;
+}
 
 size_t kt_frontend_args(const kt_tu *tu, const char *const **args)
 {
@@ -497,7 +516,7 @@ bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off)
 kt_range kt_fe_make_range(const kt_tu *tu, uint32_t begin, uint32_t end)
 {
 	kt_range r = {kt_pos_at(tu->text, tu->len, begin),
-		      kt_pos_at(tu->text, tu->len, end)};
+	              kt_pos_at(tu->text, tu->len, end)};
 	return r;
 }
 

@@ -56,8 +56,8 @@ static const char *angle_include(const char *p, const char *end, kt_str *out)
 	q += 7;
 	while (q < end && (*q == ' ' || *q == '\t'))
 		q++;
-	const char *close = q < end && *q == '<' ? memchr(q, '>', (size_t)(end - q))
-						 : NULL;
+	const char *close =
+	    q < end && *q == '<' ? memchr(q, '>', (size_t)(end - q)) : NULL;
 	const char *nl = memchr(q, '\n', (size_t)(end - q));
 	if (!close || (nl && close > nl))
 		return NULL;
@@ -87,11 +87,11 @@ static int cache_dir(kt_str *dir)
 	const char *env = getenv("KTC_CACHE_DIR");
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	int rc = env && *env ? kt_str_addf(dir, "%s/pch", env)
-		 : xdg && *xdg ? kt_str_addf(dir, "%s/ktc/pch", xdg)
-		 : home && *home ? kt_str_addf(dir, "%s/.cache/ktc/pch", home)
-				 : kt_str_addf(dir, "/tmp/ktc-pch-%ld",
-					       (long)getuid());
+	int rc = env && *env   ? kt_str_addf(dir, "%s/pch", env)
+	         : xdg && *xdg ? kt_str_addf(dir, "%s/ktc/pch", xdg)
+	         : home && *home
+	             ? kt_str_addf(dir, "%s/.cache/ktc/pch", home)
+	             : kt_str_addf(dir, "/tmp/ktc-pch-%ld", (long)getuid());
 	return rc ? rc : kt_fs_mkdirs(dir->ptr);
 }
 
@@ -99,7 +99,7 @@ static uint64_t key_of(const kt_tu *tu, const kt_str *pre)
 {
 	CXString v = clang_getClangVersion();
 	uint64_t h = kt_hash(KT_HASH_INIT, clang_getCString(v),
-			     strlen(clang_getCString(v)));
+	                     strlen(clang_getCString(v)));
 	clang_disposeString(v);
 	for (size_t i = 0; i < tu->nargs; i++)
 		h = kt_hash(h, tu->args[i], strlen(tu->args[i]) + 1);
@@ -107,7 +107,7 @@ static uint64_t key_of(const kt_tu *tu, const kt_str *pre)
 	const char *root = getenv("CUDA_HOME");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/include/cuda.h",
-		 root && *root ? root : "/usr/local/cuda");
+	         root && *root ? root : "/usr/local/cuda");
 	struct stat st;
 	if (stat(path, &st) == 0) {
 		h = kt_hash(h, &st.st_mtime, sizeof(st.st_mtime));
@@ -124,13 +124,13 @@ static bool exists(const char *path)
 
 /* Builds the PCH of the preamble header `hdr` into `pch`. */
 static bool build(kt_tu *tu, const char *hdr, const char *pch,
-		  struct CXUnsavedFile *files, unsigned nfiles)
+                  struct CXUnsavedFile *files, unsigned nfiles)
 {
 	CXTranslationUnit t = NULL;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		tu->index, hdr, (const char *const *)tu->args, (int)tu->nargs,
-		files, nfiles, CXTranslationUnit_Incomplete |
-				       CXTranslationUnit_KeepGoing, &t);
+	    tu->index, hdr, (const char *const *)tu->args, (int)tu->nargs,
+	    files, nfiles,
+	    CXTranslationUnit_Incomplete | CXTranslationUnit_KeepGoing, &t);
 	bool ok = ec == CXError_Success && t;
 	for (unsigned i = 0; ok && i < clang_getNumDiagnostics(t); i++) {
 		CXDiagnostic d = clang_getDiagnostic(t, i);
@@ -139,7 +139,8 @@ static bool build(kt_tu *tu, const char *hdr, const char *pch,
 	}
 	kt_str tmp = KT_STR_INIT;
 	ok = ok && !kt_str_addf(&tmp, "%s.%ld.tmp", pch, (long)getpid());
-	ok = ok && clang_saveTranslationUnit(t, tmp.ptr, 0) == CXSaveError_None &&
+	ok = ok &&
+	     clang_saveTranslationUnit(t, tmp.ptr, 0) == CXSaveError_None &&
 	     rename(tmp.ptr, pch) == 0;
 	if (!ok && tmp.len)
 		remove(tmp.ptr);
@@ -159,7 +160,7 @@ static void mark_bad(const char *pch)
 }
 
 char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
-		bool rebuild)
+                bool rebuild)
 {
 	kt_str pre = KT_STR_INIT, dir = KT_STR_INIT, hdr = KT_STR_INIT,
 	       pch = KT_STR_INIT;
@@ -171,7 +172,8 @@ char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
 	    kt_str_addf(&pch, "%s/%016" PRIx64 ".pch", dir.ptr, key))
 		goto done;
 	kt_str bad = KT_STR_INIT;
-	bool known_bad = !kt_str_addf(&bad, "%s.bad", pch.ptr) && exists(bad.ptr);
+	bool known_bad =
+	    !kt_str_addf(&bad, "%s.bad", pch.ptr) && exists(bad.ptr);
 	kt_str_release(&bad);
 	if (known_bad)
 		goto done;

@@ -17,26 +17,31 @@
 #include <string.h>
 
 static const char *const role_names[KT_ROLE_COUNT_] = {
-	"block_size", "grid", "smem", "unroll", "tile", "vector_width",
-	"items_per_thread", "group_size", "warps", "per_block", "other",
+    "block_size",       "grid",       "smem",
+    "unroll",           "tile",       "vector_width",
+    "items_per_thread", "group_size", "warps",
+    "per_block",        "other",
 };
 static const char *const site_names[KT_SITE_COUNT_] = {
-	"expr", "launch_grid", "launch_block", "launch_smem", "dim3",
-	"pragma_unroll", "macro", "constexpr", "template_arg", "array_dim",
-	"launch_bounds",
+    "expr",         "launch_grid",   "launch_block",  "launch_smem",
+    "dim3",         "pragma_unroll", "macro",         "constexpr",
+    "template_arg", "array_dim",     "launch_bounds",
 };
 static const char *const reason_names[KT_REASON_COUNT_] = {
-	"warp_size", "fp8_max", "format_group", "eps", "shift", "mask",
-	"shuffle", "trivial", "math", "type_size", "untied", "unsafe",
-	"ambiguous",
+    "warp_size", "fp8_max", "format_group", "eps",  "shift",
+    "mask",      "shuffle", "trivial",      "math", "type_size",
+    "untied",    "unsafe",  "ambiguous",
 };
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-	"stride_follows_block", "vectorize", "items_per_thread", "grid_stride",
+    "stride_follows_block",
+    "vectorize",
+    "items_per_thread",
+    "grid_stride",
 };
 static const char *const cand_names[KT_CAND_COUNT_] = {
-	"launch", "dim3", "block_tied", "unroll", "macro", "constexpr",
-	"template_arg", "array_dim", "vector", "items", "group",
-	"launch_bounds", "literal",
+    "launch",    "dim3",          "block_tied", "unroll", "macro",
+    "constexpr", "template_arg",  "array_dim",  "vector", "items",
+    "group",     "launch_bounds", "literal",
 };
 
 static const char *name_of(const char *const *names, int n, int v)
@@ -196,12 +201,14 @@ static cJSON *param_json(const kt_plan_param *pa)
 	add_str(o, "kernel", pa->kernel);
 	cJSON *v = cJSON_AddArrayToObject(o, "values");
 	for (size_t i = 0; i < pa->nvalues; i++)
-		cJSON_AddItemToArray(v, cJSON_CreateNumber((double)pa->values[i]));
+		cJSON_AddItemToArray(v,
+		                     cJSON_CreateNumber((double)pa->values[i]));
 	cJSON_AddNumberToObject(o, "default", (double)pa->def);
 	if (pa->nconstraints) {
 		cJSON *c = cJSON_AddArrayToObject(o, "constraints");
 		for (size_t i = 0; i < pa->nconstraints; i++)
-			cJSON_AddItemToArray(c, cJSON_CreateString(pa->constraints[i]));
+			cJSON_AddItemToArray(
+			    c, cJSON_CreateString(pa->constraints[i]));
 	}
 	cJSON *u = cJSON_AddArrayToObject(o, "uses");
 	for (size_t i = 0; i < pa->nuses; i++)
@@ -210,7 +217,10 @@ static cJSON *param_json(const kt_plan_param *pa)
 	return o;
 }
 
-static bool range_set(kt_range r) { return r.begin.line > 0; }
+static bool range_set(kt_range r)
+{
+	return r.begin.line > 0;
+}
 
 static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 {
@@ -393,8 +403,9 @@ static int print_value(kt_str *s, const cJSON *j, int indent, size_t prefix)
 		return print_compact(s, j);
 	int rc = kt_str_adds(s, cJSON_IsObject(j) ? "{\n" : "[\n");
 	rc = rc ? rc : print_members(s, j, indent);
-	rc = rc ? rc : kt_str_addf(s, "%*s%c", indent, "",
-				   cJSON_IsObject(j) ? '}' : ']');
+	rc = rc ? rc
+	        : kt_str_addf(s, "%*s%c", indent, "",
+	                      cJSON_IsObject(j) ? '}' : ']');
 	return rc;
 }
 

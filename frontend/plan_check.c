@@ -42,7 +42,7 @@ typedef struct ck {
 } ck;
 
 static void fail(ck *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void fail(ck *c, const char *path, const char *fmt, ...)
 {
@@ -53,14 +53,14 @@ static void fail(ck *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 	c->errors++;
 	if (rc || kt_diags_add(c->d, KT_DIAG_ERROR, c->name, NULL, 0, 0, 0,
-			       "%s: %s", path, m.ptr))
+	                       "%s: %s", path, m.ptr))
 		c->oom = 1;
 	kt_str_release(&m);
 }
 
 /* A path string built with printf; "" when out of memory. */
 static char *pathf(ck *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static char *pathf(ck *c, const char *fmt, ...)
 {
@@ -80,7 +80,8 @@ static int build_lines(ck *c)
 	if (kt_vec_push(&c->lines, 0))
 		return KT_ENOMEM;
 	for (size_t i = 0; i < c->len; i++)
-		if (c->src[i] == '\n' && kt_vec_push(&c->lines, (uint32_t)i + 1))
+		if (c->src[i] == '\n' &&
+		    kt_vec_push(&c->lines, (uint32_t)i + 1))
 			return KT_ENOMEM;
 	return KT_OK;
 }
@@ -102,15 +103,18 @@ static kt_pos pos_of(const ck *c, uint32_t off)
 static void check_pos(ck *c, const char *path, const char *which, kt_pos p)
 {
 	if (p.offset > c->len) {
-		fail(c, path, "%s offset %" PRIu32 " is past the end of '%s' "
-			"(%zu bytes)", which, p.offset, c->p->path, c->len);
+		fail(c, path,
+		     "%s offset %" PRIu32 " is past the end of '%s' "
+		     "(%zu bytes)",
+		     which, p.offset, c->p->path, c->len);
 		return;
 	}
 	kt_pos want = pos_of(c, p.offset);
 	if (want.line != p.line || want.col != p.col)
-		fail(c, path, "%s offset %" PRIu32 " is line %d col %d, not "
-			"line %d col %d", which, p.offset, want.line, want.col,
-		     p.line, p.col);
+		fail(c, path,
+		     "%s offset %" PRIu32 " is line %d col %d, not "
+		     "line %d col %d",
+		     which, p.offset, want.line, want.col, p.line, p.col);
 }
 
 /* Checks a range; text (may be NULL) must be what stands there. */
@@ -121,8 +125,9 @@ static void check_range(ck *c, const char *path, kt_range r, const char *text)
 		return;
 	}
 	if (r.begin.offset > r.end.offset) {
-		fail(c, path, "begin offset %" PRIu32 " is after end offset %"
-			PRIu32, r.begin.offset, r.end.offset);
+		fail(c, path,
+		     "begin offset %" PRIu32 " is after end offset %" PRIu32,
+		     r.begin.offset, r.end.offset);
 		return;
 	}
 	if (!c->src)
@@ -149,12 +154,13 @@ static void add_edit(ck *c, kt_range r, char *path)
 /* --------------------------------------------------------------- names */
 
 static const char *const reserved[] = {
-	"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "int",
-	"unsigned", "long", "short", "char", "float", "double", "void", "if",
-	"else", "for", "while", "do", "return", "const", "constexpr",
-	"static", "struct", "sizeof", "true", "false", "auto", "template",
-	"typename", "min", "max", "div_ceil", "log2", "pow2", "abs", "floor",
-	"ceil", "round", NULL,
+    "threadIdx", "blockIdx", "blockDim",  "gridDim",  "warpSize", "int",
+    "unsigned",  "long",     "short",     "char",     "float",    "double",
+    "void",      "if",       "else",      "for",      "while",    "do",
+    "return",    "const",    "constexpr", "static",   "struct",   "sizeof",
+    "true",      "false",    "auto",      "template", "typename", "min",
+    "max",       "div_ceil", "log2",      "pow2",     "abs",      "floor",
+    "ceil",      "round",    NULL,
 };
 
 static bool is_ident(const char *s)
@@ -191,7 +197,7 @@ static const kt_plan_kernel *find_kernel(const ck *c, const char *name)
 }
 
 static const kt_plan_kernel *check_kernel_ref(ck *c, const char *path,
-					      const char *name)
+                                              const char *name)
 {
 	const kt_plan_kernel *k = find_kernel(c, name);
 	if (!k && name)
@@ -221,9 +227,9 @@ static bool is_problem(const ck *c, const char *name, size_t n)
 
 static bool is_function(const char *name, size_t n)
 {
-	static const char *const fns[] = {"min", "max", "div_ceil", "log2",
-					  "pow2", "abs", "floor", "ceil",
-					  "round", "float", "int", NULL};
+	static const char *const fns[] = {"min",   "max",   "div_ceil", "log2",
+	                                  "pow2",  "abs",   "floor",    "ceil",
+	                                  "round", "float", "int",      NULL};
 	for (const char *const *f = fns; *f; f++)
 		if (strlen(*f) == n && !strncmp(*f, name, n))
 			return true;
@@ -274,13 +280,14 @@ static void check_domain(ck *c, size_t i, const kt_plan_param *pa)
 				     pa->values[v]);
 	}
 	if (pa->nvalues && !has_default)
-		fail(c, path, "the domain does not contain the default %" PRId64,
+		fail(c, path,
+		     "the domain does not contain the default %" PRId64,
 		     pa->def);
 	kt_free(path);
 }
 
 static void check_use(ck *c, size_t i, size_t u, const kt_plan_param *pa,
-		      const kt_plan_kernel *k)
+                      const kt_plan_kernel *k)
 {
 	const kt_plan_use *use = &pa->uses[u];
 	char *path = pathf(c, "params[%zu].uses[%zu]", i, u);
@@ -289,8 +296,10 @@ static void check_use(ck *c, size_t i, size_t u, const kt_plan_param *pa,
 	if (use->text && !*use->text)
 		fail(c, path, "empty text");
 	if (use->site == KT_SITE_MACRO && use->with)
-		fail(c, path, "a 'macro' use has no 'with': the #define of "
-			"'%s' is guarded instead", pa->name);
+		fail(c, path,
+		     "a 'macro' use has no 'with': the #define of "
+		     "'%s' is guarded instead",
+		     pa->name);
 	if (use->site != KT_SITE_MACRO && !use->with)
 		fail(c, path, "missing required field 'with'");
 	if (use->with && !*use->with)
@@ -318,7 +327,8 @@ static void check_param(ck *c, size_t i)
 	char *npath = pathf(c, "%s.name", path);
 	check_name(c, npath, pa->name);
 	for (size_t j = 0; j < i && pa->name; j++)
-		if (c->p->params[j].name && !strcmp(c->p->params[j].name, pa->name))
+		if (c->p->params[j].name &&
+		    !strcmp(c->p->params[j].name, pa->name))
 			fail(c, npath, "'%s' is also the name of params[%zu]",
 			     pa->name, j);
 	kt_free(npath);
@@ -332,13 +342,15 @@ static void check_param(ck *c, size_t i)
 		kt_free(cp);
 	}
 	if (!pa->nuses && !refactor_names(c, pa->name))
-		fail(c, path, "a parameter needs at least one use or a refactor "
-			"that introduces it");
+		fail(c, path,
+		     "a parameter needs at least one use or a refactor "
+		     "that introduces it");
 	for (size_t u = 0; u < pa->nuses; u++) {
 		check_use(c, i, u, pa, k);
 		if (pa->uses[u].site == KT_SITE_MACRO && pa->name &&
 		    pa->nuses > 1)
-			fail(c, path, "a 'macro' parameter has exactly one use");
+			fail(c, path,
+			     "a 'macro' parameter has exactly one use");
 	}
 	kt_free(path);
 }
@@ -346,7 +358,7 @@ static void check_param(ck *c, size_t i)
 /* ----------------------------------------------------------- refactors */
 
 static bool needs(ck *c, const char *path, bool ok, const char *field,
-		  const char *kind)
+                  const char *kind)
 {
 	if (!ok)
 		fail(c, path, "a '%s' refactor needs '%s'", kind, field);
@@ -354,7 +366,7 @@ static bool needs(ck *c, const char *path, bool ok, const char *field,
 }
 
 static void check_refactor_args(ck *c, const char *path,
-				const kt_plan_refactor *f)
+                                const kt_plan_refactor *f)
 {
 	const char *kind = kt_refactor_kind_name(f->kind);
 	needs(c, path, f->index_var != NULL, "index_var", kind);
@@ -370,13 +382,13 @@ static void check_refactor_args(ck *c, const char *path,
 		break;
 	case KT_REFACTOR_ITEMS_PER_THREAD:
 	case KT_REFACTOR_GRID_STRIDE:
-		needs(c, path, f->index_decl.begin.line > 0, "index_decl", kind);
+		needs(c, path, f->index_decl.begin.line > 0, "index_decl",
+		      kind);
 		needs(c, path, f->bound != NULL, "bound", kind);
 		needs(c, path, f->grid.begin.line > 0, "grid", kind);
 		needs(c, path, f->launch >= 0, "launch", kind);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -423,8 +435,9 @@ static int cmp_edit(const void *a, const void *b)
 	const edit_ref *x = a, *y = b;
 	if (x->range.begin.offset != y->range.begin.offset)
 		return x->range.begin.offset < y->range.begin.offset ? -1 : 1;
-	return x->range.end.offset < y->range.end.offset ? -1
-	       : x->range.end.offset > y->range.end.offset;
+	return x->range.end.offset < y->range.end.offset
+	           ? -1
+	           : x->range.end.offset > y->range.end.offset;
 }
 
 static bool overlap(kt_range a, kt_range b)
@@ -442,7 +455,8 @@ static void check_overlaps(ck *c)
 {
 	qsort(c->edits.items, c->edits.len, sizeof(edit_ref), cmp_edit);
 	for (size_t i = 1; i < c->edits.len; i++) {
-		const edit_ref *a = &c->edits.items[i - 1], *b = &c->edits.items[i];
+		const edit_ref *a = &c->edits.items[i - 1],
+		               *b = &c->edits.items[i];
 		if (overlap(a->range, b->range) ||
 		    (a->range.begin.offset == b->range.begin.offset &&
 		     a->range.end.offset == b->range.end.offset))
@@ -455,12 +469,15 @@ static void check_overlaps(ck *c)
 			if (overlap(r, c->edits.items[e].range) &&
 			    !inside(c->edits.items[e].range, r))
 				fail(c, c->edits.items[e].path,
-				     "partly overlaps refactors[%zu].region", i);
+				     "partly overlaps refactors[%zu].region",
+				     i);
 		for (size_t j = 0; j < i; j++) {
 			kt_range q = p->refactors[j].region;
 			if (overlap(r, q) && !inside(r, q) && !inside(q, r)) {
-				char *path = pathf(c, "refactors[%zu].region", i);
-				fail(c, path, "partly overlaps refactors[%zu].region",
+				char *path =
+				    pathf(c, "refactors[%zu].region", i);
+				fail(c, path,
+				     "partly overlaps refactors[%zu].region",
 				     j);
 				kt_free(path);
 			}
@@ -474,7 +491,8 @@ static void check_overlaps(ck *c)
 static void collect_problem(ck *c, const char *line)
 {
 	size_t skip = !strncmp(line, "problem ", 8) ? 8
-		      : !strncmp(line, "set ", 4) ? 4 : 0;
+	              : !strncmp(line, "set ", 4)   ? 4
+	                                            : 0;
 	if (!skip)
 		return;
 	const char *b = line + skip + strspn(line + skip, " \t"), *s = b;
@@ -487,9 +505,9 @@ static void collect_problem(ck *c, const char *line)
 
 static void check_pragma(ck *c, size_t i)
 {
-	static const char *const words[] = {"launch", "arg", "problem", "set",
-					    "verify", "objective", "kernel",
-					    NULL};
+	static const char *const words[] = {"launch", "arg",    "problem",
+	                                    "set",    "verify", "objective",
+	                                    "kernel", NULL};
 	const kt_plan_pragma *g = &c->p->pragmas[i];
 	char *path = pathf(c, "pragmas[%zu]", i);
 	check_kernel_ref(c, path, g->kernel);
@@ -499,9 +517,10 @@ static void check_pragma(ck *c, size_t i)
 	for (const char *const *w = words; *w && !ok; w++)
 		ok = strlen(*w) == n && !strncmp(*w, line, n);
 	if (!ok)
-		fail(c, path, "'%.*s' is not a pragma this plan may add "
-			"(launch, arg, problem, set, verify, objective, "
-			"kernel)",
+		fail(c, path,
+		     "'%.*s' is not a pragma this plan may add "
+		     "(launch, arg, problem, set, verify, objective, "
+		     "kernel)",
 		     (int)n, line);
 	if (strchr(line, '\n'))
 		fail(c, path, "a pragma line has no newline");
@@ -553,25 +572,33 @@ static void check_file(ck *c)
 	if (!c->src)
 		return;
 	if (p->size != c->len)
-		fail(c, "file.size", "the plan is for %zu bytes, '%s' has %zu: "
-			"the plan is stale", p->size, p->path, c->len);
+		fail(c, "file.size",
+		     "the plan is for %zu bytes, '%s' has %zu: "
+		     "the plan is stale",
+		     p->size, p->path, c->len);
 	else if (p->hash != kt_plan_hash(c->src, c->len))
-		fail(c, "file.hash", "the content of '%s' differs from the one "
-			"the plan was made for: the plan is stale", p->path);
+		fail(c, "file.hash",
+		     "the content of '%s' differs from the one "
+		     "the plan was made for: the plan is stale",
+		     p->path);
 }
 
 int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
-		     size_t src_len, kt_diags *diags)
+                     size_t src_len, kt_diags *diags)
 {
-	ck c = {.p = p, .d = diags, .name = name ? name : "plan", .src = src,
-		.len = src_len};
+	ck c = {.p = p,
+	        .d = diags,
+	        .name = name ? name : "plan",
+	        .src = src,
+	        .len = src_len};
 	if (p->version != KT_PLAN_VERSION)
 		fail(&c, "ktc_plan", "unsupported plan version %d", p->version);
 	if (src && build_lines(&c))
 		c.oom = 1;
 	check_file(&c);
 	for (size_t i = 0; i < p->npragmas; i++)
-		collect_problem(&c, p->pragmas[i].line ? p->pragmas[i].line : "");
+		collect_problem(&c,
+		                p->pragmas[i].line ? p->pragmas[i].line : "");
 	for (size_t i = 0; i < p->nneeds; i++)
 		if (p->needs[i].suggest && p->needs[i].what &&
 		    !strcmp(p->needs[i].what, "problem_values"))

@@ -27,7 +27,7 @@ typedef struct rd {
 } rd;
 
 static void fail(rd *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void fail(rd *r, const char *fmt, ...)
 {
@@ -37,9 +37,9 @@ static void fail(rd *r, const char *fmt, ...)
 	int rc = kt_str_vaddf(&m, fmt, ap);
 	va_end(ap);
 	r->errors++;
-	if (rc || kt_diags_add(r->d, KT_DIAG_ERROR, r->name, NULL, 0, 0, 0,
-			       "%s%s%s", r->path.ptr, r->path.len ? ": " : "",
-			       m.ptr))
+	if (rc ||
+	    kt_diags_add(r->d, KT_DIAG_ERROR, r->name, NULL, 0, 0, 0, "%s%s%s",
+	                 r->path.ptr, r->path.len ? ": " : "", m.ptr))
 		r->oom = 1;
 	kt_str_release(&m);
 }
@@ -60,7 +60,10 @@ static size_t enter_index(rd *r, size_t i)
 	return mark;
 }
 
-static void leave(rd *r, size_t mark) { kt_str_truncate(&r->path, mark); }
+static void leave(rd *r, size_t mark)
+{
+	kt_str_truncate(&r->path, mark);
+}
 
 static const char *type_name(const cJSON *j)
 {
@@ -112,7 +115,7 @@ static const cJSON *field(rd *r, const cJSON *o, const char *key, bool req)
 }
 
 static bool want(rd *r, const cJSON *j, const char *key, bool ok,
-		 const char *what)
+                 const char *what)
 {
 	if (ok)
 		return true;
@@ -123,7 +126,7 @@ static bool want(rd *r, const cJSON *j, const char *key, bool ok,
 }
 
 static bool rd_str(rd *r, const cJSON *o, const char *key, bool req,
-		   const char **out)
+                   const char **out)
 {
 	const cJSON *j = field(r, o, key, req);
 	if (!j || !want(r, j, key, cJSON_IsString(j), "a string"))
@@ -134,8 +137,7 @@ static bool rd_str(rd *r, const cJSON *o, const char *key, bool req,
 	return *out != NULL;
 }
 
-static bool as_int(rd *r, const cJSON *j, int64_t lo, int64_t hi,
-		   int64_t *out)
+static bool as_int(rd *r, const cJSON *j, int64_t lo, int64_t hi, int64_t *out)
 {
 	if (!cJSON_IsNumber(j)) {
 		fail(r, "expected an integer, got %s", type_name(j));
@@ -143,16 +145,18 @@ static bool as_int(rd *r, const cJSON *j, int64_t lo, int64_t hi,
 	}
 	double v = j->valuedouble;
 	if (v != floor(v) || v < (double)lo || v > (double)hi) {
-		fail(r, "expected an integer in [%" PRId64 ", %" PRId64
-			"], got %g", lo, hi, v);
+		fail(r,
+		     "expected an integer in [%" PRId64 ", %" PRId64
+		     "], got %g",
+		     lo, hi, v);
 		return false;
 	}
 	*out = (int64_t)v;
 	return true;
 }
 
-static bool rd_int(rd *r, const cJSON *o, const char *key, bool req,
-		   int64_t lo, int64_t hi, int64_t *out)
+static bool rd_int(rd *r, const cJSON *o, const char *key, bool req, int64_t lo,
+                   int64_t hi, int64_t *out)
 {
 	const cJSON *j = field(r, o, key, req);
 	if (!j)
@@ -163,8 +167,7 @@ static bool rd_int(rd *r, const cJSON *o, const char *key, bool req,
 	return ok;
 }
 
-static bool rd_bool(rd *r, const cJSON *o, const char *key, bool req,
-		    bool *out)
+static bool rd_bool(rd *r, const cJSON *o, const char *key, bool req, bool *out)
 {
 	const cJSON *j = field(r, o, key, req);
 	if (!j || !want(r, j, key, cJSON_IsBool(j), "a boolean"))
@@ -174,7 +177,7 @@ static bool rd_bool(rd *r, const cJSON *o, const char *key, bool req,
 }
 
 static bool rd_enum(rd *r, const cJSON *o, const char *key,
-		    int (*from)(const char *), int *out)
+                    int (*from)(const char *), int *out)
 {
 	const char *s = NULL;
 	if (!rd_str(r, o, key, true, &s))
@@ -210,7 +213,7 @@ static void rd_pos(rd *r, const cJSON *o, const char *key, kt_pos *out)
 }
 
 static bool rd_range(rd *r, const cJSON *o, const char *key, bool req,
-		     kt_range *out)
+                     kt_range *out)
 {
 	const cJSON *j = field(r, o, key, req);
 	if (!j)
@@ -228,7 +231,7 @@ typedef void (*each_fn)(rd *r, const cJSON *j, void *elem);
 
 /* An array of objects (or of anything each() reads) into arena memory. */
 static void *rd_list(rd *r, const cJSON *o, const char *key, bool req,
-		     size_t elem, size_t *n, each_fn each)
+                     size_t elem, size_t *n, each_fn each)
 {
 	*n = 0;
 	const cJSON *a = field(r, o, key, req);
@@ -287,13 +290,13 @@ static void each_kernel(rd *r, const cJSON *j, void *elem)
 	rd_str(r, j, "name", true, &k->name);
 	rd_range(r, j, "range", true, &k->range);
 	k->launches = rd_list(r, j, "launches", true, sizeof(kt_range),
-			      &k->nlaunches, each_range);
+	                      &k->nlaunches, each_range);
 }
 
 static void each_use(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"range", "text", "with", "site",
-					"host", "launch", "evidence", NULL};
+	static const char *const f[] = {"range", "text",   "with",     "site",
+	                                "host",  "launch", "evidence", NULL};
 	kt_plan_use *u = elem;
 	u->launch = -1;
 	if (!check_object(r, j, f))
@@ -313,9 +316,9 @@ static void each_use(rd *r, const cJSON *j, void *elem)
 
 static void each_param(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"name", "role", "kernel", "values",
-					"default", "constraints", "uses",
-					"evidence", NULL};
+	static const char *const f[] = {"name",   "role",     "kernel",
+	                                "values", "default",  "constraints",
+	                                "uses",   "evidence", NULL};
 	kt_plan_param *pa = elem;
 	if (!check_object(r, j, f))
 		return;
@@ -325,12 +328,12 @@ static void each_param(rd *r, const cJSON *j, void *elem)
 	pa->role = (kt_role)role;
 	rd_str(r, j, "kernel", true, &pa->kernel);
 	pa->values = rd_list(r, j, "values", true, sizeof(int64_t),
-			     &pa->nvalues, each_int);
+	                     &pa->nvalues, each_int);
 	rd_int(r, j, "default", true, INT64_MIN / 2, INT64_MAX / 2, &pa->def);
 	pa->constraints = rd_list(r, j, "constraints", false, sizeof(char *),
-				  &pa->nconstraints, each_str);
-	pa->uses = rd_list(r, j, "uses", true, sizeof(kt_plan_use),
-			   &pa->nuses, each_use);
+	                          &pa->nconstraints, each_str);
+	pa->uses = rd_list(r, j, "uses", true, sizeof(kt_plan_use), &pa->nuses,
+	                   each_use);
 	rd_str(r, j, "evidence", false, &pa->evidence);
 }
 
@@ -348,7 +351,7 @@ static void each_edit(rd *r, const cJSON *j, void *elem)
 static void each_access(rd *r, const cJSON *j, void *elem)
 {
 	static const char *const f[] = {"name", "offset", "load", "store",
-					NULL};
+	                                NULL};
 	kt_plan_access *a = elem;
 	if (!check_object(r, j, f))
 		return;
@@ -368,7 +371,7 @@ static void refactor_args(rd *r, const cJSON *j, kt_plan_refactor *f)
 	if (rd_int(r, j, "elem_size", false, 1, 64, &v))
 		f->elem_size = (int)v;
 	f->arrays = rd_list(r, j, "arrays", false, sizeof(kt_plan_access),
-			    &f->narrays, each_access);
+	                    &f->narrays, each_access);
 	rd_range(r, j, "grid", false, &f->grid);
 	if (rd_int(r, j, "launch", false, 0, INT32_MAX, &v))
 		f->launch = (int)v;
@@ -377,9 +380,9 @@ static void refactor_args(rd *r, const cJSON *j, kt_plan_refactor *f)
 static void each_refactor(rd *r, const cJSON *j, void *elem)
 {
 	static const char *const f[] = {
-		"kind", "kernel", "param", "region", "edits", "index_var",
-		"index_decl", "bound", "elem_type", "elem_size", "arrays",
-		"grid", "launch", "note", NULL};
+	    "kind",      "kernel",     "param",  "region",    "edits",
+	    "index_var", "index_decl", "bound",  "elem_type", "elem_size",
+	    "arrays",    "grid",       "launch", "note",      NULL};
 	kt_plan_refactor *x = elem;
 	x->launch = -1;
 	if (!check_object(r, j, f))
@@ -391,7 +394,7 @@ static void each_refactor(rd *r, const cJSON *j, void *elem)
 	rd_str(r, j, "param", true, &x->param);
 	rd_range(r, j, "region", true, &x->region);
 	x->edits = rd_list(r, j, "edits", false, sizeof(kt_plan_edit),
-			   &x->nedits, each_edit);
+	                   &x->nedits, each_edit);
 	refactor_args(r, j, x);
 	rd_str(r, j, "note", false, &x->note);
 }
@@ -408,8 +411,8 @@ static void each_pragma(rd *r, const cJSON *j, void *elem)
 
 static void each_need(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"kernel", "what", "range", "message",
-					"suggest", NULL};
+	static const char *const f[] = {"kernel",  "what",    "range",
+	                                "message", "suggest", NULL};
 	kt_plan_need *n = elem;
 	if (!check_object(r, j, f))
 		return;
@@ -422,8 +425,8 @@ static void each_need(rd *r, const cJSON *j, void *elem)
 
 static void each_reject(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"kernel", "range", "text", "reason",
-					"message", NULL};
+	static const char *const f[] = {"kernel", "range",   "text",
+	                                "reason", "message", NULL};
 	kt_plan_reject *x = elem;
 	if (!check_object(r, j, f))
 		return;
@@ -443,7 +446,8 @@ static bool parse_hash(const char *s, uint64_t *out)
 	uint64_t h = 0;
 	for (s += 8; *s; s++) {
 		int d = isdigit((unsigned char)*s) ? *s - '0'
-			: *s >= 'a' && *s <= 'f'   ? *s - 'a' + 10 : -1;
+		        : *s >= 'a' && *s <= 'f'   ? *s - 'a' + 10
+		                                   : -1;
 		if (d < 0)
 			return false;
 		h = h << 4 | (uint64_t)d;
@@ -478,9 +482,9 @@ static void rd_file(rd *r, const cJSON *root)
 
 static void rd_plan(rd *r, const cJSON *root)
 {
-	static const char *const f[] = {"ktc_plan", "file", "planner",
-					"kernels", "params", "refactors",
-					"pragmas", "needs", "rejected", NULL};
+	static const char *const f[] = {
+	    "ktc_plan",  "file",    "planner", "kernels",  "params",
+	    "refactors", "pragmas", "needs",   "rejected", NULL};
 	kt_plan *p = r->p;
 	if (!check_object(r, root, f))
 		return;
@@ -488,44 +492,46 @@ static void rd_plan(rd *r, const cJSON *root)
 	if (rd_int(r, root, "ktc_plan", true, 0, INT32_MAX, &version) &&
 	    version != KT_PLAN_VERSION) {
 		size_t m = enter(r, "ktc_plan");
-		fail(r, "unsupported plan version %" PRId64 " (this ktc reads "
-			"version %d)", version, KT_PLAN_VERSION);
+		fail(r,
+		     "unsupported plan version %" PRId64 " (this ktc reads "
+		     "version %d)",
+		     version, KT_PLAN_VERSION);
 		leave(r, m);
 		return;
 	}
 	rd_file(r, root);
 	rd_str(r, root, "planner", false, &p->planner);
 	p->kernels = rd_list(r, root, "kernels", true, sizeof(kt_plan_kernel),
-			     &p->nkernels, each_kernel);
+	                     &p->nkernels, each_kernel);
 	p->params = rd_list(r, root, "params", true, sizeof(kt_plan_param),
-			    &p->nparams, each_param);
-	p->refactors = rd_list(r, root, "refactors", false,
-			       sizeof(kt_plan_refactor), &p->nrefactors,
-			       each_refactor);
+	                    &p->nparams, each_param);
+	p->refactors =
+	    rd_list(r, root, "refactors", false, sizeof(kt_plan_refactor),
+	            &p->nrefactors, each_refactor);
 	p->pragmas = rd_list(r, root, "pragmas", false, sizeof(kt_plan_pragma),
-			     &p->npragmas, each_pragma);
+	                     &p->npragmas, each_pragma);
 	p->needs = rd_list(r, root, "needs", false, sizeof(kt_plan_need),
-			   &p->nneeds, each_need);
-	p->rejected = rd_list(r, root, "rejected", false,
-			      sizeof(kt_plan_reject), &p->nrejected,
-			      each_reject);
+	                   &p->nneeds, each_need);
+	p->rejected =
+	    rd_list(r, root, "rejected", false, sizeof(kt_plan_reject),
+	            &p->nrejected, each_reject);
 }
 
 static void syntax_error(rd *r, const char *json, size_t len)
 {
 	const char *at = cJSON_GetErrorPtr();
-	size_t off = at && at >= json && at <= json + len ? (size_t)(at - json)
-							  : 0;
+	size_t off =
+	    at && at >= json && at <= json + len ? (size_t)(at - json) : 0;
 	kt_pos pos = kt_pos_at(json, len, (uint32_t)off);
 	r->errors++;
-	if (kt_diags_add(r->d, KT_DIAG_ERROR, r->name, json, pos.line,
-			 pos.col, 1, "plan is not valid JSON"))
+	if (kt_diags_add(r->d, KT_DIAG_ERROR, r->name, json, pos.line, pos.col,
+	                 1, "plan is not valid JSON"))
 		r->oom = 1;
 }
 
 int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
-		      const char *name, const char *src, size_t src_len,
-		      kt_diags *diags)
+                      const char *name, const char *src, size_t src_len,
+                      kt_diags *diags)
 {
 	*out = NULL;
 	rd r = {.d = diags, .name = name ? name : "plan"};

@@ -73,7 +73,7 @@ static bool word_in_text(const planner *P, const char *w)
 	size_t n = strlen(w);
 	for (const char *s = P->c->text; (s = strstr(s, w)); s += n) {
 		bool left = s == P->c->text ||
-			    !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
+		            !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
 		bool right = !(isalnum((unsigned char)s[n]) || s[n] == '_');
 		if (left && right)
 			return true;
@@ -108,8 +108,9 @@ static const char *role_base(const kt_candidate *x, int dim)
 {
 	switch (x->role) {
 	case KT_ROLE_BLOCK_SIZE:
-		return dim == 1 ? "BLOCK_SIZE_Y" : dim == 2 ? "BLOCK_SIZE_Z"
-							    : "BLOCK_SIZE";
+		return dim == 1   ? "BLOCK_SIZE_Y"
+		       : dim == 2 ? "BLOCK_SIZE_Z"
+		                  : "BLOCK_SIZE";
 	case KT_ROLE_UNROLL: return "UNROLL";
 	case KT_ROLE_ITEMS_PER_THREAD: return "ITEMS_PER_THREAD";
 	case KT_ROLE_WARPS: return "WARPS_PER_BLOCK";
@@ -153,9 +154,10 @@ static const char *param_name(planner *P, int i)
 	const kt_candidate *x = &P->c->items[i];
 	if (x->kind == KT_CAND_MACRO)
 		return pl_dup(P, x->name);
-	static const char *const generic[] = {"BLOCK", "THREADS", "NTHREADS",
-		"NUM_THREADS", "BLOCK_DIM", "BLOCKS", "GRID", "THREADS_PER_BLOCK",
-		NULL};
+	static const char *const generic[] = {
+	    "BLOCK",       "THREADS",           "NTHREADS",
+	    "NUM_THREADS", "BLOCK_DIM",         "BLOCKS",
+	    "GRID",        "THREADS_PER_BLOCK", NULL};
 	kt_str s = KT_STR_INIT;
 	if (x->name)
 		upper_snake(&s, x->name);
@@ -208,9 +210,11 @@ static bool reduction_tree(const planner *P, int root)
 static int64_t block_factor(const planner *P, int root)
 {
 	const fe_cand *x = &P->f->cx.items[root];
-	if (x->kern < 0 || x->launch < 0 || x->dim < 0 || !P->c->items[root].value)
+	if (x->kern < 0 || x->launch < 0 || x->dim < 0 ||
+	    !P->c->items[root].value)
 		return 1;
-	const fe_launch *L = &P->f->kernels.items[x->kern].launches.items[x->launch];
+	const fe_launch *L =
+	    &P->f->kernels.items[x->kern].launches.items[x->launch];
 	int64_t f = L->block[x->dim] / P->c->items[root].value;
 	return f > 0 ? f : 1;
 }
@@ -239,14 +243,9 @@ static void domain(planner *P, int root, i64s *v)
 	case KT_ROLE_PER_BLOCK:
 		pow2s(v, 1, 1024 / block_factor(P, root), &P->oom);
 		break;
-	case KT_ROLE_UNROLL:
-		pow2s(v, 1, 16, &P->oom);
-		break;
-	case KT_ROLE_ITEMS_PER_THREAD:
-		pow2s(v, 1, 8, &P->oom);
-		break;
-	default:
-		break;
+	case KT_ROLE_UNROLL: pow2s(v, 1, 16, &P->oom); break;
+	case KT_ROLE_ITEMS_PER_THREAD: pow2s(v, 1, 8, &P->oom); break;
+	default: break;
 	}
 	push_unique(v, d, &P->oom);
 	qsort(v->items, v->len, sizeof(int64_t), cmp_i64);
@@ -254,9 +253,8 @@ static void domain(planner *P, int root, i64s *v)
 
 /* ------------------------------------------------------------ parameters */
 
-int pl_add_param(planner *P, const char *name, kt_role role,
-		 const char *kernel, int64_t def, const int64_t *values,
-		 size_t nvalues)
+int pl_add_param(planner *P, const char *name, kt_role role, const char *kernel,
+                 int64_t def, const int64_t *values, size_t nvalues)
 {
 	pl_param pp = {.root = -1};
 	pp.p.name = name;
@@ -283,7 +281,7 @@ void pl_add_constraint(planner *P, const char *expr)
 		size_t len = strlen(n);
 		for (const char *s = expr; (s = strstr(s, n)); s += len)
 			if ((s == expr || !(isalnum((unsigned char)s[-1]) ||
-					    s[-1] == '_')) &&
+			                    s[-1] == '_')) &&
 			    !(isalnum((unsigned char)s[len]) || s[len] == '_'))
 				last = (int)i;
 	}
@@ -315,13 +313,17 @@ static kt_plan_use use_of(planner *P, int i, const char *name)
 {
 	const kt_candidate *x = &P->c->items[i];
 	const fe_cand *cx = &P->f->cx.items[i];
-	kt_plan_use u = {.range = x->range, .text = pl_dup(P, x->text),
-			 .site = x->site, .host = x->host, .launch = -1,
-			 .evidence = pl_dup(P, x->evidence)};
+	kt_plan_use u = {.range = x->range,
+	                 .text = pl_dup(P, x->text),
+	                 .site = x->site,
+	                 .host = x->host,
+	                 .launch = -1,
+	                 .evidence = pl_dup(P, x->evidence)};
 	if (x->site != KT_SITE_MACRO)
 		u.with = x->link >= 0 ? with_name(P, x->with, name) : name;
 	if (cx->launch >= 0 &&
-	    (x->site == KT_SITE_LAUNCH_GRID || x->site == KT_SITE_LAUNCH_BLOCK ||
+	    (x->site == KT_SITE_LAUNCH_GRID ||
+	     x->site == KT_SITE_LAUNCH_BLOCK ||
 	     x->site == KT_SITE_LAUNCH_SMEM || x->site == KT_SITE_DIM3))
 		u.launch = cx->launch;
 	return u;
@@ -342,9 +344,9 @@ static int add_root(planner *P, int i)
 	i64s v = {0};
 	domain(P, i, &v);
 	const char *name = param_name(P, i);
-	int p = P->oom ? -1 : pl_add_param(P, name, x->role,
-					   pl_dup(P, x->kernel), x->value,
-					   v.items, v.len);
+	int p = P->oom ? -1
+	               : pl_add_param(P, name, x->role, pl_dup(P, x->kernel),
+	                              x->value, v.items, v.len);
 	kt_vec_release(&v);
 	if (p < 0)
 		return KT_ENOMEM;
@@ -361,7 +363,7 @@ static bool loop_edit(const planner *P, int i)
 	return x->link >= 0 && x->kind == KT_CAND_BLOCK_TIED &&
 	       P->c->items[x->link].role == KT_ROLE_BLOCK_SIZE &&
 	       (strstr(x->evidence, "stride of a loop") ||
-		strstr(x->evidence, "bound of a loop"));
+	        strstr(x->evidence, "bound of a loop"));
 }
 
 static void collect_uses(planner *P)
@@ -384,35 +386,39 @@ static void stride_refactors(planner *P)
 		int p = pl_param_of_cand(P, (int)i);
 		if (p < 0 || !loop_edit(P, (int)i))
 			continue;
-		int fs = fe_ancestor(a, P->f->cx.items[i].node, CXCursor_ForStmt);
+		int fs =
+		    fe_ancestor(a, P->f->cx.items[i].node, CXCursor_ForStmt);
 		kt_range region = pl_range(P, fs);
 		kt_plan_refactor *r = NULL;
 		for (size_t k = 0; k < P->refactors.len && !r; k++)
 			if (P->refactors.items[k].kind ==
-				    KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
+			        KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
 			    P->refactors.items[k].region.begin.offset ==
-				    region.begin.offset)
+			        region.begin.offset)
 				r = &P->refactors.items[k];
 		if (!r) {
-			kt_plan_refactor nr = {.kind = KT_REFACTOR_STRIDE_FOLLOWS_BLOCK,
-				.kernel = pl_dup(P, P->c->items[i].kernel),
-				.param = P->params.items[p].p.name,
-				.region = region, .launch = -1};
+			kt_plan_refactor nr = {
+			    .kind = KT_REFACTOR_STRIDE_FOLLOWS_BLOCK,
+			    .kernel = pl_dup(P, P->c->items[i].kernel),
+			    .param = P->params.items[p].p.name,
+			    .region = region,
+			    .launch = -1};
 			int init = fe_child(a, fs, 0);
 			int var = init >= 0 ? fe_child(a, init, 0) : -1;
-			nr.index_var = pl_dup(P, var >= 0 && a->n[var].kind ==
-							   CXCursor_VarDecl
-							   ? a->n[var].name : "?");
+			nr.index_var = pl_dup(
+			    P, var >= 0 && a->n[var].kind == CXCursor_VarDecl
+			           ? a->n[var].name
+			           : "?");
 			nr.note = "the loop steps over the block's threads: "
-				  "its stride follows the block size";
+			          "its stride follows the block size";
 			if (kt_vec_push(&P->refactors, nr)) {
 				P->oom = 1;
 				return;
 			}
 			r = &P->refactors.items[P->refactors.len - 1];
 		}
-		kt_plan_edit *e = kt_plan_alloc(P->plan, (r->nedits + 1) *
-							 sizeof(*e));
+		kt_plan_edit *e =
+		    kt_plan_alloc(P->plan, (r->nedits + 1) * sizeof(*e));
 		if (!e) {
 			P->oom = 1;
 			return;
@@ -441,10 +447,12 @@ static void add_rejected(planner *P)
 		const kt_candidate *x = &P->c->items[i];
 		if (!x->rejected)
 			continue;
-		P->plan->rejected[P->plan->nrejected++] = (kt_plan_reject){
-			.kernel = pl_dup(P, x->kernel), .range = x->range,
-			.text = pl_dup(P, x->text), .reason = x->reason,
-			.message = pl_dup(P, x->evidence)};
+		P->plan->rejected[P->plan->nrejected++] =
+		    (kt_plan_reject){.kernel = pl_dup(P, x->kernel),
+		                     .range = x->range,
+		                     .text = pl_dup(P, x->text),
+		                     .reason = x->reason,
+		                     .message = pl_dup(P, x->evidence)};
 	}
 }
 
@@ -472,10 +480,11 @@ static void add_kernels(planner *P)
 		if (P->f->kernels.items[k].broken)
 			continue;
 		p->kernels[p->nkernels++] = (kt_plan_kernel){
-			.name = pl_dup(P, ki->name), .range = ki->range,
-			.launches = copy_out(P, ki->launches, ki->nlaunches,
-					     sizeof(kt_range)),
-			.nlaunches = ki->nlaunches};
+		    .name = pl_dup(P, ki->name),
+		    .range = ki->range,
+		    .launches = copy_out(P, ki->launches, ki->nlaunches,
+		                         sizeof(kt_range)),
+		    .nlaunches = ki->nlaunches};
 	}
 }
 
@@ -486,21 +495,21 @@ static void finish(planner *P)
 	for (size_t i = 0; p->params && i < P->params.len; i++) {
 		pl_param *pp = &P->params.items[i];
 		pp->p.uses = copy_out(P, pp->uses.items, pp->uses.len,
-				      sizeof(kt_plan_use));
+		                      sizeof(kt_plan_use));
 		pp->p.nuses = pp->uses.len;
-		pp->p.constraints = copy_out(P, pp->cons.items, pp->cons.len,
-					     sizeof(char *));
+		pp->p.constraints =
+		    copy_out(P, pp->cons.items, pp->cons.len, sizeof(char *));
 		pp->p.nconstraints = pp->cons.len;
 		p->params[p->nparams++] = pp->p;
 	}
 	p->refactors = copy_out(P, P->refactors.items, P->refactors.len,
-				sizeof(kt_plan_refactor));
+	                        sizeof(kt_plan_refactor));
 	p->nrefactors = P->refactors.len;
 	p->pragmas = copy_out(P, P->pragmas.items, P->pragmas.len,
-			      sizeof(kt_plan_pragma));
+	                      sizeof(kt_plan_pragma));
 	p->npragmas = P->pragmas.len;
-	p->needs = copy_out(P, P->needs.items, P->needs.len,
-			    sizeof(kt_plan_need));
+	p->needs =
+	    copy_out(P, P->needs.items, P->needs.len, sizeof(kt_plan_need));
 	p->nneeds = P->needs.len;
 	if (!p->params)
 		P->oom = 1;
@@ -538,11 +547,15 @@ static int check_input(const kt_candidates *c)
 	for (size_t k = 0; k < c->facts->kernels.len; k++)
 		ok += !c->facts->kernels.items[k].broken;
 	if (!c->nkernels)
-		return kt_error(KT_EINVALID, "no __global__ kernel defined in "
-				"'%s'", c->path);
+		return kt_error(KT_EINVALID,
+		                "no __global__ kernel defined in "
+		                "'%s'",
+		                c->path);
 	if (!ok)
-		return kt_error(KT_EPARSE, "every kernel of '%s' has errors; "
-				"nothing to annotate", c->path);
+		return kt_error(KT_EPARSE,
+		                "every kernel of '%s' has errors; "
+		                "nothing to annotate",
+		                c->path);
 	return KT_OK;
 }
 
@@ -570,10 +583,11 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 	kt_vec_release(&P.needs);
 	kt_free(P.param_of);
 	if (!rc && kt_plan_validate(P.plan, "built-in plan", c->text,
-				    c->text_len, diags))
-		rc = kt_error(KT_ERROR, "the built-in planner made an invalid "
-			      "plan for '%s' (a bug; the diagnostics say why)",
-			      c->path);
+	                            c->text_len, diags))
+		rc = kt_error(KT_ERROR,
+		              "the built-in planner made an invalid "
+		              "plan for '%s' (a bug; the diagnostics say why)",
+		              c->path);
 	if (rc) {
 		kt_plan_free(P.plan);
 		return rc == KT_ENOMEM ? kt_error(rc, "out of memory") : rc;

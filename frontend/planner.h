@@ -12,7 +12,7 @@
 
 typedef struct pl_param {
 	kt_plan_param p;
-	int root;               /* candidate index, or -1 (refactor param) */
+	int root; /* candidate index, or -1 (refactor param) */
 	KT_VEC(kt_plan_use) uses;
 	KT_VEC(const char *) cons;
 } pl_param;
@@ -27,21 +27,20 @@ typedef struct planner {
 	KT_VEC(kt_plan_refactor) refactors;
 	KT_VEC(kt_plan_pragma) pragmas;
 	KT_VEC(kt_plan_need) needs;
-	int *param_of;          /* candidate index -> params index or -1 */
+	int *param_of; /* candidate index -> params index or -1 */
 	int oom;
 } planner;
 
 /* arena printf into the plan */
 const char *pl_say(planner *P, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* The parameter a candidate (root or linked) stands for, or -1. */
 int pl_param_of_cand(const planner *P, int cand);
 /* Index of a parameter by its name, or -1. */
 int pl_find_param(const planner *P, const char *name);
 const char *pl_unique_name(planner *P, const char *base, const char *kernel);
-int pl_add_param(planner *P, const char *name, kt_role role,
-		 const char *kernel, int64_t def, const int64_t *values,
-		 size_t nvalues);
+int pl_add_param(planner *P, const char *name, kt_role role, const char *kernel,
+                 int64_t def, const int64_t *values, size_t nvalues);
 void pl_add_constraint(planner *P, const char *expr);
 kt_range pl_range(const planner *P, int node);
 /* A copy in plan memory (the plan outlives the candidates). */

@@ -75,7 +75,8 @@ static int index_decl(const fe_ast *a, int body, int *var)
 	if (ds < 0 || fe_nchildren(a, ds) != 1)
 		return -1;
 	int v = a->n[ds].first;
-	int init = v >= 0 && a->n[v].kind == CXCursor_VarDecl ? a->n[v].last : -1;
+	int init =
+	    v >= 0 && a->n[v].kind == CXCursor_VarDecl ? a->n[v].last : -1;
 	if (init < 0 || !fe_mentions(a, init, "blockIdx") ||
 	    !fe_mentions(a, init, "threadIdx"))
 		return -1;
@@ -124,25 +125,33 @@ static int items_refactor(planner *P, int k)
 	int bound = ds >= 0 ? guard_bound(a, body, var) : -1;
 	if (bound < 0 || !K->launches.len || K->launches.items[0].op[0] < 0 ||
 	    has_call(a, body, "__syncthreads") || has_shared(a, body) ||
-	    reassigned(a, body, var) || first_stmt(a, body, CXCursor_ForStmt) >= 0)
+	    reassigned(a, body, var) ||
+	    first_stmt(a, body, CXCursor_ForStmt) >= 0)
 		return KT_OK;
 	static const int64_t v[] = {1, 2, 4, 8};
-	int p = pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
-			     KT_ROLE_ITEMS_PER_THREAD, pl_dup(P, K->name), 1, v, 4);
+	int p =
+	    pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
+	                 KT_ROLE_ITEMS_PER_THREAD, pl_dup(P, K->name), 1, v, 4);
 	if (p < 0)
 		return KT_ENOMEM;
 	int grid = K->launches.items[0].op[0];
 	kt_plan_refactor r = {
-		.kind = KT_REFACTOR_ITEMS_PER_THREAD, .kernel = pl_dup(P, K->name),
-		.param = P->params.items[p].p.name, .region = pl_range(P, body),
-		.index_var = pl_dup(P, a->n[var].name),
-		.index_decl = pl_range(P, ds), .bound = src(P, bound),
-		.grid = pl_range(P, grid), .launch = 0,
-		.note = "one element per thread: each thread takes "
-			"ITEMS_PER_THREAD elements, a grid's width apart, and "
-			"the grid shrinks by as much"};
-	P->params.items[p].p.evidence = pl_say(P, "'%s' handles one element "
-					       "per thread", K->name);
+	    .kind = KT_REFACTOR_ITEMS_PER_THREAD,
+	    .kernel = pl_dup(P, K->name),
+	    .param = P->params.items[p].p.name,
+	    .region = pl_range(P, body),
+	    .index_var = pl_dup(P, a->n[var].name),
+	    .index_decl = pl_range(P, ds),
+	    .bound = src(P, bound),
+	    .grid = pl_range(P, grid),
+	    .launch = 0,
+	    .note = "one element per thread: each thread takes "
+	            "ITEMS_PER_THREAD elements, a grid's width apart, and "
+	            "the grid shrinks by as much"};
+	P->params.items[p].p.evidence = pl_say(P,
+	                                       "'%s' handles one element "
+	                                       "per thread",
+	                                       K->name);
 	add_refactor(P, r);
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
@@ -171,7 +180,7 @@ static const char *offset_of(planner *P, int idx, int var)
 }
 
 static bool add_access(planner *P, accesses *v, int sub, bool store,
-		       const char **off, long long *es)
+                       const char **off, long long *es)
 {
 	const fe_ast *a = P->a;
 	int base = fe_strip(a, a->n[sub].first);
@@ -189,7 +198,7 @@ static bool add_access(planner *P, accesses *v, int sub, bool store,
 			return true;
 		}
 	kt_plan_access x = {pl_dup(P, a->n[base].name),
-			    *off && **off ? *off : NULL, !store, store};
+	                    *off && **off ? *off : NULL, !store, store};
 	if (kt_vec_push(v, x))
 		P->oom = 1;
 	return true;
@@ -198,7 +207,7 @@ static bool add_access(planner *P, accesses *v, int sub, bool store,
 /* Every subscript in body is `off + i` with one off and one element size;
  * i is used nowhere else. */
 static bool element_loop(planner *P, int body, int var, accesses *v,
-			 const char **off, long long *es)
+                         const char **off, long long *es)
 {
 	const fe_ast *a = P->a;
 	*off = NULL;
@@ -209,15 +218,20 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 			continue;
 		bool compound;
 		int lhs = fe_assign_lhs(a, (int)i, &compound);
-		if (lhs >= 0 && (compound ||
-				 a->n[lhs].kind != CXCursor_ArraySubscriptExpr))
-			return false; /* a reduction or a local: not elementwise */
+		if (lhs >= 0 &&
+		    (compound || a->n[lhs].kind != CXCursor_ArraySubscriptExpr))
+			return false; /* a reduction or a local: not elementwise
+			               */
 		stores |= lhs >= 0;
 		if (x->kind == CXCursor_DeclRefExpr && x->ref == var) {
 			int up = fe_up(a, (int)i);
-			int sub = up >= 0 && a->n[up].kind == CXCursor_ArraySubscriptExpr
-					  ? up : up >= 0 ? fe_up(a, up) : -1;
-			if (sub < 0 || a->n[sub].kind != CXCursor_ArraySubscriptExpr)
+			int sub = up >= 0 && a->n[up].kind ==
+			                         CXCursor_ArraySubscriptExpr
+			              ? up
+			          : up >= 0 ? fe_up(a, up)
+			                    : -1;
+			if (sub < 0 ||
+			    a->n[sub].kind != CXCursor_ArraySubscriptExpr)
 				return false;
 		}
 		if (x->kind != CXCursor_ArraySubscriptExpr)
@@ -227,7 +241,8 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 			return false;
 		*off = o;
 		int up = fe_up(a, (int)i);
-		bool store = up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
+		bool store =
+		    up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
 		if (!add_access(P, v, (int)i, store, off, es))
 			return false;
 	}
@@ -263,8 +278,9 @@ static const char *elem_type(planner *P, const accesses *v, int body)
 	for (size_t i = 0; i < a->len; i++)
 		if (a->n[i].kind == CXCursor_ArraySubscriptExpr &&
 		    inside(a, (int)i, body)) {
-			CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(
-				clang_getCursorType(a->n[i].cur)));
+			CXString s =
+			    clang_getTypeSpelling(clang_getUnqualifiedType(
+			        clang_getCursorType(a->n[i].cur)));
 			const char *r = pl_say(P, "%s", clang_getCString(s));
 			clang_disposeString(s);
 			return r;
@@ -276,7 +292,7 @@ static const char *elem_type(planner *P, const accesses *v, int body)
 /* Adds `(E) % VEC == 0` for each scalar kernel parameter under n (through
  * local variables' initialisers), E being its value at the launch. */
 static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
-			 int depth)
+                         int depth)
 {
 	const fe_ast *a = P->a;
 	const fe_node *x = &a->n[n];
@@ -286,17 +302,22 @@ static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
 		if (d->kind == CXCursor_ParmDecl && d->parent == K->node &&
 		    clang_getCursorType(d->cur).kind != CXType_Pointer) {
 			kt_str e = KT_STR_INIT;
-			ok = pl_launch_arg(P, &K->launches.items[0], x->ref, &e);
-			bool word = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyz"
-					   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-				    e.len;
+			ok =
+			    pl_launch_arg(P, &K->launches.items[0], x->ref, &e);
+			bool word =
+			    strspn(e.ptr,
+			           "abcdefghijklmnopqrstuvwxyz"
+			           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+			    e.len;
 			if (ok)
-				pl_add_constraint(P, pl_say(P, word ? "%s %% %s == 0"
-								    : "(%s) %% %s == 0",
-							    e.ptr, name));
+				pl_add_constraint(
+				    P, pl_say(P,
+				              word ? "%s %% %s == 0"
+				                   : "(%s) %% %s == 0",
+				              e.ptr, name));
 			kt_str_release(&e);
 		} else if (d->kind == CXCursor_VarDecl && d->last >= 0 &&
-			   inside(a, x->ref, K->body)) {
+		           inside(a, x->ref, K->body)) {
 			ok = align_params(P, K, d->last, name, depth + 1);
 		}
 	}
@@ -309,7 +330,7 @@ static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
  * local alias (`y = out + row * hidden`), its initialiser. False when a
  * parameter's launch value cannot be derived (no refactor then). */
 static bool align_constraints(planner *P, int k, const char *name, int fs,
-			      int var)
+                              int var)
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
@@ -321,7 +342,7 @@ static bool align_constraints(planner *P, int k, const char *name, int fs,
 		int base = fe_strip(a, a->n[i].first);
 		int idx = fe_strip(a, fe_child(a, (int)i, 1));
 		if (idx >= 0 && !(a->n[idx].kind == CXCursor_DeclRefExpr &&
-				  a->n[idx].ref == var))
+		                  a->n[idx].ref == var))
 			ok = align_params(P, K, idx, name, 0);
 		if (ok && base >= 0)
 			ok = align_params(P, K, base, name, 0);
@@ -335,8 +356,7 @@ static int vector_refactor(planner *P, int k, int fs)
 	int var, bound;
 	int body = fe_child(a, fs, 3);
 	if (body < 0 || !vector_loop(P, fs, &var, &bound) ||
-	    has_call(a, body, "__shfl") ||
-	    has_call(a, body, "__syncthreads"))
+	    has_call(a, body, "__shfl") || has_call(a, body, "__syncthreads"))
 		return KT_OK;
 	accesses v = {0};
 	const char *off;
@@ -350,15 +370,20 @@ static int vector_refactor(planner *P, int k, int fs)
 	for (int64_t w = 1; w * es <= 16; w *= 2)
 		vals[nv++] = w;
 	const fe_kern *K = &P->f->kernels.items[k];
-	int p = pl_add_param(P, pl_unique_name(P, "VEC", K->name), KT_ROLE_VECTOR_WIDTH,
-			     pl_dup(P, K->name), 1, vals, nv);
+	int p =
+	    pl_add_param(P, pl_unique_name(P, "VEC", K->name),
+	                 KT_ROLE_VECTOR_WIDTH, pl_dup(P, K->name), 1, vals, nv);
 	kt_plan_refactor r = {
-		.kind = KT_REFACTOR_VECTORIZE, .kernel = pl_dup(P, K->name),
-		.region = pl_range(P, fs), .index_var = pl_dup(P, a->n[var].name),
-		.bound = src(P, bound), .elem_type = elem_type(P, &v, body),
-		.elem_size = (int)es, .launch = -1,
-		.note = "a contiguous element loop: vectors of VEC elements, "
-			"a scalar tail for the rest"};
+	    .kind = KT_REFACTOR_VECTORIZE,
+	    .kernel = pl_dup(P, K->name),
+	    .region = pl_range(P, fs),
+	    .index_var = pl_dup(P, a->n[var].name),
+	    .bound = src(P, bound),
+	    .elem_type = elem_type(P, &v, body),
+	    .elem_size = (int)es,
+	    .launch = -1,
+	    .note = "a contiguous element loop: vectors of VEC elements, "
+	            "a scalar tail for the rest"};
 	r.arrays = kt_plan_alloc(P->plan, v.len * sizeof(kt_plan_access));
 	if (p < 0 || !r.arrays) {
 		kt_vec_release(&v);
@@ -367,11 +392,14 @@ static int vector_refactor(planner *P, int k, int fs)
 	memcpy(r.arrays, v.items, v.len * sizeof(kt_plan_access));
 	r.narrays = v.len;
 	r.param = P->params.items[p].p.name;
-	P->params.items[p].p.evidence = pl_say(P, "elements of %lld bytes: "
-					       "up to 16-byte vectors", es);
+	P->params.items[p].p.evidence = pl_say(P,
+	                                       "elements of %lld bytes: "
+	                                       "up to 16-byte vectors",
+	                                       es);
 	kt_vec_release(&v);
 	if (!align_constraints(P, k, r.param, fs, var)) {
-		P->params.len--; /* not proposed: the offset's alignment is unknown */
+		P->params.len--; /* not proposed: the offset's alignment is
+		                    unknown */
 		return KT_OK;
 	}
 	add_refactor(P, r);
@@ -384,7 +412,8 @@ int pl_refactors(planner *P, int k)
 	int body = P->f->kernels.items[k].body;
 	int rc = items_refactor(P, k);
 	for (size_t i = 0; !rc && i < a->len; i++)
-		if (a->n[i].kind == CXCursor_ForStmt && inside(a, (int)i, body) &&
+		if (a->n[i].kind == CXCursor_ForStmt &&
+		    inside(a, (int)i, body) &&
 		    fe_ancestor(a, a->n[i].parent, CXCursor_ForStmt) < 0)
 			rc = vector_refactor(P, k, (int)i);
 	return rc;
@@ -416,12 +445,12 @@ static void block_limit(planner *P, const fe_launch *L)
 	kt_str all = KT_STR_INIT, one = KT_STR_INIT;
 	int op = L->op[1], dims = 0, with = 0;
 	int n = op >= 0 ? fe_strip(a, op) : -1;
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
-	    a->n[a->n[n].ref].last >= 0 &&
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].last >= 0 &&
 	    a->n[fe_strip(a, a->n[a->n[n].ref].last)].kind == CXCursor_CallExpr)
 		n = fe_strip(a, a->n[a->n[n].ref].last);
 	bool d3 = n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
-		  !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2;
+	          !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2;
 	for (int c = d3 ? a->n[n].first : op; c >= 0 && dims < 3;
 	     c = d3 ? a->n[c].next : -1) {
 		if (d3 && !a->n[c].in_main)
@@ -443,10 +472,11 @@ static void block_limit(planner *P, const fe_launch *L)
 			lp = (int)i;
 	}
 	bool lone = dims == 1 && with == 1 && lp >= 0 &&
-		    P->params.items[lp].p.role == KT_ROLE_BLOCK_SIZE;
+	            P->params.items[lp].p.role == KT_ROLE_BLOCK_SIZE;
 	if (with && !lone && one.len)
-		pl_add_constraint(P, pl_say(P, "%s <= DEVICE_MAX_THREADS_PER_BLOCK",
-					    all.ptr));
+		pl_add_constraint(
+		    P,
+		    pl_say(P, "%s <= DEVICE_MAX_THREADS_PER_BLOCK", all.ptr));
 	kt_str_release(&all);
 	kt_str_release(&one);
 }
@@ -461,7 +491,8 @@ static void loop_divides(planner *P, int fs)
 	int init = fe_child(a, fs, 0);
 	int var = init >= 0 ? a->n[init].first : -1;
 	int start = var >= 0 && a->n[var].kind == CXCursor_VarDecl
-			    ? fe_strip(a, a->n[var].last) : -1;
+	                ? fe_strip(a, a->n[var].last)
+	                : -1;
 	if (start < 0 || !a->n[start].is_int || a->n[start].ival != 0)
 		return; /* j = 0, ..., < A in steps of B */
 	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
@@ -472,8 +503,8 @@ static void loop_divides(planner *P, int fs)
 	kt_str bound = KT_STR_INIT, step = KT_STR_INIT;
 	if (param_expr(P, fe_child(a, cond, 1), &bound) &&
 	    param_expr(P, fe_child(a, inc, 1), &step))
-		pl_add_constraint(P, pl_say(P, "%s %% %s == 0", bound.ptr,
-					    step.ptr));
+		pl_add_constraint(
+		    P, pl_say(P, "%s %% %s == 0", bound.ptr, step.ptr));
 	kt_str_release(&bound);
 	kt_str_release(&step);
 }
@@ -487,11 +518,12 @@ static void division(planner *P, int n)
 		return;
 	int l = fe_strip(a, fe_child(a, n, 0)), r = fe_child(a, n, 1);
 	bool lparam = l >= 0 && (a->n[l].kind == CXCursor_DeclRefExpr ||
-				 a->n[l].kind == CXCursor_IntegerLiteral);
+	                         a->n[l].kind == CXCursor_IntegerLiteral);
 	kt_str num = KT_STR_INIT, den = KT_STR_INIT;
 	if (lparam && param_expr(P, l, &num) && pl_expr(P, r, &den, NULL) &&
 	    !strchr(num.ptr, ' '))
-		pl_add_constraint(P, pl_say(P, "%s %% %s == 0", num.ptr, den.ptr));
+		pl_add_constraint(P,
+		                  pl_say(P, "%s %% %s == 0", num.ptr, den.ptr));
 	kt_str_release(&num);
 	kt_str_release(&den);
 }
@@ -499,7 +531,8 @@ static void division(planner *P, int n)
 static long long elem_bytes(const fe_ast *a, int var)
 {
 	CXType t = clang_getCursorType(a->n[var].cur);
-	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
+	while (t.kind == CXType_ConstantArray ||
+	       t.kind == CXType_DependentSizedArray ||
 	       t.kind == CXType_IncompleteArray)
 		t = clang_getArrayElementType(t);
 	return clang_Type_getSizeOf(t);
@@ -529,8 +562,8 @@ static void shared_limit(planner *P, int body)
 		}
 	}
 	if (any && ok)
-		pl_add_constraint(P, pl_say(P, "%s <= DEVICE_SMEM_PER_BLOCK",
-					    sum.ptr));
+		pl_add_constraint(
+		    P, pl_say(P, "%s <= DEVICE_SMEM_PER_BLOCK", sum.ptr));
 	kt_str_release(&sum);
 	kt_str_release(&dim);
 }
@@ -547,7 +580,7 @@ static void thread_cover(planner *P, const fe_launch *L, int n)
 	kt_str e = KT_STR_INIT, bx = KT_STR_INIT;
 	int op = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
 	bool d3 = op >= 0 && a->n[op].kind == CXCursor_CallExpr &&
-		  !strcmp(a->n[op].name, "dim3") && fe_nwritten(a, op) >= 2;
+	          !strcmp(a->n[op].name, "dim3") && fe_nwritten(a, op) >= 2;
 	if (param_expr(P, fe_child(a, n, 1), &e) && op >= 0 &&
 	    pl_expr(P, d3 ? a->n[op].first : L->op[1], &bx, NULL))
 		pl_add_constraint(P, pl_say(P, "%s <= %s", e.ptr, bx.ptr));

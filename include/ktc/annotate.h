@@ -50,12 +50,12 @@ typedef struct kt_range {
 
 /* What a tuning literal controls; decides its domain (docs/plan-schema.md). */
 typedef enum kt_role {
-	KT_ROLE_BLOCK_SIZE,       /* threads per block */
-	KT_ROLE_GRID,             /* blocks per grid (after a grid-stride loop) */
-	KT_ROLE_SMEM,             /* dynamic shared memory bytes */
-	KT_ROLE_UNROLL,           /* #pragma unroll N */
-	KT_ROLE_TILE,             /* tile edge, rows per block, shared-array dim */
-	KT_ROLE_VECTOR_WIDTH,     /* elements per vector access */
+	KT_ROLE_BLOCK_SIZE,   /* threads per block */
+	KT_ROLE_GRID,         /* blocks per grid (after a grid-stride loop) */
+	KT_ROLE_SMEM,         /* dynamic shared memory bytes */
+	KT_ROLE_UNROLL,       /* #pragma unroll N */
+	KT_ROLE_TILE,         /* tile edge, rows per block, shared-array dim */
+	KT_ROLE_VECTOR_WIDTH, /* elements per vector access */
 	KT_ROLE_ITEMS_PER_THREAD, /* elements (or vectors) per thread */
 	KT_ROLE_GROUP_SIZE,       /* threads per group (cooperating lanes) */
 	KT_ROLE_WARPS,            /* warps per block */
@@ -88,13 +88,13 @@ typedef enum kt_reason {
 	KT_REASON_EPS,          /* a small float: epsilon, tolerance */
 	KT_REASON_SHIFT,        /* a shift amount */
 	KT_REASON_MASK,         /* a bit mask (0xffffffff, 0xff, ...) */
-	KT_REASON_SHUFFLE,      /* a shuffle offset or width of a warp reduction */
-	KT_REASON_TRIVIAL,      /* 0, 1, 2 as index or arithmetic */
-	KT_REASON_MATH,         /* a mathematical constant (0.5, log2e, ...) */
-	KT_REASON_TYPE_SIZE,    /* a byte count of a type (sizeof-like: 2, 4) */
-	KT_REASON_UNTIED,       /* looks tunable but nothing links it */
-	KT_REASON_UNSAFE,       /* tunable, but changing it changes the result */
-	KT_REASON_AMBIGUOUS,    /* equal to two tunable values: cannot tell */
+	KT_REASON_SHUFFLE,   /* a shuffle offset or width of a warp reduction */
+	KT_REASON_TRIVIAL,   /* 0, 1, 2 as index or arithmetic */
+	KT_REASON_MATH,      /* a mathematical constant (0.5, log2e, ...) */
+	KT_REASON_TYPE_SIZE, /* a byte count of a type (sizeof-like: 2, 4) */
+	KT_REASON_UNTIED,    /* looks tunable but nothing links it */
+	KT_REASON_UNSAFE,    /* tunable, but changing it changes the result */
+	KT_REASON_AMBIGUOUS, /* equal to two tunable values: cannot tell */
 	KT_REASON_COUNT_
 } kt_reason;
 
@@ -112,7 +112,7 @@ typedef enum kt_cand_kind {
 	KT_CAND_LAUNCH,       /* a <<<grid, block, smem>>> operand */
 	KT_CAND_DIM3,         /* a dim3 constructor argument */
 	KT_CAND_BLOCK_TIED,   /* kernel literal equal to (or derived from) the
-				 launch's block size: stride, bound, 256/32 */
+	                         launch's block size: stride, bound, 256/32 */
 	KT_CAND_UNROLL,       /* #pragma unroll N */
 	KT_CAND_MACRO,        /* #define NAME <integer> */
 	KT_CAND_CONSTEXPR,    /* constexpr / static const integer */
@@ -122,7 +122,7 @@ typedef enum kt_cand_kind {
 	KT_CAND_ITEMS,        /* items per thread */
 	KT_CAND_GROUP,        /* threads per group / group size */
 	KT_CAND_LAUNCH_BOUNDS,
-	KT_CAND_LITERAL,      /* any other integer literal inside a kernel */
+	KT_CAND_LITERAL, /* any other integer literal inside a kernel */
 	KT_CAND_COUNT_
 } kt_cand_kind;
 
@@ -132,33 +132,33 @@ typedef struct kt_candidate {
 	kt_cand_kind kind;
 	kt_role role;
 	kt_site site;
-	kt_range range;       /* the literal (for MACRO: its value token) */
-	const char *text;     /* source text at range */
+	kt_range range;   /* the literal (for MACRO: its value token) */
+	const char *text; /* source text at range */
 	int64_t value;
-	bool is_float;        /* a float literal (only ever rejected) */
+	bool is_float; /* a float literal (only ever rejected) */
 	double fvalue;
-	bool host;            /* in host code (launch site, host function) */
-	const char *kernel;   /* the __global__ function it belongs to/launches */
-	const char *name;     /* macro / constexpr / variable name, or NULL */
-	int link;             /* index of the candidate it is tied to, or -1 */
-	const char *with;     /* when linked: its text in terms of the root's
-				 parameter, `$` standing for the name
-				 (`$`, `($ - 1)`, `$ + 1`) */
-	int padding;          /* ARRAY_DIM: text is `base + padding`; else 0 */
+	bool host;          /* in host code (launch site, host function) */
+	const char *kernel; /* the __global__ function it belongs to/launches */
+	const char *name;   /* macro / constexpr / variable name, or NULL */
+	int link;           /* index of the candidate it is tied to, or -1 */
+	const char *with;   /* when linked: its text in terms of the root's
+	                       parameter, `$` standing for the name
+	                       (`$`, `($ - 1)`, `$ + 1`) */
+	int padding;        /* ARRAY_DIM: text is `base + padding`; else 0 */
 	const char *evidence; /* one line: why this role */
 	bool rejected;
-	kt_reason reason;     /* when rejected */
+	kt_reason reason; /* when rejected */
 } kt_candidate;
 
 /* A __global__ function and the places that launch it. */
 typedef struct kt_kernel_info {
 	const char *name;
-	kt_range range;       /* the function definition */
-	kt_range body;        /* its compound statement */
-	kt_range *launches;   /* the CUDAKernelCallExpr of each launch site */
+	kt_range range;     /* the function definition */
+	kt_range body;      /* its compound statement */
+	kt_range *launches; /* the CUDAKernelCallExpr of each launch site */
 	size_t nlaunches;
 	bool is_template;
-	bool has_errors;      /* a clang error inside: not annotated */
+	bool has_errors; /* a clang error inside: not annotated */
 } kt_kernel_info;
 
 struct kt_fe_facts;
@@ -166,7 +166,8 @@ struct kt_fe_facts;
 /* Refers to the kt_tu it was found in: free it before the kt_tu. */
 typedef struct kt_candidates {
 	struct kt_arena *arena;
-	struct kt_fe_facts *facts; /* the frontend's analysis, for the planner */
+	struct kt_fe_facts
+	    *facts; /* the frontend's analysis, for the planner */
 	const char *path;
 	const char *text; /* the file as parsed (owned by the arena) */
 	size_t text_len;
@@ -181,10 +182,10 @@ typedef struct kt_candidates {
 /* One literal a parameter replaces: `text` at `range` becomes `with`. */
 typedef struct kt_plan_use {
 	kt_range range;
-	const char *text;     /* the original source text at range */
-	const char *with;     /* replacement: the parameter's name or an
-				 expression over it (`TILE + 1`); NULL for
-				 KT_SITE_MACRO (the #define is guarded) */
+	const char *text; /* the original source text at range */
+	const char *with; /* replacement: the parameter's name or an
+	                     expression over it (`TILE + 1`); NULL for
+	                     KT_SITE_MACRO (the #define is guarded) */
 	kt_site site;
 	bool host;
 	int launch;           /* index into its kernel's launches, or -1 */
@@ -194,10 +195,10 @@ typedef struct kt_plan_use {
 typedef struct kt_plan_param {
 	const char *name;
 	kt_role role;
-	const char *kernel;   /* the kernel it tunes */
-	int64_t *values;      /* the domain, in order; contains default */
+	const char *kernel; /* the kernel it tunes */
+	int64_t *values;    /* the domain, in order; contains default */
 	size_t nvalues;
-	int64_t def;          /* the original literal's value */
+	int64_t def;              /* the original literal's value */
 	const char **constraints; /* `#pragma kt constraint` expressions */
 	size_t nconstraints;
 	kt_plan_use *uses;
@@ -235,29 +236,29 @@ typedef struct kt_plan_edit {
 typedef struct kt_plan_access {
 	const char *name;   /* the pointer (parameter or local alias) */
 	const char *offset; /* subscript is `offset + index_var`; NULL: just
-			       `index_var` */
+	                       `index_var` */
 	bool load, store;
 } kt_plan_access;
 
 typedef struct kt_plan_refactor {
 	kt_refactor_kind kind;
 	const char *kernel;
-	const char *param;     /* the parameter it introduces or follows */
-	kt_range region;       /* the statement it rewrites (loop, or the
-				  kernel body for (c)) */
-	kt_plan_edit *edits;   /* substitutions inside or outside region */
+	const char *param;   /* the parameter it introduces or follows */
+	kt_range region;     /* the statement it rewrites (loop, or the
+	                        kernel body for (c)) */
+	kt_plan_edit *edits; /* substitutions inside or outside region */
 	size_t nedits;
 	/* Arguments; which are required depends on kind (plan-schema.md). */
-	const char *index_var; /* the loop / element index variable */
-	kt_range index_decl;   /* (c): the declaration computing the index */
-	const char *bound;     /* the element count expression (`n`) */
-	const char *elem_type; /* (b): element type (`float`, `__half`) */
-	int elem_size;         /* (b): bytes per element */
-	kt_plan_access *arrays;/* (b): arrays accessed through the index */
+	const char *index_var;  /* the loop / element index variable */
+	kt_range index_decl;    /* (c): the declaration computing the index */
+	const char *bound;      /* the element count expression (`n`) */
+	const char *elem_type;  /* (b): element type (`float`, `__half`) */
+	int elem_size;          /* (b): bytes per element */
+	kt_plan_access *arrays; /* (b): arrays accessed through the index */
 	size_t narrays;
-	kt_range grid;         /* (c): the launch's grid operand to rewrite */
-	int launch;            /* (c): which launch of kernel, or -1 */
-	const char *note;      /* may be NULL */
+	kt_range grid;    /* (c): the launch's grid operand to rewrite */
+	int launch;       /* (c): which launch of kernel, or -1 */
+	const char *note; /* may be NULL */
 } kt_plan_refactor;
 
 /* A `#pragma kt` line derived for a kernel, without `#pragma kt `. */
@@ -298,7 +299,7 @@ typedef struct kt_plan {
 	uint64_t hash;          /* kt_hash(KT_HASH_INIT, content) */
 	size_t size;            /* content length in bytes */
 	const char *planner;    /* who made it: "builtin", "llm:MODEL"; may be
-				   NULL */
+	                           NULL */
 	kt_plan_kernel *kernels;
 	size_t nkernels;
 	kt_plan_param *params;
@@ -331,12 +332,12 @@ char *kt_plan_strdup(kt_plan *p, const char *s);
  * (`params[2].uses[0].range`); the result is KT_EPARSE if there was any.
  */
 int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
-		      const char *name, const char *src, size_t src_len,
-		      kt_diags *diags);
+                      const char *name, const char *src, size_t src_len,
+                      kt_diags *diags);
 /* The checks of kt_plan_from_json that do not depend on JSON (for plans
  * built in memory); src may be NULL as above. */
 int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
-		     size_t src_len, kt_diags *diags);
+                     size_t src_len, kt_diags *diags);
 /* The plan as JSON text, 2-space indented (kt_free the result). */
 int kt_plan_to_json(char **out, const kt_plan *p);
 
@@ -350,13 +351,13 @@ kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset);
 
 typedef struct kt_parse_opts {
 	const char *build_dir;    /* -p: folder with compile_commands.json, or
-				     NULL to search upward from the file */
+	                             NULL to search upward from the file */
 	const char *const *extra; /* extra compiler arguments */
 	size_t nextra;
-	bool no_compdb;           /* ignore compile_commands.json */
-	bool no_pch;              /* do not use or write the header cache
-				     (frontend/pch.c; KTC_CACHE_DIR sets
-				     where it lives) */
+	bool no_compdb; /* ignore compile_commands.json */
+	bool no_pch;    /* do not use or write the header cache
+	                   (frontend/pch.c; KTC_CACHE_DIR sets
+	                   where it lives) */
 } kt_parse_opts;
 
 typedef struct kt_tu kt_tu; /* one parsed translation unit */
@@ -367,7 +368,7 @@ typedef struct kt_tu kt_tu; /* one parsed translation unit */
  * usually intact), a file that cannot be read or parsed at all does.
  */
 int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
-		      kt_diags *diags);
+                      kt_diags *diags);
 void kt_frontend_free(kt_tu *tu);
 /* The file's content as parsed (owned by tu). */
 const char *kt_frontend_text(const kt_tu *tu, size_t *len);

@@ -17,8 +17,7 @@ static void print_kernels(const kt_candidates *c)
 		       ki->range.begin.line, ki->range.begin.col,
 		       ki->is_template ? " (template)" : "",
 		       ki->has_errors ? " (has errors: left out)" : "",
-		       ki->nlaunches,
-		       ki->nlaunches == 1 ? "" : "es");
+		       ki->nlaunches, ki->nlaunches == 1 ? "" : "es");
 		for (size_t l = 0; l < ki->nlaunches; l++)
 			printf(" %d:%d", ki->launches[l].begin.line,
 			       ki->launches[l].begin.col);
@@ -47,7 +46,7 @@ static void print_candidate(const kt_candidates *c, size_t i)
 static int candidates(const char *path, int argc, char **argv, bool plan)
 {
 	kt_parse_opts o = {.extra = (const char *const *)argv,
-			   .nextra = (size_t)argc};
+	                   .nextra = (size_t)argc};
 	kt_diags d;
 	kt_diags_init(&d);
 	kt_tu *tu = NULL;
@@ -82,9 +81,10 @@ int main(int argc, char **argv)
 {
 	bool plan = argc > 1 && !strcmp(argv[1], "--plan");
 	if (argc < 2 + plan) {
-		fprintf(stderr, "usage: kt-candidates [--plan] FILE [ARGS...]\n");
+		fprintf(stderr,
+		        "usage: kt-candidates [--plan] FILE [ARGS...]\n");
 		return 2;
 	}
 	return candidates(argv[1 + plan], argc - 2 - plan, argv + 2 + plan,
-			  plan);
+	                  plan);
 }

@@ -26,7 +26,7 @@ typedef struct run {
 } run;
 
 static void run_file(run *r, const char *path, const kt_parse_opts *o,
-		     bool plan)
+                     bool plan)
 {
 	memset(r, 0, sizeof(*r));
 	kt_diags_init(&r->d);
@@ -100,11 +100,12 @@ static void test_missing_header_is_diagnosed_and_work_goes_on(void)
 	CHECK(r.d.len && r.d.items[0].severity == KT_DIAG_WARNING);
 	CHECK(r.d.len && r.d.items[0].line == 4 && r.d.items[0].col == 10);
 	CHECK(r.d.len && strstr(r.d.items[0].message,
-				"'torch/extension.h' file not found"));
+	                        "'torch/extension.h' file not found"));
 	CHECK(r.c && r.c->nkernels == 2);
 	CHECK(r.c && !r.c->kernels[0].has_errors && r.c->kernels[1].has_errors);
 	/* only the intact kernel is in the plan */
-	CHECK(r.p && r.p->nkernels == 1 && !strcmp(r.p->kernels[0].name, "axpy"));
+	CHECK(r.p && r.p->nkernels == 1 &&
+	      !strcmp(r.p->kernels[0].name, "axpy"));
 	CHECK(param(r.p, "BLOCK_SIZE") != NULL);
 	run_release(&r);
 }
@@ -151,33 +152,33 @@ static void make_project(char *dir, size_t cap)
 	snprintf(path, sizeof(path), "%s/build", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/src/k.cu", dir);
-	write_file(path,
-		   "#include <cuda_runtime.h>\n"
-		   "__global__ void k(float *a, int n)\n"
-		   "{\n"
-		   "\tfor (int i = threadIdx.x; i < n; i += 64)\n"
-		   "\t\ta[i] = 0.0f;\n"
-		   "}\n"
-		   "void go(float *a, int n)\n"
-		   "{\n"
-		   "#if KT_TEST_BLOCK == 64\n"
-		   "\tk<<<1, 64>>>(a, n);\n"
-		   "#endif\n"
-		   "}\n");
+	write_file(path, "#include <cuda_runtime.h>\n"
+	                 "__global__ void k(float *a, int n)\n"
+	                 "{\n"
+	                 "\tfor (int i = threadIdx.x; i < n; i += 64)\n"
+	                 "\t\ta[i] = 0.0f;\n"
+	                 "}\n"
+	                 "void go(float *a, int n)\n"
+	                 "{\n"
+	                 "#if KT_TEST_BLOCK == 64\n"
+	                 "\tk<<<1, 64>>>(a, n);\n"
+	                 "#endif\n"
+	                 "}\n");
 	snprintf(path, sizeof(path), "%s/build/compile_commands.json", dir);
 	snprintf(text, sizeof(text),
-		 "[{\"directory\": \"%s/build\", \"file\": \"%s/src/k.cu\",\n"
-		 "  \"command\": \"/usr/local/cuda/bin/nvcc -DKT_TEST_BLOCK=64 "
-		 "-I../inc --generate-code=arch=compute_90,code=sm_90 -x cu "
-		 "-c %s/src/k.cu -o k.o\"}]\n", dir, dir, dir);
+	         "[{\"directory\": \"%s/build\", \"file\": \"%s/src/k.cu\",\n"
+	         "  \"command\": \"/usr/local/cuda/bin/nvcc -DKT_TEST_BLOCK=64 "
+	         "-I../inc --generate-code=arch=compute_90,code=sm_90 -x cu "
+	         "-c %s/src/k.cu -o k.o\"}]\n",
+	         dir, dir, dir);
 	write_file(path, text);
 }
 
 static void remove_project(const char *dir)
 {
 	char path[512];
-	const char *files[] = {"src/k.cu", "build/compile_commands.json",
-			       "src", "build", ""};
+	const char *files[] = {"src/k.cu", "build/compile_commands.json", "src",
+	                       "build", ""};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		remove(path);
@@ -196,7 +197,8 @@ static void test_compile_commands_found_by_walking_up(void)
 	char inc[512];
 	snprintf(inc, sizeof(inc), "-I%s/build/../inc", dir);
 	CHECK(r.tu && has_arg(r.tu, inc));
-	CHECK(r.tu && !has_arg(r.tu, "--generate-code=arch=compute_90,code=sm_90"));
+	CHECK(r.tu &&
+	      !has_arg(r.tu, "--generate-code=arch=compute_90,code=sm_90"));
 	/* the macro from the database made the launch visible */
 	const kt_plan_param *b = param(r.p, "BLOCK_SIZE");
 	CHECK(b && b->def == 64 && b->nuses == 1);
@@ -240,7 +242,7 @@ static void test_launch_and_stride_become_one_parameter(void)
 	bool launch = false, minus = false;
 	for (size_t i = 0; b && i < b->nuses; i++) {
 		launch |= b->uses[i].site == KT_SITE_LAUNCH_BLOCK &&
-			  b->uses[i].host && b->uses[i].launch == 0;
+		          b->uses[i].host && b->uses[i].launch == 0;
 		minus |= !strcmp(b->uses[i].with, "(BLOCK_SIZE - 1)");
 	}
 	CHECK(launch && minus);
@@ -248,8 +250,9 @@ static void test_launch_and_stride_become_one_parameter(void)
 	      r.p->refactors[0].kind == KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
 	      r.p->refactors[0].nedits == 1 &&
 	      !strcmp(r.p->refactors[0].edits[0].with, "BLOCK_SIZE"));
-	CHECK(has_pragma(r.p, "launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) "
-			      "block(BLOCK_SIZE)"));
+	CHECK(has_pragma(r.p,
+	                 "launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) "
+	                 "block(BLOCK_SIZE)"));
 	run_release(&r);
 }
 
@@ -282,9 +285,9 @@ static void test_tiles_get_constraints_between_them(void)
 	CHECK(rows && rows->def == 4);
 	CHECK(has_constraint(rows, "TILE % ROWS == 0"));
 	CHECK(has_constraint(rows, "(TILE) * (ROWS) <= "
-				   "DEVICE_MAX_THREADS_PER_BLOCK"));
+	                           "DEVICE_MAX_THREADS_PER_BLOCK"));
 	CHECK(has_constraint(t, "4 * (TILE + 1) * (TILE) <= "
-				"DEVICE_SMEM_PER_BLOCK"));
+	                        "DEVICE_SMEM_PER_BLOCK"));
 	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_WARP_SIZE, "32"), 1);
 	run_release(&r);
 }
@@ -311,9 +314,9 @@ static void test_template_arguments_are_tiles(void)
 	CHECK(tm && tm->def == 32 && tm->nuses == 3);
 	CHECK(param(r.p, "TILE_SUM_TK") != NULL);
 	CHECK(has_pragma(r.p, "kernel template(TILE_SUM_TM, TILE_SUM_TK, "
-			      "\"float\")"));
+	                      "\"float\")"));
 	CHECK(has_pragma(r.p, "launch grid((m + (TILE_SUM_TM - 1)) / "
-			      "TILE_SUM_TM) block(BLOCK_SIZE)"));
+	                      "TILE_SUM_TM) block(BLOCK_SIZE)"));
 	run_release(&r);
 }
 
@@ -334,7 +337,8 @@ static void test_warps_and_items_through_constants(void)
 	const kt_plan_param *w = param(r.p, "WARPS"), *it = param(r.p, "ITEMS");
 	CHECK(w && w->role == KT_ROLE_WARPS && w->def == 8 &&
 	      w->uses[0].site == KT_SITE_CONSTEXPR);
-	CHECK(has_constraint(w, "(WARPS * 32) <= DEVICE_MAX_THREADS_PER_BLOCK"));
+	CHECK(
+	    has_constraint(w, "(WARPS * 32) <= DEVICE_MAX_THREADS_PER_BLOCK"));
 	CHECK(it && it->role == KT_ROLE_ITEMS_PER_THREAD && it->def == 4);
 	run_release(&r);
 }
@@ -374,7 +378,7 @@ static void same_candidates(const kt_candidates *a, const kt_candidates *b)
 	for (size_t i = 0; a && b && i < a->len && i < b->len; i++) {
 		CHECK_EQ_STR(a->items[i].text, b->items[i].text);
 		CHECK_EQ_INT(a->items[i].range.begin.offset,
-			     b->items[i].range.begin.offset);
+		             b->items[i].range.begin.offset);
 		CHECK_EQ_INT(a->items[i].link, b->items[i].link);
 		CHECK_EQ_INT(a->items[i].rejected, b->items[i].rejected);
 	}
@@ -413,8 +417,8 @@ static void test_changed_header_is_seen_through_the_cache(void)
 	kt_parse_opts o = {.extra = extra, .nextra = 1, .no_compdb = true};
 	write_file(hdr, "#pragma once\n#define KT_HDR_BLOCK 128\n");
 	write_file(file, "#include <cuda_runtime.h>\n#include <block.h>\n"
-			 "__global__ void k(float *a) { a[threadIdx.x] = 0; }\n"
-			 "void go(float *a) { k<<<1, KT_HDR_BLOCK>>>(a); }\n");
+	                 "__global__ void k(float *a) { a[threadIdx.x] = 0; }\n"
+	                 "void go(float *a) { k<<<1, KT_HDR_BLOCK>>>(a); }\n");
 	run r;
 	run_file(&r, file, &o, false);
 	run_release(&r);
@@ -440,12 +444,13 @@ static void test_changed_header_is_seen_through_the_cache(void)
 static void test_every_plan_round_trips(void)
 {
 	static const char *const files[] = {
-		"stride.cu", "tile2d.cu", "templated.cu", "warps.cu",
-		"ambiguous.cu", "group_quant.cu", "headers.cu",
-		"missing_header.cu"};
+	    "stride.cu",  "tile2d.cu",        "templated.cu",
+	    "warps.cu",   "ambiguous.cu",     "group_quant.cu",
+	    "headers.cu", "missing_header.cu"};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char path[512];
-		snprintf(path, sizeof(path), "%s/%s", KT_FRONTEND_INPUTS, files[i]);
+		snprintf(path, sizeof(path), "%s/%s", KT_FRONTEND_INPUTS,
+		         files[i]);
 		run r;
 		run_file(&r, path, NULL, true);
 		CHECK_EQ_INT(r.rc, 0);
@@ -454,8 +459,8 @@ static void test_every_plan_round_trips(void)
 		CHECK(r.p && kt_plan_to_json(&json, r.p) == 0);
 		size_t len;
 		const char *src = r.tu ? kt_frontend_text(r.tu, &len) : NULL;
-		CHECK(json && kt_plan_from_json(&back, json, strlen(json), files[i],
-						src, len, &r.d) == 0);
+		CHECK(json && kt_plan_from_json(&back, json, strlen(json),
+		                                files[i], src, len, &r.d) == 0);
 		CHECK(back && kt_plan_to_json(&again, back) == 0);
 		CHECK(json && again && !strcmp(json, again));
 		kt_free(json);

@@ -9,13 +9,13 @@
 #include <string.h>
 
 static const char src[] =
-	"__global__ void k(float *y, int n)\n"
-	"{\n"
-	"\tint i = blockIdx.x * 256 + threadIdx.x;\n"
-	"\tif (i < n)\n"
-	"\t\ty[i] = 0.5f;\n"
-	"}\n"
-	"void launch(float *y, int n) { k<<<n / 256, 256>>>(y, n); }\n";
+    "__global__ void k(float *y, int n)\n"
+    "{\n"
+    "\tint i = blockIdx.x * 256 + threadIdx.x;\n"
+    "\tif (i < n)\n"
+    "\t\ty[i] = 0.5f;\n"
+    "}\n"
+    "void launch(float *y, int n) { k<<<n / 256, 256>>>(y, n); }\n";
 
 static kt_range range_of(const char *needle, int nth)
 {
@@ -24,7 +24,7 @@ static kt_range range_of(const char *needle, int nth)
 		s = strstr(i ? s + 1 : s, needle);
 	uint32_t b = (uint32_t)(s - src), e = b + (uint32_t)strlen(needle);
 	kt_range r = {kt_pos_at(src, sizeof(src) - 1, b),
-		      kt_pos_at(src, sizeof(src) - 1, e)};
+	              kt_pos_at(src, sizeof(src) - 1, e)};
 	return r;
 }
 
@@ -33,17 +33,21 @@ static const char *range_text(char *buf, size_t n, const char *needle, int nth)
 {
 	kt_range r = range_of(needle, nth);
 	snprintf(buf, n,
-		 "{\"begin\": {\"offset\": %u, \"line\": %d, \"col\": %d}, "
-		 "\"end\": {\"offset\": %u, \"line\": %d, \"col\": %d}}",
-		 r.begin.offset, r.begin.line, r.begin.col, r.end.offset,
-		 r.end.line, r.end.col);
+	         "{\"begin\": {\"offset\": %u, \"line\": %d, \"col\": %d}, "
+	         "\"end\": {\"offset\": %u, \"line\": %d, \"col\": %d}}",
+	         r.begin.offset, r.begin.line, r.begin.col, r.end.offset,
+	         r.end.line, r.end.col);
 	return buf;
 }
 
 static kt_plan_use use(kt_range r, const char *text, kt_site site, bool host)
 {
-	kt_plan_use u = {.range = r, .text = text, .with = "BLOCK",
-			 .site = site, .host = host, .launch = host ? 0 : -1};
+	kt_plan_use u = {.range = r,
+	                 .text = text,
+	                 .with = "BLOCK",
+	                 .site = site,
+	                 .host = host,
+	                 .launch = host ? 0 : -1};
 	return u;
 }
 
@@ -80,12 +84,16 @@ static kt_plan *make_plan(void)
 	pa->uses = kt_plan_alloc(p, 3 * sizeof(kt_plan_use));
 	pa->uses[0] = use(range_of("256", 0), "256", KT_SITE_EXPR, false);
 	pa->uses[1] = use(range_of("256", 1), "256", KT_SITE_LAUNCH_GRID, true);
-	pa->uses[2] = use(range_of("256", 2), "256", KT_SITE_LAUNCH_BLOCK, true);
+	pa->uses[2] =
+	    use(range_of("256", 2), "256", KT_SITE_LAUNCH_BLOCK, true);
 	p->nrejected = 1;
 	p->rejected = kt_plan_alloc(p, sizeof(kt_plan_reject));
-	p->rejected[0] = (kt_plan_reject){.kernel = "k",
-		.range = range_of("0.5f", 0), .text = "0.5f",
-		.reason = KT_REASON_MATH, .message = "a constant of the result"};
+	p->rejected[0] =
+	    (kt_plan_reject){.kernel = "k",
+	                     .range = range_of("0.5f", 0),
+	                     .text = "0.5f",
+	                     .reason = KT_REASON_MATH,
+	                     .message = "a constant of the result"};
 	return p;
 }
 
@@ -104,7 +112,7 @@ static void test_built_plan_validates_against_its_file(void)
 	kt_diags d;
 	kt_diags_init(&d);
 	CHECK_EQ_INT(kt_plan_validate(p, "plan.json", src, sizeof(src) - 1, &d),
-		     0);
+	             0);
 	CHECK_EQ_INT(d.errors, 0);
 	kt_diags_print(&d, stderr, 0);
 	kt_diags_release(&d);
@@ -118,7 +126,8 @@ static void test_json_round_trip_is_identical(void)
 	kt_diags_init(&d);
 	kt_plan *p = NULL;
 	CHECK_EQ_INT(kt_plan_from_json(&p, json, strlen(json), "plan.json", src,
-				       sizeof(src) - 1, &d), 0);
+	                               sizeof(src) - 1, &d),
+	             0);
 	kt_diags_print(&d, stderr, 0);
 	char *again = NULL;
 	CHECK(p && kt_plan_to_json(&again, p) == 0);
@@ -136,7 +145,7 @@ static void test_json_round_trip_is_identical(void)
 /* Replaces the first `from` in json by `to`, parses against src, and
  * checks that some error message contains `want`. */
 static void expect_error(const char *from, const char *to, const char *want,
-			 const char *source, size_t source_len)
+                         const char *source, size_t source_len)
 {
 	char *json = plan_text();
 	char *at = json ? strstr(json, from) : NULL;
@@ -148,18 +157,20 @@ static void expect_error(const char *from, const char *to, const char *want,
 	size_t n = strlen(json) + strlen(to) + 1;
 	char *edited = kt_malloc(n);
 	snprintf(edited, n, "%.*s%s%s", (int)(at - json), json, to,
-		 at + strlen(from));
+	         at + strlen(from));
 	kt_diags d;
 	kt_diags_init(&d);
 	kt_plan *p = NULL;
 	CHECK_EQ_INT(kt_plan_from_json(&p, edited, strlen(edited), "plan.json",
-				       source, source_len, &d), KT_EPARSE);
+	                               source, source_len, &d),
+	             KT_EPARSE);
 	CHECK(p == NULL);
 	bool found = false;
 	for (size_t i = 0; i < d.len; i++)
 		found |= strstr(d.items[i].message, want) != NULL;
 	if (!found) {
-		fprintf(stderr, "wanted an error containing '%s', got:\n", want);
+		fprintf(stderr, "wanted an error containing '%s', got:\n",
+		        want);
 		kt_diags_print(&d, stderr, 0);
 	}
 	CHECK(found);
@@ -173,43 +184,44 @@ static void expect_error(const char *from, const char *to, const char *want,
 static void test_unknown_field_is_an_error(void)
 {
 	expect_error("\"role\"", "\"colour\": 1, \"role\"",
-		     "params[0].colour: unknown field", SRC);
+	             "params[0].colour: unknown field", SRC);
 }
 
 static void test_wrong_type_is_an_error(void)
 {
 	expect_error("\"values\": [128", "\"values\": [\"128\"",
-		     "params[0].values[0]: expected an integer, got a string",
-		     SRC);
+	             "params[0].values[0]: expected an integer, got a string",
+	             SRC);
 	expect_error("\"host\": true", "\"host\": 1",
-		     "params[0].uses[1].host: expected a boolean, got a number",
-		     SRC);
+	             "params[0].uses[1].host: expected a boolean, got a number",
+	             SRC);
 }
 
 static void test_missing_field_is_an_error(void)
 {
 	expect_error("\"kernel\": \"k\",", "",
-		     "params[0].kernel: missing required field", SRC);
+	             "params[0].kernel: missing required field", SRC);
 }
 
 static void test_range_outside_file_is_an_error(void)
 {
 	expect_error("\"end\": {\"offset\": 62", "\"end\": {\"offset\": 9999",
-		     "params[0].uses[0].range: end offset 9999 is past the end",
-		     SRC);
+	             "params[0].uses[0].range: end offset 9999 is past the end",
+	             SRC);
 }
 
 static void test_line_col_must_match_offset(void)
 {
 	expect_error("\"line\": 3, \"col\": 23", "\"line\": 3, \"col\": 21",
-		     "params[0].uses[0].range: begin offset 59 is line 3 col "
-		     "23, not line 3 col 21", SRC);
+	             "params[0].uses[0].range: begin offset 59 is line 3 col "
+	             "23, not line 3 col 21",
+	             SRC);
 }
 
 static void test_text_must_match_source(void)
 {
 	expect_error("\"text\": \"0.5f\"", "\"text\": \"0.25f\"",
-		     "rejected[0].range: the file has '0.5f' there", SRC);
+	             "rejected[0].range: the file has '0.5f' there", SRC);
 }
 
 static void test_overlapping_edits_are_an_error(void)
@@ -217,27 +229,28 @@ static void test_overlapping_edits_are_an_error(void)
 	/* A refactor whose edit replaces the literal a use replaces too. */
 	char region[160], lit[160], json[600];
 	snprintf(json, sizeof(json),
-		 "\"refactors\": [{\"kind\": \"stride_follows_block\", "
-		 "\"kernel\": \"k\", \"param\": \"BLOCK\", \"index_var\": "
-		 "\"i\", \"region\": %s, \"edits\": [{\"range\": %s, "
-		 "\"text\": \"256\", \"with\": \"BLOCK\"}]}]",
-		 range_text(region, sizeof(region), "int i", 0),
-		 range_text(lit, sizeof(lit), "256", 0));
+	         "\"refactors\": [{\"kind\": \"stride_follows_block\", "
+	         "\"kernel\": \"k\", \"param\": \"BLOCK\", \"index_var\": "
+	         "\"i\", \"region\": %s, \"edits\": [{\"range\": %s, "
+	         "\"text\": \"256\", \"with\": \"BLOCK\"}]}]",
+	         range_text(region, sizeof(region), "int i", 0),
+	         range_text(lit, sizeof(lit), "256", 0));
 	expect_error("\"refactors\": []", json,
-		     "overlaps params[0].uses[0].range", SRC);
+	             "overlaps params[0].uses[0].range", SRC);
 }
 
 static void test_edit_partly_inside_region_is_an_error(void)
 {
 	char region[160], json[600];
 	snprintf(json, sizeof(json),
-		 "\"refactors\": [{\"kind\": \"stride_follows_block\", "
-		 "\"kernel\": \"k\", \"param\": \"BLOCK\", \"index_var\": "
-		 "\"i\", \"region\": %s, \"edits\": []}]",
-		 range_text(region, sizeof(region), "blockIdx.x * 25", 0));
+	         "\"refactors\": [{\"kind\": \"stride_follows_block\", "
+	         "\"kernel\": \"k\", \"param\": \"BLOCK\", \"index_var\": "
+	         "\"i\", \"region\": %s, \"edits\": []}]",
+	         range_text(region, sizeof(region), "blockIdx.x * 25", 0));
 	expect_error("\"refactors\": []", json,
-		     "params[0].uses[0].range: partly overlaps "
-		     "refactors[0].region", SRC);
+	             "params[0].uses[0].range: partly overlaps "
+	             "refactors[0].region",
+	             SRC);
 }
 
 static void test_stale_plan_is_refused(void)
@@ -246,65 +259,66 @@ static void test_stale_plan_is_refused(void)
 	memcpy(other, src, sizeof(src));
 	other[3] = 'X';
 	expect_error("\"planner\"", "\"planner\"",
-		     "file.hash: the content of 'k.cu' differs", other,
-		     sizeof(other) - 1);
-	expect_error("\"planner\"", "\"planner\"",
-		     "file.size: the plan is for", src, sizeof(src) - 2);
+	             "file.hash: the content of 'k.cu' differs", other,
+	             sizeof(other) - 1);
+	expect_error("\"planner\"", "\"planner\"", "file.size: the plan is for",
+	             src, sizeof(src) - 2);
 }
 
 static void test_unknown_name_in_constraint_is_an_error(void)
 {
 	expect_error("BLOCK % 32 == 0", "BLOK % 32 == 0",
-		     "params[0].constraints[0]: unknown name 'BLOK'", SRC);
+	             "params[0].constraints[0]: unknown name 'BLOK'", SRC);
 }
 
 static void test_default_outside_domain_is_an_error(void)
 {
 	expect_error("\"default\": 256", "\"default\": 64",
-		     "params[0].values: the domain does not contain the "
-		     "default 64", SRC);
+	             "params[0].values: the domain does not contain the "
+	             "default 64",
+	             SRC);
 }
 
 static void test_launch_index_must_exist(void)
 {
 	expect_error("\"launch\": 0", "\"launch\": 3",
-		     "params[0].uses[1]: launch 3 does not exist", SRC);
+	             "params[0].uses[1]: launch 3 does not exist", SRC);
 }
 
 static void test_unknown_enum_value_is_an_error(void)
 {
 	expect_error("\"block_size\"", "\"blocksize\"",
-		     "params[0].role: unknown value 'blocksize'", SRC);
+	             "params[0].role: unknown value 'blocksize'", SRC);
 }
 
 static void test_bad_version_is_refused(void)
 {
 	expect_error("\"ktc_plan\": 1", "\"ktc_plan\": 2",
-		     "unsupported plan version 2", SRC);
+	             "unsupported plan version 2", SRC);
 }
 
 static void test_invalid_json_is_an_error(void)
 {
 	expect_error("\"params\": [", "\"params\": [,",
-		     "plan is not valid JSON", SRC);
+	             "plan is not valid JSON", SRC);
 }
 
 static void test_reserved_name_is_an_error(void)
 {
 	expect_error("\"name\": \"BLOCK\"", "\"name\": \"blockDim\"",
-		     "params[0].name: 'blockDim' is a reserved name", SRC);
+	             "params[0].name: 'blockDim' is a reserved name", SRC);
 }
 
 static void test_refactor_needs_its_arguments(void)
 {
 	char region[160], json[600];
 	snprintf(json, sizeof(json),
-		 "\"refactors\": [{\"kind\": \"vectorize\", \"kernel\": "
-		 "\"k\", \"param\": \"BLOCK\", \"index_var\": \"i\", "
-		 "\"region\": %s}]",
-		 range_text(region, sizeof(region), "if (i < n)", 0));
+	         "\"refactors\": [{\"kind\": \"vectorize\", \"kernel\": "
+	         "\"k\", \"param\": \"BLOCK\", \"index_var\": \"i\", "
+	         "\"region\": %s}]",
+	         range_text(region, sizeof(region), "if (i < n)", 0));
 	expect_error("\"refactors\": []", json,
-		     "refactors[0]: a 'vectorize' refactor needs 'bound'", SRC);
+	             "refactors[0]: a 'vectorize' refactor needs 'bound'", SRC);
 }
 
 int main(void)
