@@ -360,36 +360,44 @@ static void landscape_free(landscape *l)
 	kt_template_free(l->t);
 }
 
+/* A strategy under test: a name and its settings ("name:k=v,k=v"). */
+enum { MAXS = 16, MAXSET = 16, MAXBATCH = 256 };
+typedef struct contender {
+	char label[128];
+	char name[64];
+	char buf[512];
+	const char *settings[MAXSET + 1];
+} contender;
+
 /* One run: evaluations until within target, and the strategy's CPU time. */
-static int run_once(const landscape *l, const char *strategy, uint64_t seed,
-                    double target, uint64_t *evals, double *cpu_s)
+static int run_once(const landscape *l, const contender *strategy,
+                    uint64_t seed, size_t batch, double target, uint64_t *evals,
+                    double *cpu_s)
 {
 	kt_strategy *s = NULL;
-	kt_strategy_options o = {seed, 0, NULL};
-	int rc = kt_strategy_create(&s, strategy, l->space, &o);
+	kt_strategy_options o = {seed, 0, strategy->settings};
+	int rc = kt_strategy_create(&s, strategy->name, l->space, &o);
 	if (rc)
 		return rc;
 	clock_t c0 = clock();
-	uint64_t n = 0;
+	uint64_t n = 0, asked[MAXBATCH];
 	*evals = 0;
-	while (!rc) {
-		uint64_t i;
+	while (!rc && !*evals) {
 		size_t got = 0;
-		if ((rc = kt_strategy_ask(s, &i, 1, &got)) || got == 0)
+		if ((rc = kt_strategy_ask(s, asked, batch, &got)) || got == 0)
 			break;
-		n++;
-		if ((rc = kt_strategy_tell(s, i, l->y[i])))
-			break;
-		if (l->y[i] <= target) {
-			*evals = n;
-			break;
+		for (size_t k = 0; k < got && !rc; k++) {
+			n++;
+			if (l->y[asked[k]] <= target && !*evals)
+				*evals = n;
+			rc = kt_strategy_tell(s, asked[k], l->y[asked[k]]);
 		}
 	}
 	*cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	kt_strategy_free(s);
 	if (!rc && *evals == 0)
 		rc = kt_error(KT_ERROR, "%s ended without reaching the target",
-		              strategy);
+		              strategy->label);
 	return rc;
 }
 
@@ -403,15 +411,15 @@ typedef struct cell {
 	double mean, median, cpu_ms_per_eval;
 } cell;
 
-static int measure(const landscape *l, const char *strategy, int seeds,
-                   double within, cell *out)
+static int measure(const landscape *l, const contender *strategy, int seeds,
+                   size_t batch, double within, cell *out)
 {
 	uint64_t *e = calloc((size_t)seeds, sizeof(uint64_t));
 	double sum = 0, cpu = 0;
 	int rc = e ? 0 : KT_ENOMEM;
 	for (int k = 0; !rc && k < seeds; k++) {
 		double c;
-		rc = run_once(l, strategy, (uint64_t)k + 1,
+		rc = run_once(l, strategy, (uint64_t)k + 1, batch,
 		              l->best * (1 + within), &e[k], &c);
 		sum += (double)e[k];
 		cpu += c;
@@ -428,36 +436,78 @@ static int measure(const landscape *l, const char *strategy, int seeds,
 	return rc;
 }
 
-static const char *const all_strategies[] = {
+static const char *const default_strategies[] = {
     "random",  "brute_force",  "simulated_annealing",
     "genetic", "local_search", "bayes",
 };
-enum { NSTRAT = sizeof(all_strategies) / sizeof(all_strategies[0]) };
+static contender strats[MAXS];
+static int NSTRAT;
 
-static void print_settings(void)
+static int add_contender(const char *spec)
 {
-	for (size_t i = 0; kt_strategies[i]; i++) {
-		const kt_strategy_ops *ops = kt_strategies[i];
-		const kt_setting *t = kt_strategy_settings(ops);
-		printf("### %s\n\n%s.\n\n", ops->name, ops->summary);
-		if (!t || !t->name) {
-			printf("No settings.\n\n");
-			continue;
-		}
-		printf("| setting | default | range | meaning |\n"
-		       "|---|---|---|---|\n");
-		for (; t->name; t++) {
-			if (t->kind == KT_SETTING_CHOICE)
-				printf("| `%s` | `%.*s` | %s |", t->name,
-				       (int)strcspn(t->choices, "|"),
-				       t->choices, t->choices);
-			else
-				printf("| `%s` | %g | %g to %g |", t->name,
-				       t->def, t->lo, t->hi);
-			printf(" %s |\n", t->help);
-		}
-		printf("\n");
+	if (NSTRAT == MAXS)
+		return kt_error(KT_EINVALID, "more than %d strategies", MAXS);
+	contender *c = &strats[NSTRAT];
+	const char *colon = strchr(spec, ':');
+	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+	snprintf(c->label, sizeof(c->label), "%s", spec);
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, spec);
+	snprintf(c->buf, sizeof(c->buf), "%s", colon ? colon + 1 : "");
+	int n = 0;
+	for (char *tok = strtok(c->buf, ","); tok && n < MAXSET;
+	     tok = strtok(NULL, ","))
+		c->settings[n++] = tok;
+	c->settings[n] = NULL;
+	if (!kt_strategy_find(c->name))
+		return kt_error(KT_ENOTFOUND, "unknown strategy '%s'", c->name);
+	NSTRAT++;
+	return 0;
+}
+
+/* The words of "a|b|c" as "a, b or c"; the k-th word alone when k >= 0. */
+static void print_choices(const char *choices, int k)
+{
+	int i = 0;
+	for (const char *p = choices; *p; i++) {
+		size_t len = strcspn(p, "|");
+		if (k < 0)
+			printf("%s`%.*s`",
+			       i == 0   ? ""
+			       : p[len] ? ", "
+			                : " or ",
+			       (int)len, p);
+		else if (i == k)
+			printf("`%.*s`", (int)len, p);
+		p += len + (p[len] == '|');
 	}
+}
+
+/* The settings of one strategy as a markdown table. */
+static int print_settings(const char *name)
+{
+	const kt_strategy_ops *ops = kt_strategy_find(name);
+	if (!ops)
+		return kt_error(KT_ENOTFOUND, "unknown strategy '%s'", name);
+	const kt_setting *t = kt_strategy_settings(ops);
+	if (!t || !t->name) {
+		printf("No settings.\n");
+		return 0;
+	}
+	printf("| setting | default | range | meaning |\n|---|---|---|---|\n");
+	for (; t->name; t++) {
+		printf("| `%s` | ", t->name);
+		if (t->kind == KT_SETTING_CHOICE) {
+			print_choices(t->choices, (int)t->def);
+			printf(" | ");
+			print_choices(t->choices, -1);
+		} else if (t->kind == KT_SETTING_INT) {
+			printf("%.0f | %.0f to %.0f", t->def, t->lo, t->hi);
+		} else {
+			printf("%g | %g to %g", t->def, t->lo, t->hi);
+		}
+		printf(" | %s |\n", t->help);
+	}
+	return 0;
 }
 
 static void print_landscapes(const landscape *ls, int nl, double within)
@@ -493,20 +543,21 @@ static void strategy_header(const char *first)
 {
 	printf("| %s |", first);
 	for (int s = 0; s < NSTRAT; s++)
-		printf(" %s |", all_strategies[s]);
+		printf(" %s |", strats[s].label);
 	printf("\n|---|");
 	for (int s = 0; s < NSTRAT; s++)
 		printf("---:|");
 	printf("\n");
 }
 
-static void print_table(const landscape *ls, int nl, cell (*c)[NSTRAT],
-                        int seeds, double within)
+static void print_table(const landscape *ls, int nl, cell (*c)[MAXS], int seeds,
+                        int batch, double within)
 {
-	double logsum[NSTRAT] = {0};
+	double logsum[MAXS] = {0};
 	printf("Evaluations until the best configuration seen is within %g%% "
-	       "of the optimum, mean (median) over %d seeds:\n\n",
-	       within * 100, seeds);
+	       "of the optimum, mean (median) over %d seeds, asking %d "
+	       "configuration%s at a time:\n\n",
+	       within * 100, seeds, batch, batch == 1 ? "" : "s");
 	strategy_header("landscape");
 	for (int i = 0; i < nl; i++) {
 		printf("| %s |", ls[i].name);
@@ -529,6 +580,15 @@ static void print_table(const landscape *ls, int nl, cell (*c)[NSTRAT],
 	printf("| geometric mean |");
 	for (int s = 0; s < NSTRAT; s++)
 		printf(" %.2f |", exp(logsum[s] / nl));
+	printf("\n\nUnder a third of random search's mean evaluations:");
+	for (int s = 1; s < NSTRAT; s++) {
+		int under = 0;
+		for (int i = 0; i < nl; i++)
+			under += c[i][s].mean < c[i][0].mean / 3;
+		printf("%s %s on %d of %d landscapes", s > 1 ? ";" : "",
+		       strats[s].label, under, nl);
+	}
+	printf(".\n");
 	printf("\n\nCPU time the strategy itself spends per evaluation, in "
 	       "ms:\n\n");
 	strategy_header("landscape");
@@ -588,31 +648,43 @@ static int add_recorded(landscape *l, const char *spec)
 
 static const char *names_default[] = {"matmul", "rmsnorm", "stencil"};
 
-int main(int argc, char **argv)
+typedef struct args {
+	long seeds, lseed, batch;
+	double within_pct;
+	const char *settings;
+	const char *dir;
+	const char *names[MAXL], *recorded[MAXL], *specs[MAXS];
+	int nnames, nrec, nspecs;
+} args;
+
+/* 0: go on; 1: done (help printed); -1: usage error. */
+static int parse_args(args *a, int argc, char **argv)
 {
-	long seeds = 30, lseed = 1;
-	double within_pct = 5;
-	bool settings = false;
-	const char *dir = KTC_SOURCE_DIR "/bench";
-	const char *names[MAXL], *recorded[MAXL];
-	int nnames = 0, nrec = 0, npos = 0;
+	int npos = 0;
 	const kt_opt opts[] = {
-	    KT_OPT_INT_('n', "seeds", &seeds, "N",
+	    KT_OPT_INT_('n', "seeds", &a->seeds, "N",
 	                "runs per strategy and landscape (30)"),
-	    KT_OPT_DOUBLE_(0, "within", &within_pct, "PCT",
+	    KT_OPT_DOUBLE_(0, "within", &a->within_pct, "PCT",
 	                   "target: this close to the optimum, in % (5)"),
-	    KT_OPT_LIST_(0, "landscape", names, &nnames, MAXL, "NAME",
-	                 "a built-in synthetic landscape: matmul, rmsnorm, "
-	                 "stencil (all)"),
-	    KT_OPT_LIST_(0, "recorded", recorded, &nrec, MAXL,
+	    KT_OPT_LIST_(0, "landscape", a->names, &a->nnames, MAXL, "NAME",
+	                 "this benchmark's own model: matmul, rmsnorm, "
+	                 "stencil (all three unless --recorded is given)"),
+	    KT_OPT_LIST_(0, "recorded", a->recorded, &a->nrec, MAXL,
 	                 "TEMPLATE=RESULTS",
 	                 "a landscape from a results file (T4 or cache)"),
-	    KT_OPT_INT_(0, "landscape-seed", &lseed, "N",
-	                "seed of the synthetic landscapes' noise (1)"),
-	    KT_OPT_STRING_(0, "dir", &dir, "DIR",
-	                   "where the landscape templates are"),
-	    KT_OPT_FLAG_(0, "settings", &settings,
-	                 "print each strategy's settings as markdown"),
+	    KT_OPT_LIST_(0, "strategy", a->specs, &a->nspecs, MAXS - 1,
+	                 "NAME[:K=V,...]",
+	                 "a strategy with settings (default: all); random "
+	                 "always comes first, as the baseline"),
+	    KT_OPT_INT_(0, "batch", &a->batch, "N",
+	                "configurations asked at once, all told before the "
+	                "next ask (1)"),
+	    KT_OPT_INT_(0, "landscape-seed", &a->lseed, "N",
+	                "seed of the models' noise (1)"),
+	    KT_OPT_STRING_(0, "dir", &a->dir, "DIR",
+	                   "where the models' templates are"),
+	    KT_OPT_STRING_(0, "settings", &a->settings, "NAME",
+	                   "print a strategy's settings as a markdown table"),
 	    KT_OPT_END_,
 	};
 	kt_cmd_info info = {"ktc-bench-strategies [options]",
@@ -622,45 +694,82 @@ int main(int argc, char **argv)
 	                    opts};
 	int r = kt_opt_parse(&info, argc, argv, &npos);
 	if (r)
-		return r > 0 ? 0 : 2;
-	if (settings) {
-		print_settings();
-		return 0;
-	}
-	if (seeds < 1) {
+		return r;
+	if (a->seeds < 1 || a->batch < 1 || a->batch > MAXBATCH) {
 		fprintf(stderr,
-		        "ktc-bench-strategies: --seeds must be positive\n");
-		return 2;
+		        "ktc-bench-strategies: --seeds must be positive "
+		        "and --batch from 1 to %d\n",
+		        MAXBATCH);
+		return -1;
 	}
-	if (nnames + nrec == 0)
-		for (; nnames < 3; nnames++)
-			names[nnames] = names_default[nnames];
-	static landscape ls[2 * MAXL];
-	static cell cells[2 * MAXL][NSTRAT];
-	int nl = 0, rc = 0;
-	double within = within_pct / 100;
-	for (int i = 0; !rc && i < nnames; i++)
-		rc = add_builtin(&ls[nl++], names[i], dir, (uint64_t)lseed);
-	for (int i = 0; !rc && i < nrec; i++)
-		rc = add_recorded(&ls[nl++], recorded[i]);
-	for (int i = 0; !rc && i < nl; i++) {
-		if ((rc = summarize(&ls[i], within)))
+	return 0;
+}
+
+static int load_landscapes(landscape *ls, int *nl, args *a)
+{
+	int rc = 0;
+	if (a->nnames + a->nrec == 0)
+		for (; a->nnames < 3; a->nnames++)
+			a->names[a->nnames] = names_default[a->nnames];
+	for (int i = 0; !rc && i < a->nrec; i++)
+		rc = add_recorded(&ls[(*nl)++], a->recorded[i]);
+	for (int i = 0; !rc && i < a->nnames; i++)
+		rc = add_builtin(&ls[(*nl)++], a->names[i], a->dir,
+		                 (uint64_t)a->lseed);
+	for (int i = 0; !rc && i < *nl; i++) {
+		if ((rc = summarize(&ls[i], a->within_pct / 100)))
 			break;
 		if (ls[i].best == INFINITY)
-			rc = kt_error(KT_EINVALID,
-			              "landscape '%s' has no valid "
-			              "configuration",
-			              ls[i].name);
+			rc = kt_error(
+			    KT_EINVALID,
+			    "landscape '%s' has no valid configuration",
+			    ls[i].name);
+	}
+	return rc;
+}
+
+static int add_contenders(const args *a)
+{
+	int rc = add_contender("random");
+	for (int i = 0; !rc && i < a->nspecs; i++)
+		if (strcmp(a->specs[i], "random"))
+			rc = add_contender(a->specs[i]);
+	for (int i = 1; !rc && !a->nspecs && i < 6; i++)
+		rc = add_contender(default_strategies[i]);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static args a = {.seeds = 30,
+	                 .lseed = 1,
+	                 .batch = 1,
+	                 .within_pct = 5,
+	                 .dir = KTC_SOURCE_DIR "/bench"};
+	static landscape ls[2 * MAXL];
+	static cell cells[2 * MAXL][MAXS];
+	int nl = 0, rc = parse_args(&a, argc, argv);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (a.settings) {
+		if (!(rc = print_settings(a.settings)))
+			return 0;
+		fprintf(stderr, "ktc-bench-strategies: %s\n", kt_error_last());
+		return 1;
+	}
+	if (!(rc = add_contenders(&a)))
+		rc = load_landscapes(ls, &nl, &a);
+	for (int i = 0; !rc && i < nl; i++) {
 		for (int s = 0; !rc && s < NSTRAT; s++) {
-			rc = measure(&ls[i], all_strategies[s], (int)seeds,
-			             within, &cells[i][s]);
-			fprintf(stderr, "%s %s: %.1f\n", ls[i].name,
-			        all_strategies[s], cells[i][s].mean);
+			rc = measure(&ls[i], &strats[s], (int)a.seeds,
+			             (size_t)a.batch, a.within_pct / 100,
+			             &cells[i][s]);
 		}
 	}
 	if (!rc) {
-		print_landscapes(ls, nl, within);
-		print_table(ls, nl, cells, (int)seeds, within);
+		print_landscapes(ls, nl, a.within_pct / 100);
+		print_table(ls, nl, cells, (int)a.seeds, (int)a.batch,
+		            a.within_pct / 100);
 	} else {
 		fprintf(stderr, "ktc-bench-strategies: %s\n", kt_error_last());
 	}

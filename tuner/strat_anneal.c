@@ -26,9 +26,9 @@ typedef struct anneal_conf {
 } anneal_conf;
 
 const kt_setting kt_annealing_settings[] = {
-    {"t0", KT_SETTING_REAL, offsetof(anneal_conf, t0), 0.2, 1e-6, 100, NULL,
+    {"t0", KT_SETTING_REAL, offsetof(anneal_conf, t0), 0.05, 1e-6, 100, NULL,
      "temperature at the start of a period, in log-time units"},
-    {"t_end", KT_SETTING_REAL, offsetof(anneal_conf, t_end), 0.005, 1e-9, 100,
+    {"t_end", KT_SETTING_REAL, offsetof(anneal_conf, t_end), 0.002, 1e-9, 100,
      NULL, "temperature at the end of a period"},
     {"period", KT_SETTING_INT, offsetof(anneal_conf, period), 0, 0, 1e9, NULL,
      "evaluations from t0 to t_end before a restart; 0: a third of the "

@@ -27,7 +27,7 @@ typedef struct genetic_conf {
 } genetic_conf;
 
 const kt_setting kt_genetic_settings[] = {
-    {"population", KT_SETTING_INT, offsetof(genetic_conf, population), 16, 2,
+    {"population", KT_SETTING_INT, offsetof(genetic_conf, population), 8, 2,
      100000, NULL, "configurations per generation"},
     {"elite", KT_SETTING_INT, offsetof(genetic_conf, elite), 2, 0, 100000, NULL,
      "best configurations carried into the next generation as they are"},
@@ -36,7 +36,7 @@ const kt_setting kt_genetic_settings[] = {
     {"crossover", KT_SETTING_REAL, offsetof(genetic_conf, crossover), 0.9, 0, 1,
      NULL,
      "probability that a child mixes two parents (otherwise it copies one)"},
-    {"mutation", KT_SETTING_REAL, offsetof(genetic_conf, mutation), 0.25, 0, 1,
+    {"mutation", KT_SETTING_REAL, offsetof(genetic_conf, mutation), 0.15, 0, 1,
      NULL,
      "probability per parameter of a mutation, a move to a neighbouring "
      "configuration"},

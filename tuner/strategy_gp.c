@@ -193,6 +193,14 @@ int kt_gp_tune(kt_gp *g, int sweeps)
 	return 0;
 }
 
+double kt_gp_mean(const kt_gp *g, const double *x)
+{
+	double m = 0;
+	for (size_t i = 0; i < g->n; i++)
+		m += kern(g, x, &g->x[i * g->d]) * g->alpha[i];
+	return m;
+}
+
 void kt_gp_predict(kt_gp *g, const double *x, double *mean, double *var)
 {
 	double *k = g->work;

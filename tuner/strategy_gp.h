@@ -39,7 +39,9 @@ double kt_gp_loglik(const kt_gp *g);
  * model factorised with the winner.
  */
 int kt_gp_tune(kt_gp *g, int sweeps);
-/* Posterior mean and variance at one point. */
+/* Posterior mean at one point: O(n d). */
+double kt_gp_mean(const kt_gp *g, const double *x);
+/* Posterior mean and variance at one point: O(n^2). */
 void kt_gp_predict(kt_gp *g, const double *x, double *mean, double *var);
 
 #endif

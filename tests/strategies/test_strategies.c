@@ -498,10 +498,11 @@ static double mean_to_target(const char *name, const tspace *ts,
 
 /*
  * The smooth function has 5% of its optimum in a small corner of the
- * space; the guided strategies must find it in clearly fewer evaluations
- * than random search, on average over 30 seeds. The margin (at most 60% of
- * random's mean) is far from the measured ratios, so the test fails only
- * when a strategy stops using what it has learned.
+ * space; the guided strategies must find it in under a third of random
+ * search's evaluations, on average over 30 seeds. The runs are seeded, so
+ * the test is deterministic; the margin (measured ratios are 0.06 to 0.13)
+ * keeps it from failing on a harmless change of a random sequence, while
+ * a strategy that stops using what it learns fails it.
  */
 static void guided_strategies_beat_random_on_a_smooth_function(void)
 {
@@ -518,8 +519,8 @@ static void guided_strategies_beat_random_on_a_smooth_function(void)
 		double m = mean_to_target(guided[i], &ts, &l, 30);
 		printf("%-20s %6.1f evaluations (random %.1f)\n", guided[i], m,
 		       rnd);
-		if (!(m < 0.6 * rnd))
-			CHECK_EQ_STR(guided[i], "beats random by 40%");
+		if (!(m < rnd / 3))
+			CHECK_EQ_STR(guided[i], "under a third of random's");
 	}
 	free(l.y);
 	tspace_close(&ts);
