@@ -1,0 +1,164 @@
+// moe_topk_softmax.kt.cu - the template of moe_topk_softmax.cu (see there
+// for what it computes). Parameters, each defaulting to the literal it
+// replaced:
+//   WARPS   warps per block (4)
+//   LDG     bytes per load (16)
+//   SPREAD  1: a row over as many threads as 16-byte loads allow (the
+//           original's formula); 2, 4, 8: over that many times fewer
+//           threads, each holding more values (fewer shuffle steps)
+//   ITERS   groups of rows each warp takes in turn (1)
+// Written by hand (ktc annotate was not there yet) following its
+// conventions; lines that go beyond replacing a literal say "hand:".
+#include <cuda_runtime.h>
+
+#ifndef WARPS
+#define WARPS 4
+#endif
+#ifndef LDG
+#define LDG 16
+#endif
+#ifndef SPREAD
+#define SPREAD 1
+#endif
+#ifndef ITERS
+#define ITERS 1
+#endif
+
+#pragma kt param WARPS values(1, 2, 4, 8, 16) default(4)
+#pragma kt param LDG values(4, 8, 16) default(16)
+#pragma kt param SPREAD values(1, 2, 4, 8) default(1)
+#pragma kt param ITERS values(1, 2, 4) default(1)
+#pragma kt problem T values(1, 64, 4096, 16384) default(4096)
+#pragma kt problem E values(256, 64) default(256)
+#pragma kt problem K values(8)
+#pragma kt set ELTS = LDG / 4
+#pragma kt set VPT = max(1, E / (ELTS * 32)) * ELTS * SPREAD
+#pragma kt set RPW = 32 / (E / VPT)
+#pragma kt constraint E % VPT == 0 && E / VPT <= 32 && VPT <= 64
+#pragma kt kernel template(E)
+#pragma kt launch grid(div_ceil(T, WARPS * RPW * ITERS)) block(32, WARPS)
+#pragma kt arg logits f32[T * E] in init(random(-4, 4))
+#pragma kt arg weights f32[T * K] out
+#pragma kt arg ids i32[T * K] out
+#pragma kt arg tokens int = T
+#pragma kt arg k int = K
+#pragma kt verify rtol(1e-5) atol(1e-7)
+#pragma kt objective bandwidth(T * E * 4 + T * K * 8)
+template <int EXPERTS>
+__global__ void __launch_bounds__(WARPS * 32)
+topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weights,
+		    int *__restrict__ ids, int tokens, int k)
+{
+	constexpr int ELTS = LDG / sizeof(float); // floats per load
+	constexpr int VECS = (EXPERTS / (ELTS * 32) > 1 ? EXPERTS / (ELTS * 32) : 1) *
+			     SPREAD;              // hand: SPREAD
+	constexpr int VPT = VECS * ELTS;          // values per thread
+	constexpr int TPR = EXPERTS / VPT;        // threads per row
+	constexpr int RPW = 32 / TPR;             // rows per warp
+	struct __align__(LDG) ldg_t {
+		float f[ELTS];
+	};
+	const int lane = threadIdx.x % TPR;
+	for (int it = 0; it < ITERS; it++) { // hand: ITERS row groups per warp
+		const int row = ((blockIdx.x * WARPS + threadIdx.y) * ITERS + it) * RPW +
+				threadIdx.x / TPR;
+		const bool live = row < tokens;
+		const ldg_t *src =
+			reinterpret_cast<const ldg_t *>(logits + (long)row * EXPERTS);
+
+		float v[VPT];
+#pragma unroll
+		for (int j = 0; j < VECS; j++) {
+			ldg_t x = live ? src[j * TPR + lane] : ldg_t{};
+#pragma unroll
+			for (int e = 0; e < ELTS; e++)
+				v[j * ELTS + e] = x.f[e];
+		}
+		float m = v[0];
+#pragma unroll
+		for (int i = 1; i < VPT; i++)
+			m = fmaxf(m, v[i]);
+#pragma unroll
+		for (int off = TPR / 2; off > 0; off /= 2)
+			m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, off, TPR));
+		float s = 0.f;
+#pragma unroll
+		for (int i = 0; i < VPT; i++) {
+			v[i] = __expf(v[i] - m);
+			s += v[i];
+		}
+#pragma unroll
+		for (int off = TPR / 2; off > 0; off /= 2)
+			s += __shfl_xor_sync(0xffffffff, s, off, TPR);
+		const float inv = 1.f / s;
+#pragma unroll
+		for (int i = 0; i < VPT; i++)
+			v[i] *= inv;
+
+		for (int kk = 0; kk < k; kk++) {
+			float best = -1.f;
+			int bi = EXPERTS;
+#pragma unroll
+			for (int j = 0; j < VECS; j++)
+#pragma unroll
+				for (int e = 0; e < ELTS; e++)
+					if (v[j * ELTS + e] > best) {
+						best = v[j * ELTS + e];
+						bi = (j * TPR + lane) * ELTS + e;
+					}
+#pragma unroll
+			for (int off = TPR / 2; off > 0; off /= 2) {
+				float ob = __shfl_xor_sync(0xffffffff, best, off, TPR);
+				int oi = __shfl_xor_sync(0xffffffff, bi, off, TPR);
+				if (ob > best || (ob == best && oi < bi)) {
+					best = ob;
+					bi = oi;
+				}
+			}
+			if (live && lane == 0) {
+				weights[(long)row * k + kk] = best;
+				ids[(long)row * k + kk] = bi;
+			}
+#pragma unroll
+			for (int j = 0; j < VECS; j++)
+#pragma unroll
+				for (int e = 0; e < ELTS; e++)
+					if ((j * TPR + lane) * ELTS + e == bi)
+						v[j * ELTS + e] = -1.f; // taken
+		}
+	}
+}
+
+#ifndef __CUDACC_RTC__
+template <int EXPERTS>
+static cudaError_t topk_softmax_launch(const float *logits, float *weights, int *ids,
+				       int tokens, int k, cudaStream_t stream)
+{
+	constexpr int ELTS = LDG / 4;
+	constexpr int VECS = (EXPERTS / (ELTS * 32) > 1 ? EXPERTS / (ELTS * 32) : 1) *
+			     SPREAD;
+	static_assert(EXPERTS % (VECS * ELTS) == 0 && VECS * ELTS <= 64,
+		      "this configuration does not take this expert count");
+	constexpr int rows_per_block = WARPS * (32 / (EXPERTS / (VECS * ELTS))) * ITERS;
+	dim3 grid((tokens + rows_per_block - 1) / rows_per_block), block(32, WARPS);
+	topk_softmax_kernel<EXPERTS><<<grid, block, 0, stream>>>(logits, weights, ids,
+								 tokens, k);
+	return cudaGetLastError();
+}
+
+// experts: 64 or 256; k at most experts.
+static cudaError_t moe_topk_softmax(const float *logits, float *weights, int *ids,
+				    int tokens, int experts, int k,
+				    cudaStream_t stream)
+{
+	if (tokens <= 0 || k <= 0 || k > experts)
+		return cudaErrorInvalidValue;
+	switch (experts) {
+	case 64:
+		return topk_softmax_launch<64>(logits, weights, ids, tokens, k, stream);
+	case 256:
+		return topk_softmax_launch<256>(logits, weights, ids, tokens, k, stream);
+	}
+	return cudaErrorInvalidValue;
+}
+#endif
