@@ -1,11 +1,290 @@
-/* cmd_annotate.c - placeholder until the annotate command lands. */
-#include <stdio.h>
-
+/*
+ * cmd_annotate.c - `ktc annotate FILE`: turns a kernel's tuning literals
+ * into a `#pragma kt` template, proven by the verifying rewriter.
+ *
+ * Pipeline: the frontend parses FILE (flags from compile_commands.json),
+ * finds candidates and the built-in planner proposes an edit plan (or
+ * --apply-plan reads one); the rewriter applies and verifies it. The one
+ * design choice: the input file is only ever replaced whole (-i, through an
+ * atomic rename) and only after everything was verified; every failure
+ * leaves it untouched.
+ */
 #include "cli/cmd.h"
+
+#include "ktc/annotate.h"
+#include "ktc/rewrite.h"
+#include "util/fs.h"
+#include "util/opt.h"
+#include "util/vec.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct options {
+	const char *build_dir, *apply_plan, *out, *kernel, *arch;
+	bool plan, in_place, diff, no_verify;
+	long jobs;
+} options;
+
+typedef struct session {
+	const options *o;
+	const char *path;
+	kt_diags d;
+	kt_tu *tu;
+	kt_candidates *cands;
+	kt_plan *plan;
+	kt_rewrite_file rf;
+	kt_rewrite_result res;
+	KT_VEC(char *) flags;
+} session;
+
+static void say(const char *what)
+{
+	fprintf(stderr, "ktc annotate: %s\n", what);
+}
+
+/* The plan: read from --apply-plan, or the built-in planner's. */
+static int get_plan(session *s)
+{
+	size_t len;
+	const char *text = kt_frontend_text(s->tu, &len);
+	if (!s->o->apply_plan) {
+		int rc = kt_candidates_find(&s->cands, s->tu, &s->d);
+		return rc ? rc : kt_planner_plan(&s->plan, s->cands, &s->d);
+	}
+	char *json = NULL;
+	size_t jlen = 0;
+	int rc = kt_fs_read(&json, &jlen, s->o->apply_plan);
+	if (!rc)
+		rc = kt_plan_from_json(&s->plan, json, jlen, s->o->apply_plan,
+		                       text, len, &s->d);
+	if (rc == KT_EPARSE)
+		kt_error(rc, "the plan '%s' does not fit '%s'",
+		         s->o->apply_plan, s->path);
+	kt_free(json);
+	return rc;
+}
+
+static bool keep(const char *kernel, const char *want)
+{
+	return !kernel || !strcmp(kernel, want);
+}
+
+/* Keeps only what the plan says about one kernel (--kernel NAME). */
+#define KEEP_ONLY(arr, n, field, want)                                         \
+	do {                                                                   \
+		size_t k_ = 0;                                                 \
+		for (size_t i_ = 0; i_ < (n); i_++)                            \
+			if (keep((arr)[i_].field, (want)))                     \
+				(arr)[k_++] = (arr)[i_];                       \
+		(n) = k_;                                                      \
+	} while (0)
+
+static int only_kernel(kt_plan *p, const char *name)
+{
+	bool found = false;
+	for (size_t i = 0; i < p->nkernels; i++)
+		found |= !strcmp(p->kernels[i].name, name);
+	if (!found)
+		return kt_error(KT_ENOTFOUND, "no kernel '%s' in '%s'", name,
+		                p->path ? p->path : "the file");
+	KEEP_ONLY(p->kernels, p->nkernels, name, name);
+	KEEP_ONLY(p->params, p->nparams, kernel, name);
+	KEEP_ONLY(p->refactors, p->nrefactors, kernel, name);
+	KEEP_ONLY(p->pragmas, p->npragmas, kernel, name);
+	KEEP_ONLY(p->needs, p->nneeds, kernel, name);
+	KEEP_ONLY(p->rejected, p->nrejected, kernel, name);
+	return 0;
+}
+
+/* The compile flags nvcc and NVRTC share with the parse: -I, -D, -U. */
+static int compile_flags(session *s)
+{
+	const char *const *args;
+	size_t n = kt_frontend_args(s->tu, &args);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = args[i];
+		bool two =
+		    i + 1 < n && (!strcmp(a, "-I") || !strcmp(a, "-D") ||
+		                  !strcmp(a, "-U") || !strcmp(a, "-isystem"));
+		bool one =
+		    !two && (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) ||
+		             !strncmp(a, "-U", 2));
+		if (!one && !two)
+			continue;
+		size_t len = strlen(a) + (two ? strlen(args[i + 1]) : 0) + 1;
+		char *f = kt_malloc(len);
+		if (!f)
+			return kt_error(KT_ENOMEM, "out of memory");
+		if (two)
+			snprintf(f, len, "%s%s",
+			         strcmp(a, "-isystem") ? a : "-I", args[++i]);
+		else
+			snprintf(f, len, "%s", a);
+		if (kt_vec_push(&s->flags, f)) {
+			kt_free(f);
+			return KT_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int rewrite(session *s)
+{
+	int rc = kt_rewrite_file_from_tu(&s->rf, s->tu);
+	if (!rc)
+		rc = compile_flags(s);
+	if (rc)
+		return rc;
+	kt_rewrite_opts ro = {
+	    .arch = s->o->arch,
+	    .out_name = s->o->out        ? s->o->out
+	                : s->o->in_place ? s->path
+	                                 : "<stdout>",
+	    .flags = (const char *const *)s->flags.items,
+	    .nflags = s->flags.len,
+	    .no_verify = s->o->no_verify,
+	    .threads = (int)s->o->jobs,
+	};
+	return kt_rewrite(&s->res, s->plan, &s->rf, &ro, &s->d);
+}
+
+static int print_plan(session *s)
+{
+	char *json = NULL;
+	int rc = kt_plan_to_json(&json, s->plan);
+	if (!rc)
+		fputs(json, stdout);
+	kt_free(json);
+	return rc;
+}
+
+static int write_result(session *s)
+{
+	const options *o = s->o;
+	if (o->in_place || o->out)
+		return kt_fs_write_atomic(o->in_place ? s->path : o->out,
+		                          s->res.text, s->res.len);
+	const char *t = o->diff ? s->res.diff : s->res.text;
+	if (fputs(t, stdout) < 0 || fflush(stdout))
+		return kt_error(KT_EIO, "cannot write the output");
+	return 0;
+}
+
+static void summary(session *s)
+{
+	if (s->o->plan)
+		return;
+	fprintf(stderr,
+	        "ktc annotate: %s: %zu parameter%s kept, %zu dropped, %zu "
+	        "value%s dropped; %s\n",
+	        s->path, s->res.params_kept, s->res.params_kept == 1 ? "" : "s",
+	        s->res.params_dropped, s->res.values_dropped,
+	        s->res.values_dropped == 1 ? "" : "s",
+	        s->res.verified ? "verified (nvcc, NVRTC, PTX at the defaults)"
+	                        : "NOT verified (--no-verify)");
+}
+
+static int run(const options *o, const char *path)
+{
+	session s = {.o = o, .path = path};
+	kt_diags_init(&s.d);
+	kt_parse_opts po = {.build_dir = o->build_dir};
+	int rc = kt_frontend_parse(&s.tu, path, &po, &s.d);
+	if (!rc)
+		rc = get_plan(&s);
+	if (!rc && o->kernel)
+		rc = only_kernel(s.plan, o->kernel);
+	if (!rc && o->plan)
+		rc = print_plan(&s);
+	else if (!rc)
+		rc = rewrite(&s);
+	if (!rc && !o->plan)
+		rc = write_result(&s);
+	kt_diags_print(&s.d, stderr, isatty(2));
+	if (rc)
+		say(kt_error_last());
+	else
+		summary(&s);
+	for (size_t i = 0; i < s.flags.len; i++)
+		kt_free(s.flags.items[i]);
+	kt_vec_release(&s.flags);
+	kt_rewrite_result_release(&s.res);
+	kt_rewrite_file_release(&s.rf);
+	kt_plan_free(s.plan);
+	kt_candidates_free(s.cands);
+	kt_frontend_free(s.tu);
+	kt_diags_release(&s.d);
+	return rc ? 1 : 0;
+}
 
 int cmd_annotate(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ktc: '%s' is not built yet\n", argv[0]);
-	return 1;
+	options o = {.arch = "sm_90a"};
+	const kt_opt opts[] = {
+	    KT_OPT_STRING_('p', "build-dir", &o.build_dir, "DIR",
+	                   "folder with compile_commands.json (default: "
+	                   "searched upward from FILE)"),
+	    KT_OPT_FLAG_(0, "plan", &o.plan,
+	                 "print the edit plan (JSON) instead of rewriting"),
+	    KT_OPT_STRING_(0, "apply-plan", &o.apply_plan, "PLAN.json",
+	                   "apply this plan instead of the built-in "
+	                   "planner's"),
+	    KT_OPT_STRING_('o', "output", &o.out, "OUT",
+	                   "write the annotated file to OUT"),
+	    KT_OPT_FLAG_('i', "in-place", &o.in_place,
+	                 "replace FILE (only after full verification)"),
+	    KT_OPT_FLAG_(0, "diff", &o.diff,
+	                 "print a unified diff instead of the file"),
+	    KT_OPT_FLAG_(0, "no-verify", &o.no_verify,
+	                 "skip the nvcc/NVRTC verification (not with -i)"),
+	    KT_OPT_STRING_(0, "kernel", &o.kernel, "NAME",
+	                   "only the kernel called NAME"),
+	    KT_OPT_STRING_(0, "arch", &o.arch, "SM",
+	                   "GPU architecture to verify for (sm_90a)"),
+	    KT_OPT_INT_('j', "jobs", &o.jobs, "N",
+	                "NVRTC compile threads (default: one per CPU)"),
+	    KT_OPT_END_,
+	};
+	const kt_cmd_info info = {
+	    .usage = "ktc annotate [options] FILE",
+	    .summary = "Finds the tuning literals of FILE's kernels (launch "
+	               "geometry, strides tied to\nthe block size, #pragma "
+	               "unroll, tiles, vector widths, group sizes), makes "
+	               "them\n#pragma kt parameters and verifies the result: "
+	               "it compiles with nvcc and\nNVRTC, its default "
+	               "instantiation has the original's PTX, and every "
+	               "domain\nvalue compiles. Writes the annotated file to "
+	               "stdout, OUT (-o), FILE (-i) or\nas a diff (--diff). "
+	               "Exit status: 0 ok, 1 errors, 2 usage.",
+	    .opts = opts,
+	};
+	static char name[] = "ktc annotate";
+	argv[0] = name;
+	int npos;
+	int rc = kt_opt_parse(&info, argc, argv, &npos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (npos != 1) {
+		fprintf(stderr, "usage: %s (see 'ktc annotate --help')\n",
+		        info.usage);
+		return 2;
+	}
+	if ((o.in_place + !!o.out + o.diff + o.plan) > 1) {
+		say("choose one of -i, -o, --diff and --plan");
+		return 2;
+	}
+	if (o.in_place && o.no_verify) {
+		say("-i replaces FILE only after verification: drop "
+		    "--no-verify or use -o");
+		return 2;
+	}
+	if (o.jobs < 0 || o.jobs > 64) {
+		say("--jobs expects 0 to 64");
+		return 2;
+	}
+	return run(&o, argv[0]);
 }

@@ -482,6 +482,23 @@ static size_t init_equals(gen *g, kt_range decl, const char *var)
 	return 0;
 }
 
+/* One more tab on each line of [b, e) that a new loop now holds; the
+ * preprocessor's lines stay where they are. */
+static int indent(gen *g, size_t i, size_t b, size_t e)
+{
+	const char *t = g->f->text;
+	for (size_t at = kt_rw_line_next(t, g->f->len, b); at < e;
+	     at = kt_rw_line_next(t, g->f->len, at)) {
+		size_t p = at;
+		while (t[p] == ' ' || t[p] == '\t')
+			p++;
+		if (t[p] != '#' && t[p] != '\n' && p < e &&
+		    insert(g, at, "\t", (int)i))
+			return KT_ENOMEM;
+	}
+	return 0;
+}
+
 /* Checks what items_per_thread and grid_stride need of the file. */
 static bool shape_ok(gen *g, size_t i, const kt_plan_refactor *r, size_t *eq)
 {
@@ -515,22 +532,25 @@ static bool shape_ok(gen *g, size_t i, const kt_plan_refactor *r, size_t *eq)
 static int items_per_thread(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
 	size_t eq;
 	if (!shape_ok(g, i, r, &eq))
 		return 0;
 	kt_range body = r->region, d = r->index_decl;
+	size_t init = eq + 1;
+	while (t[init] == ' ' || t[init] == '\t')
+		init++;
 	char *loop =
 	    kt_arena_printf(g->arena,
 	                    "\n#pragma unroll\n\tfor (int kt_item = 0; "
 	                    "kt_item < %s; kt_item++) {",
 	                    name);
-	char *tail =
-	    kt_arena_printf(g->arena, ") + kt_item * gridDim.x * blockDim.x;");
 	char *grid = kt_arena_printf(g->arena, ") + %s - 1) / %s)", name, name);
-	if (!loop || !tail || !grid ||
-	    insert(g, body.begin.offset + 1, loop, (int)i) ||
-	    insert(g, eq + 1, " (", (int)i) ||
-	    add_edit(g, d.end.offset - 1, d.end.offset, tail, (int)i) ||
+	if (!loop || !grid || insert(g, body.begin.offset + 1, loop, (int)i) ||
+	    insert(g, init, "(", (int)i) ||
+	    add_edit(g, d.end.offset - 1, d.end.offset,
+	             ") + kt_item * gridDim.x * blockDim.x;", (int)i) ||
+	    indent(g, i, body.begin.offset + 1, body.end.offset - 1) ||
 	    insert(g, body.end.offset - 1, "\t}\n", (int)i) ||
 	    insert(g, r->grid.begin.offset, "(((", (int)i) ||
 	    insert(g, r->grid.end.offset, grid, (int)i))

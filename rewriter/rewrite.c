@@ -45,6 +45,16 @@ static char *first_error(const char *log)
 	return kt_strndup(b, (size_t)(e - b));
 }
 
+/* Columns to underline for r: up to the end of its first line. */
+static int span(const rw *r, kt_range at)
+{
+	const char *t = r->f->text;
+	size_t e = at.begin.offset;
+	while (e < at.end.offset && e < r->f->len && t[e] != '\n')
+		e++;
+	return (int)(e - at.begin.offset);
+}
+
 static kt_range unit_range(const rw *r, size_t i)
 {
 	const kt_plan_param *pp = &r->p->params[i];
@@ -55,8 +65,7 @@ static void drop_unit(rw *r, size_t i, const char *why, const char *detail)
 {
 	kt_range at = unit_range(r, i);
 	kt_diags_add(r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
-	             at.begin.line, at.begin.col,
-	             (int)(at.end.offset - at.begin.offset),
+	             at.begin.line, at.begin.col, span(r, at),
 	             "parameter '%s' dropped: %s%s%s", r->p->params[i].name,
 	             why, detail && *detail ? ": " : "", detail ? detail : "");
 	r->sel.on[i] = false;
@@ -253,8 +262,7 @@ static void note_value(rw *r, size_t i, int64_t value, const char *log)
 	char *e = first_error(log);
 	kt_range at = unit_range(r, i);
 	kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
-	             at.begin.line, at.begin.col,
-	             (int)(at.end.offset - at.begin.offset),
+	             at.begin.line, at.begin.col, span(r, at),
 	             "value %" PRId64 " of '%s' dropped from its domain: it "
 	             "does not compile: %s",
 	             value, r->p->params[i].name, e ? e : "");
@@ -306,7 +314,7 @@ static size_t units_on(const rw *r)
 static int text_with(rw *r, kt_str *out, size_t u, const bool *on)
 {
 	for (size_t i = 0; i < r->p->nparams; i++)
-		r->sel.on[i] = on[i] && (u == SIZE_MAX || i == u);
+		r->sel.on[i] = on[i] && i == u; /* none when u is SIZE_MAX */
 	r->sel.pragmas = false;
 	kt_str_clear(out);
 	int rc = kt_rw_generate(out, r->p, r->f, &r->sel, r->diags);
@@ -440,8 +448,7 @@ static void report_needs(rw *r, const char *text)
 		const kt_plan_need *n = &r->p->needs[i];
 		kt_range at = n->range;
 		kt_diags_add(r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
-		             at.begin.line, at.begin.col,
-		             (int)(at.end.offset - at.begin.offset), "%s",
+		             at.begin.line, at.begin.col, span(r, at), "%s",
 		             n->message);
 		if (!n->suggest)
 			continue;
@@ -464,15 +471,17 @@ static void report_rejected(rw *r)
 		const kt_plan_reject *x = &r->p->rejected[i];
 		kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
 		             x->range.begin.line, x->range.begin.col,
-		             (int)(x->range.end.offset - x->range.begin.offset),
-		             "'%s' stays a literal: %s", x->text, x->message);
+		             span(r, x->range), "'%s' stays a literal: %s",
+		             x->text, x->message);
 	}
 }
 
 /*
- * Reads the annotated file back with the grammar, as `ktc tune` will; what
- * it finds is passed on as warnings (the plan's pragma lines, or a pragma
- * the user must still complete), located in the annotated file.
+ * Reads the annotated file back with the grammar, as `ktc tune` will. While
+ * the plan has lines for the user to complete, errors are expected (a
+ * launch over a problem size not declared yet): one note says so.
+ * Otherwise what the grammar finds is passed on as warnings, located in the
+ * annotated file.
  */
 static int grammar_check(rw *r, const kt_str *text)
 {
@@ -482,14 +491,18 @@ static int grammar_check(rw *r, const kt_str *text)
 	const char *name = r->o->out_name ? r->o->out_name : r->f->path;
 	int rc = kt_template_parse(&t, name, text->ptr, &gd);
 	kt_template_free(t);
-	for (size_t i = 0; i < gd.len; i++) {
+	if (gd.errors && r->p->nneeds)
+		kt_diags_add(r->diags, KT_DIAG_NOTE, NULL, NULL, 0, 0, 0,
+		             "'ktc tune' reads the template once the lines "
+		             "marked 'ktc: complete' are completed");
+	for (size_t i = 0; i < gd.len && !(gd.errors && r->p->nneeds); i++) {
 		const kt_diag *g = &gd.items[i];
 		kt_severity sev = g->severity == KT_DIAG_NOTE ? KT_DIAG_NOTE
 		                                              : KT_DIAG_WARNING;
 		kt_diags_add(r->diags, sev, g->file, text->ptr, g->line, g->col,
 		             g->len, "%s%s",
 		             g->severity == KT_DIAG_ERROR
-		                 ? "the template does not read back yet: "
+		                 ? "the template does not read back: "
 		                 : "",
 		             g->message);
 	}

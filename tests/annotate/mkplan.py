@@ -29,6 +29,10 @@ def pos(text, off):
 
 def find(text, spec):
     """Range of spec['text'] on line spec['line'] (its nth occurrence)."""
+    if "offset" in spec:  # a raw range, possibly wrong on purpose
+        b, n = spec["offset"], spec.get("len", len(spec["text"]))
+        return {"begin": {"offset": b, "line": spec["line"], "col": 1},
+                "end": {"offset": b + n, "line": spec["line"], "col": 1 + n}}
     lines = text.split(b"\n")
     start = sum(len(l) + 1 for l in lines[: spec["line"] - 1])
     line = lines[spec["line"] - 1]

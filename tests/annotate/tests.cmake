@@ -1,6 +1,20 @@
-# Tests of the annotate rewriter: unit tests of edits, diffs and
-# verification; golden-file tests of `ktc annotate` (see run_golden.sh).
+# Tests of `ktc annotate` and its rewriter: unit tests of edits, diffs and
+# verification; one golden-file test per folder of golden/ (run_golden.sh:
+# UPDATE=1 regenerates the expected files); the failure cases of the CLI;
+# clangd on the annotated files.
 if(KTC_HAVE_LIBCLANG)
   ktc_unit_test(test_annotate_edit annotate/test_annotate_edit.c)
   ktc_unit_test(test_annotate_verify annotate/test_annotate_verify.c)
+  file(GLOB KTC_ANNOTATE_CASES LIST_DIRECTORIES true
+       ${CMAKE_CURRENT_LIST_DIR}/golden/*)
+  foreach(c ${KTC_ANNOTATE_CASES})
+    if(IS_DIRECTORY ${c})
+      get_filename_component(n ${c} NAME)
+      add_test(NAME annotate_golden_${n}
+               COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_golden.sh
+                       $<TARGET_FILE:ktc> ${c})
+      set_tests_properties(annotate_golden_${n} PROPERTIES
+                           LABELS "annotate;golden" SKIP_RETURN_CODE 77)
+    endif()
+  endforeach()
 endif()

@@ -1,0 +1,10 @@
+// no_launch: a kernel that this file never launches (a library would
+// launch it from elsewhere); its block size cannot be derived here.
+#include <cuda_runtime.h>
+
+__global__ void axpy_kernel(float *y, const float *x, float a, int n)
+{
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		y[i] += a * x[i];
+}

@@ -1,0 +1,38 @@
+// block_scan: an inclusive prefix sum of each 1024-element segment, one
+// block of 1024 threads per segment (Hillis-Steele in shared memory).
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 1024
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(1024)
+#pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg n int = n
+// ktc: complete and uncomment: #pragma kt arg in int[?] in
+// ktc: complete and uncomment: #pragma kt arg out int[?] out
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+__global__ void block_scan_kernel(const int *__restrict__ in,
+				  int *__restrict__ out, int n)
+{
+	__shared__ int buf[BLOCK_SIZE];
+	const int i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
+	buf[threadIdx.x] = i < n ? in[i] : 0;
+	__syncthreads();
+	for (int offset = 1; offset < BLOCK_SIZE; offset *= 2) {
+		int v = threadIdx.x >= offset ? buf[threadIdx.x - offset] : 0;
+		__syncthreads();
+		buf[threadIdx.x] += v;
+		__syncthreads();
+	}
+	if (i < n)
+		out[i] = buf[threadIdx.x];
+}
+
+#ifndef __CUDACC_RTC__
+void block_scan(const int *in, int *out, int n, cudaStream_t stream)
+{
+	block_scan_kernel<<<(n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, BLOCK_SIZE, 0, stream>>>(in, out, n);
+}
+#endif

@@ -1,0 +1,78 @@
+// per_token_group_quant_fp8: each group of 128 bf16 values is scaled by
+// its absolute maximum / 448 (the e4m3 maximum) and stored as fp8; 16
+// threads cooperate on a group through xor shuffles, 16 groups per block.
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#ifndef __CUDACC_RTC__
+#include <cstdint>
+#else
+#include <cuda/std/cstdint>
+#endif
+
+#ifndef GROUPS_PER_BLOCK
+#define GROUPS_PER_BLOCK 16
+#endif
+
+constexpr int kGroupSize = 128;
+
+__device__ __forceinline__ float group_max(float v)
+{
+	v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 8));
+	v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 4));
+	v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 2));
+	v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 1));
+	return v;
+}
+
+#pragma kt param GROUPS_PER_BLOCK values(1, 2, 4, 8, 16, 32, 64) default(16)
+#pragma kt constraint (GROUPS_PER_BLOCK * 16) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt launch grid((((num_tokens * hidden / 128) + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK)) block(GROUPS_PER_BLOCK * 16)
+#pragma kt arg num_groups int = (num_tokens * hidden / 128)
+// ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
+// ktc: complete and uncomment: #pragma kt arg output __nv_fp8_e4m3[?] out
+// ktc: complete and uncomment: #pragma kt arg scales float[?] out
+// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
+__global__ void per_token_group_quant_fp8_kernel(
+	const __nv_bfloat16 *__restrict__ input,
+	__nv_fp8_e4m3 *__restrict__ output, float *__restrict__ scales,
+	int num_groups)
+{
+	const int threads_per_group = 16;
+	const int local_group = threadIdx.x / threads_per_group;
+	const int lane = threadIdx.x % threads_per_group;
+	const int64_t group = (int64_t)blockIdx.x * GROUPS_PER_BLOCK + local_group;
+	if (group >= num_groups)
+		return;
+	const __nv_bfloat16 *in = input + group * kGroupSize;
+	__nv_fp8_e4m3 *out = output + group * kGroupSize;
+	float absmax = 1e-10f;
+	for (int i = lane; i < kGroupSize; i += threads_per_group)
+		absmax = fmaxf(absmax, fabsf(__bfloat162float(in[i])));
+	absmax = group_max(absmax);
+	const float scale = absmax / 448.0f;
+	if (lane == 0)
+		scales[group] = scale;
+	for (int i = lane; i < kGroupSize; i += threads_per_group) {
+		float v = __bfloat162float(in[i]) / scale;
+		v = fminf(fmaxf(v, -448.0f), 448.0f);
+		out[i] = __nv_fp8_e4m3(v);
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void per_token_group_quant_fp8(const __nv_bfloat16 *input,
+			       __nv_fp8_e4m3 *output, float *scales,
+			       int64_t num_tokens, int hidden,
+			       cudaStream_t stream)
+{
+	const int num_groups = (int)(num_tokens * hidden / kGroupSize);
+	const int groups_per_block = GROUPS_PER_BLOCK;
+	const int blocks = (num_groups + groups_per_block - 1) / groups_per_block;
+	per_token_group_quant_fp8_kernel<<<blocks, groups_per_block * 16, 0,
+					   stream>>>(input, output, scales,
+						     num_groups);
+}
+#endif

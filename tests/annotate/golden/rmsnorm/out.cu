@@ -1,0 +1,84 @@
+// rmsnorm: y = x / sqrt(mean(x^2) + eps) * w, one block per row, a block
+// reduction through warp shuffles and a shared array of per-warp sums.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 512
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+constexpr int kt_unroll_UNROLL = UNROLL;
+#ifndef UNROLL_2
+#define UNROLL_2 4
+#endif
+constexpr int kt_unroll_UNROLL_2 = UNROLL_2;
+
+__device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+	for (int offset = 16; offset > 0; offset >>= 1)
+		v += __shfl_xor_sync(0xffffffff, v, offset);
+	return v;
+}
+
+__device__ float block_sum(float v)
+{
+	__shared__ float partial[32];
+	const int lane = threadIdx.x % 32;
+	const int warp = threadIdx.x / 32;
+	v = warp_sum(v);
+	if (lane == 0)
+		partial[warp] = v;
+	__syncthreads();
+	v = threadIdx.x < blockDim.x / 32 ? partial[lane] : 0.0f;
+	if (warp == 0)
+		v = warp_sum(v);
+	return v;
+}
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
+#pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
+#pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
+#pragma kt launch grid(rows) block(BLOCK_SIZE)
+#pragma kt arg hidden int = hidden
+#pragma kt arg eps float = eps
+// ktc: complete and uncomment: #pragma kt arg out half[?] out
+// ktc: complete and uncomment: #pragma kt arg input half[?] in
+// ktc: complete and uncomment: #pragma kt arg weight half[?] in
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
+// ktc: complete and uncomment: #pragma kt problem eps values(?)
+__global__ void rmsnorm_kernel(half *__restrict__ out,
+			       const half *__restrict__ input,
+			       const half *__restrict__ weight, int hidden,
+			       float eps)
+{
+	__shared__ float inv_rms;
+	const half *x = input + (size_t)blockIdx.x * hidden;
+	half *y = out + (size_t)blockIdx.x * hidden;
+	float sum = 0.0f;
+#pragma unroll kt_unroll_UNROLL
+	for (int i = threadIdx.x; i < hidden; i += BLOCK_SIZE) {
+		float v = __half2float(x[i]);
+		sum += v * v;
+	}
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		inv_rms = rsqrtf(sum / hidden + eps);
+	__syncthreads();
+#pragma unroll kt_unroll_UNROLL_2
+	for (int i = threadIdx.x; i < hidden; i += BLOCK_SIZE)
+		y[i] = __float2half(__half2float(x[i]) * inv_rms *
+				    __half2float(weight[i]));
+}
+
+#ifndef __CUDACC_RTC__
+void rmsnorm(half *out, const half *input, const half *weight, int rows,
+	     int hidden, float eps, cudaStream_t stream)
+{
+	rmsnorm_kernel<<<rows, BLOCK_SIZE, 0, stream>>>(out, input, weight, hidden,
+						 eps);
+}
+#endif

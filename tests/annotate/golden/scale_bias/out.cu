@@ -1,0 +1,44 @@
+// scale_bias: y[i] = a * x[i] + b[i % cols], one element per thread, 128
+// threads per block; the grid covers the n elements exactly.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg a float = a
+#pragma kt arg n int = n
+#pragma kt arg cols int = cols
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+// ktc: complete and uncomment: #pragma kt arg b float[?] in
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt problem a values(?)
+// ktc: complete and uncomment: #pragma kt problem cols values(?)
+__global__ void scale_bias_kernel(float *__restrict__ y,
+				  const float *__restrict__ x,
+				  const float *__restrict__ b, float a, int n,
+				  int cols)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = a * x[i] + b[i % cols];
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void scale_bias(float *y, const float *x, const float *b, float a, int n,
+		int cols, cudaStream_t stream)
+{
+	scale_bias_kernel<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, stream>>>(y, x, b, a, n,
+							       cols);
+}
+#endif

@@ -1,0 +1,69 @@
+// softmax: a numerically stable softmax over each row of a rows x cols
+// float matrix; one block of 256 threads per row, two block reductions
+// (maximum, then sum) through shared memory.
+#include <cuda_runtime.h>
+
+#ifndef __CUDACC_RTC__
+#include <cfloat>
+#else
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-07F
+#define DBL_MAX 1.7976931348623158e+308
+#endif
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(256)
+#pragma kt constraint BLOCK_SIZE % 2 == 0
+#pragma kt constraint (BLOCK_SIZE / 2) <= BLOCK_SIZE
+#pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt launch grid(rows) block(BLOCK_SIZE)
+#pragma kt arg cols int = cols
+// ktc: complete and uncomment: #pragma kt arg out float[?] out
+// ktc: complete and uncomment: #pragma kt arg in float[?] in
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem cols values(?)
+__global__ void softmax_kernel(float *__restrict__ out,
+			       const float *__restrict__ in, int cols)
+{
+	__shared__ float red[BLOCK_SIZE];
+	const float *x = in + (size_t)blockIdx.x * cols;
+	float *y = out + (size_t)blockIdx.x * cols;
+	float m = -FLT_MAX;
+	for (int i = threadIdx.x; i < cols; i += BLOCK_SIZE)
+		m = fmaxf(m, x[i]);
+	red[threadIdx.x] = m;
+	__syncthreads();
+	for (int s = BLOCK_SIZE / 2; s > 0; s >>= 1) {
+		if (threadIdx.x < s)
+			red[threadIdx.x] = fmaxf(red[threadIdx.x],
+						 red[threadIdx.x + s]);
+		__syncthreads();
+	}
+	m = red[0];
+	__syncthreads();
+	float sum = 0.0f;
+	for (int i = threadIdx.x; i < cols; i += BLOCK_SIZE)
+		sum += __expf(x[i] - m);
+	red[threadIdx.x] = sum;
+	__syncthreads();
+	for (int s = BLOCK_SIZE / 2; s > 0; s >>= 1) {
+		if (threadIdx.x < s)
+			red[threadIdx.x] += red[threadIdx.x + s];
+		__syncthreads();
+	}
+	const float inv = 1.0f / red[0];
+	for (int i = threadIdx.x; i < cols; i += BLOCK_SIZE)
+		y[i] = __expf(x[i] - m) * inv;
+}
+
+#ifndef __CUDACC_RTC__
+void softmax(float *out, const float *in, int rows, int cols,
+	     cudaStream_t stream)
+{
+	softmax_kernel<<<rows, BLOCK_SIZE, 0, stream>>>(out, in, cols);
+}
+#endif

@@ -1,0 +1,45 @@
+// gelu_bias: out[r, c] = gelu(x[r, c] + bias[c]) in float, a fixed launch
+// of 256 threads per block, rows spread over the grid, columns strided by
+// the block size and unrolled by 4.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+constexpr int kt_unroll_UNROLL = UNROLL;
+
+__device__ __forceinline__ float gelu(float v)
+{
+	return 0.5f * v * (1.0f + erff(v * 0.70710678f));
+}
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
+#pragma kt launch grid(rows) block(BLOCK_SIZE)
+#pragma kt arg cols int = cols
+// ktc: complete and uncomment: #pragma kt arg out float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+// ktc: complete and uncomment: #pragma kt arg bias float[?] in
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem cols values(?)
+__global__ void gelu_bias_kernel(float *__restrict__ out,
+				 const float *__restrict__ x,
+				 const float *__restrict__ bias, int cols)
+{
+	const float *xr = x + (size_t)blockIdx.x * cols;
+	float *outr = out + (size_t)blockIdx.x * cols;
+#pragma unroll kt_unroll_UNROLL
+	for (int c = threadIdx.x; c < cols; c += BLOCK_SIZE)
+		outr[c] = gelu(xr[c] + bias[c]);
+}
+
+#ifndef __CUDACC_RTC__
+void gelu_bias(float *out, const float *x, const float *bias, int rows,
+	       int cols, cudaStream_t stream)
+{
+	gelu_bias_kernel<<<rows, BLOCK_SIZE, 0, stream>>>(out, x, bias, cols);
+}
+#endif

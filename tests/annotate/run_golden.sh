@@ -1,0 +1,116 @@
+#!/bin/sh
+# run_golden.sh KTC CASE_DIR - one golden-file test of `ktc annotate`.
+#
+# CASE_DIR/case.conf names the input (`input=inputs/k.cu`, relative to
+# tests/annotate), optionally a plan (`plan=plans/k.plan.json`, applied with
+# --apply-plan instead of the built-in planner) and extra arguments
+# (`args=--kernel k`). The expected results beside it:
+#   out.cu    the annotated file (`ktc annotate -i` on a copy of the input)
+#   out.diff  `ktc annotate --diff`
+#   out.diag  what ktc printed on stderr
+#   rc        the exit status
+# On success the test also proves, without ktc's own checks, that the diff
+# applies with `patch -p1` and `git apply`, that nvcc compiles out.cu and
+# that its default PTX is the original's; on failure, that the input file
+# was left as it was. UPDATE=1 rewrites the expected files.
+set -u
+ktc=$1
+case_dir=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+conf="$case_dir/case.conf"
+get() { sed -n "s/^$1=//p" "$conf"; }
+input="$here/$(get input)"
+plan=$(get plan)
+args=$(get args)
+name=$(basename "$input")
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+if [ ! -x "$nvcc" ]; then
+	echo "no CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda}: skipped"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-golden-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/work" "$tmp/diff"
+cp "$input" "$tmp/work/$name"
+cp "$input" "$tmp/diff/$name"
+planarg=""
+[ -n "$plan" ] && planarg="--apply-plan $here/$plan"
+
+fail=0
+check() { # check WHAT EXPECTED GOT
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$3" "$case_dir/$2"
+	elif ! diff -u "$case_dir/$2" "$3" >"$tmp/d" 2>&1; then
+		echo "FAIL $1 differs from $2:"
+		head -60 "$tmp/d"
+		fail=1
+	fi
+}
+
+# The plan path in messages is the one given: make it the same everywhere.
+(cd "$tmp/work" && "$ktc" annotate -i $planarg $args "$name" 2>"$tmp/diag.raw")
+echo $? >"$tmp/rc"
+sed "s|$here/||g" "$tmp/diag.raw" >"$tmp/diag"
+check "exit status" rc "$tmp/rc"
+check "diagnostics" out.diag "$tmp/diag"
+rc=$(cat "$tmp/rc")
+
+if [ "$rc" != 0 ]; then
+	if ! cmp -s "$input" "$tmp/work/$name"; then
+		echo "FAIL the input was changed by a failing run"
+		fail=1
+	fi
+	exit $fail
+fi
+
+check "annotated file" out.cu "$tmp/work/$name"
+(cd "$tmp/diff" && "$ktc" annotate --diff $planarg $args "$name" \
+	>"$tmp/out.diff" 2>/dev/null)
+check "diff" out.diff "$tmp/out.diff"
+if ! cmp -s "$input" "$tmp/diff/$name"; then
+	echo "FAIL --diff changed the input"
+	fail=1
+fi
+
+# The diff is accepted by patch and git apply and gives the annotated file.
+mkdir "$tmp/p"
+cp "$input" "$tmp/p/$name"
+if ! (cd "$tmp/p" && patch -s -p1 <"$tmp/out.diff") ||
+	! cmp -s "$tmp/p/$name" "$tmp/work/$name"; then
+	echo "FAIL patch -p1 does not turn the input into the annotated file"
+	fail=1
+fi
+if command -v git >/dev/null &&
+	! (cd "$tmp/diff" && git apply --check "$tmp/out.diff"); then
+	echo "FAIL git apply rejects the diff"
+	fail=1
+fi
+
+# nvcc compiles the annotated file; at its defaults it is the original:
+# PTX equal once comments, header version and line information are gone.
+{
+	norm() {
+		sed -e 's|//.*||' -e '/^[[:space:]]*\.version/d' \
+			-e '/^[[:space:]]*\.loc/d' -e '/^[[:space:]]*\.file/d' \
+			-e 's/[[:space:]]\{1,\}/ /g' -e 's/^ //' -e 's/ $//' \
+			-e '/^$/d' "$1"
+	}
+	dir=$(dirname "$input")
+	mkdir "$tmp/o"
+	cp "$input" "$tmp/o/$name"
+	if ! (cd "$tmp/o" && "$nvcc" -ptx -arch=sm_90a -I"$dir" "$name" \
+		-o orig.ptx) ||
+		! (cd "$tmp/work" && "$nvcc" -ptx -arch=sm_90a -I"$dir" \
+			"$name" -o ann.ptx); then
+		echo "FAIL nvcc does not compile the original or the annotated file"
+		fail=1
+	elif ! norm "$tmp/o/orig.ptx" >"$tmp/a.ptx" ||
+		! norm "$tmp/work/ann.ptx" >"$tmp/b.ptx" ||
+		! diff "$tmp/a.ptx" "$tmp/b.ptx" >"$tmp/d"; then
+		echo "FAIL the default instantiation's PTX is not the original's:"
+		head -20 "$tmp/d"
+		fail=1
+	fi
+}
+exit $fail
