@@ -212,13 +212,13 @@ static void each_strategy_is_reproducible_from_its_seed(void)
 	smooth_landscape(&l, &ts);
 	static trace t1, t2, t3;
 	for (int i = 0; i < NSTRAT; i++) {
-		drive_opts o = {all_names[i], 7, NULL, 120, 1, false, false};
+		drive_opts o = {all_names[i], 7, NULL, 80, 1, false, false};
 		drive(&t1, &ts, &l, &o);
 		drive(&t2, &ts, &l, &o);
 		o.seed = 8;
 		drive(&t3, &ts, &l, &o);
 		CHECK(t1.valid && t2.valid && t3.valid);
-		CHECK_EQ_INT(t1.n, 120);
+		CHECK_EQ_INT(t1.n, 80);
 		bool differs = t1.n != t3.n ||
 		               memcmp(t1.seq, t3.seq, t1.n * sizeof(t1.seq[0]));
 		if (i == 0)
@@ -366,10 +366,10 @@ static void every_strategy_copes_with_results_that_lag(void)
 	smooth_landscape(&l, &ts);
 	static trace t;
 	for (int i = 0; i < NSTRAT; i++) {
-		drive_opts o = {all_names[i], 9, NULL, 300, 4, true, false};
+		drive_opts o = {all_names[i], 9, NULL, 120, 4, true, false};
 		drive(&t, &ts, &l, &o);
 		CHECK(t.valid);
-		CHECK_EQ_INT(t.n, 300);
+		CHECK_EQ_INT(t.n, 120);
 	}
 	free(l.y);
 	tspace_close(&ts);
@@ -429,6 +429,59 @@ static void settings_are_parsed_and_checked(void)
 	so.settings = none;
 	CHECK_EQ_INT(kt_strategy_create(&s, "random", ts.s, &so), KT_ENOTFOUND);
 	CHECK(s == NULL);
+	tspace_close(&ts);
+}
+
+/* Each documented setting is accepted at its default, by name. */
+static void every_setting_is_accepted_at_its_default(void)
+{
+	tspace ts;
+	CHECK(tspace_open(&ts, small_src));
+	if (!ts.s)
+		return;
+	for (size_t i = 0; kt_strategies[i]; i++) {
+		const kt_setting *t = kt_strategy_settings(kt_strategies[i]);
+		for (; t && t->name; t++) {
+			char buf[128];
+			if (t->kind == KT_SETTING_CHOICE)
+				snprintf(buf, sizeof(buf), "%s=%.*s", t->name,
+				         (int)strcspn(t->choices, "|"),
+				         t->choices);
+			else
+				snprintf(buf, sizeof(buf), "%s=%g", t->name,
+				         t->def);
+			const char *set[] = {buf, NULL};
+			kt_strategy_options so = {1, 0, set};
+			kt_strategy *s = NULL;
+			if (kt_strategy_create(&s, kt_strategies[i]->name, ts.s,
+			                       &so) != 0)
+				CHECK_EQ_STR(buf, "accepted");
+			kt_strategy_free(s);
+		}
+	}
+	tspace_close(&ts);
+}
+
+/* The genetic algorithm hands out a whole generation in one ask. */
+static void genetic_asks_a_generation_at_once(void)
+{
+	tspace ts;
+	CHECK(tspace_open(&ts, tiled_src));
+	if (!ts.s)
+		return;
+	const char *set[] = {"population=12", NULL};
+	kt_strategy_options so = {4, 0, set};
+	kt_strategy *s = NULL;
+	uint64_t buf[64];
+	size_t n = 0;
+	CHECK_EQ_INT(kt_strategy_create(&s, "genetic", ts.s, &so), 0);
+	CHECK_EQ_INT(kt_strategy_ask(s, buf, 64, &n), 0);
+	CHECK_EQ_INT(n, 12);
+	for (size_t i = 0; i < n; i++)
+		kt_strategy_tell(s, buf[i], 1.0 + (double)buf[i]);
+	CHECK_EQ_INT(kt_strategy_ask(s, buf, 64, &n), 0);
+	CHECK(n >= 1 && n <= 10); /* 12 minus 2 elites, less known children */
+	kt_strategy_free(s);
 	tspace_close(&ts);
 }
 
@@ -538,6 +591,8 @@ int main(void)
 	RUN(every_strategy_copes_with_results_that_lag);
 	RUN(strategies_are_found_by_name_and_alias);
 	RUN(settings_are_parsed_and_checked);
+	RUN(every_setting_is_accepted_at_its_default);
+	RUN(genetic_asks_a_generation_at_once);
 	RUN(sampler_serves_huge_ranges_without_repeats);
 	RUN(gp_interpolates_and_is_unsure_far_away);
 	RUN(guided_strategies_beat_random_on_a_smooth_function);
