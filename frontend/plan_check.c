@@ -453,7 +453,8 @@ static bool inside(kt_range in, kt_range out)
 
 static void check_overlaps(ck *c)
 {
-	qsort(c->edits.items, c->edits.len, sizeof(edit_ref), cmp_edit);
+	if (c->edits.len > 1)
+		qsort(c->edits.items, c->edits.len, sizeof(edit_ref), cmp_edit);
 	for (size_t i = 1; i < c->edits.len; i++) {
 		const edit_ref *a = &c->edits.items[i - 1],
 		               *b = &c->edits.items[i];
