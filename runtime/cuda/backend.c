@@ -169,6 +169,9 @@ static void cuda_free(kt_backend *base)
 {
 	kt_cu_backend *b = (kt_cu_backend *)base;
 	kt_cu_worker_stop(b);
+	for (int i = 0; b->compilers && i < b->threads; i++)
+		kt_cu_compiler_stop(&b->compilers[i]);
+	kt_free(b->compilers);
 	free_sizes(b);
 	kt_str_release(&b->problem_msg);
 	kt_free(b->device);
@@ -185,11 +188,17 @@ static int cuda_device_info(kt_backend *base, kt_device_info *out)
 }
 
 int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
-                      const kt_cu_cfg *c)
+                      const kt_cu_cfg *c, kt_cu_compiler *cc)
 {
 	const kt_model *m = b->base.model;
 	kt_cu_source src = {m->source, m->file,    c->name_expr,
 	                    b->arch,   c->defines, c->ndefines};
+	if (cc) {
+		int rc = kt_cu_compiler_run(cc, bin, &src, b->cache_dir);
+		if (rc >= 0)
+			return rc;
+		kt_error_clear(); /* no compiler process: compile here */
+	}
 	return kt_cu_compile(bin, &src, b->cache_dir);
 }
 
@@ -247,7 +256,7 @@ static int make_size(kt_cu_backend *b, kt_cu_size *s, const kt_value *p,
 		                "the default configuration does not "
 		                "fit the device at %s: %s",
 		                s->label, why);
-	rc = kt_cu_compile_cfg(&s->bin, b, &s->ref);
+	rc = kt_cu_compile_cfg(&s->bin, b, &s->ref, NULL);
 	if (!rc && !s->bin.ok)
 		rc = kt_error(KT_EBACKEND,
 		              "the default configuration does not "
@@ -388,7 +397,9 @@ static int copy_options(kt_cu_backend *b, const kt_backend_options *opt)
 	b->threads = opt->compile_threads > 0 ? opt->compile_threads
 	             : cores > 0              ? (int)cores
 	                                      : 1;
-	if ((opt->device && !b->device) || (opt->cache_dir && !b->cache_dir))
+	b->compilers = kt_calloc((size_t)b->threads, sizeof(kt_cu_compiler));
+	if ((opt->device && !b->device) || (opt->cache_dir && !b->cache_dir) ||
+	    !b->compilers)
 		return kt_error(KT_ENOMEM, "out of memory");
 	return 0;
 }

@@ -30,6 +30,23 @@
 #define KT_CU_GRAPH_BELOW_MS 0.1 /* kernels faster than this: graph replay */
 #define KT_CU_SEEDS_TUNED 2      /* input seeds checked at the tuned size */
 
+/* A compiler process (runtime/cuda/compiler.c); pid 0 when not running. */
+typedef struct kt_cu_compiler {
+	pid_t pid;
+	int fd;
+} kt_cu_compiler;
+
+/*
+ * Compiles src in compiler process c (started if needed). A crash or hang
+ * of NVRTC gives out->ok false with the reason in out->log. Negative only
+ * when no compiler process can be started or reached.
+ */
+int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
+                       const kt_cu_source *src, const char *cache_dir);
+void kt_cu_compiler_stop(kt_cu_compiler *c);
+/* The compiler process's loop (`__cuda-worker --compile FD`). */
+int kt_cu_compiler_main(int fd);
+
 /* A problem size the checks run at; [0] is the tuned one. */
 typedef struct kt_cu_size {
 	kt_value *problem;
@@ -57,10 +74,20 @@ typedef struct kt_cu_backend {
 	bool problem_sent;  /* the running worker has it */
 	bool note_printed;
 
+	kt_cu_compiler *compilers; /* one per compile thread */
+
 	kt_cu_size *sizes;
 	size_t nsizes;
 	uint32_t *default_idx;
 } kt_cu_backend;
+
+/*
+ * Starts this binary as `__cuda-worker 3` (the GPU worker) or
+ * `__cuda-worker --compile 3` (a compiler process), the socket on fd 3.
+ */
+int kt_cu_spawn(pid_t *pid, int *fd, bool compiler);
+/* Waits for (or kills) a child; why (may be NULL) gets how it ended. */
+int kt_cu_reap(pid_t pid, const char *what, kt_str *why);
 
 /* Starts the worker and opens the device (measure: copy bandwidth too). */
 int kt_cu_worker_start(kt_cu_backend *b, bool measure);
@@ -81,9 +108,10 @@ int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
 /* The error a FAIL message carries, set as the last error; returns its code. */
 int kt_cu_read_fail(kt_cu_reader *r);
 
-/* Compiles one configuration's source at one size. */
+/* Compiles one configuration's source at one size: in compiler process
+ * cc, or in this process when cc is NULL. */
 int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
-                      const kt_cu_cfg *c);
+                      const kt_cu_cfg *c, kt_cu_compiler *cc);
 
 /* The launch of configuration c compiled to bin (pointers into both). */
 void kt_cu_launch_of(kt_cu_launch *l, const kt_cu_cfg *c,

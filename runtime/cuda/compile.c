@@ -82,6 +82,9 @@ int kt_cu_options(char ***opts, size_t *nopts, const kt_cu_source *src)
 		rc = push_opt(&o, &n, "%s", "--std=c++17");
 	if (!rc)
 		rc = push_opt(&o, &n, "%s", "-default-device");
+	/* `#pragma kt` lines are ktc's, not NVRTC's: no warning per line */
+	if (!rc)
+		rc = push_opt(&o, &n, "%s", "--diag-suppress=161");
 	if (!rc)
 		rc = template_dir_opt(&o, &n, src->path);
 	if (!rc)

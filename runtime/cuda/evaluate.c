@@ -60,8 +60,15 @@ typedef struct pool {
 	size_t njobs, next;
 	bool stop;
 	pthread_t *threads;
+	struct slot *slots;
 	int nthreads;
 } pool;
+
+/* What one compile thread gets: the pool and its compiler process. */
+typedef struct slot {
+	pool *p;
+	kt_cu_compiler *cc;
+} slot;
 
 static double now_s(void)
 {
@@ -169,7 +176,8 @@ static int plan_all(kt_cu_backend *b, const kt_eval_request *reqs, size_t n,
 
 static void *compile_loop(void *arg)
 {
-	pool *p = arg;
+	pool *p = ((slot *)arg)->p;
+	kt_cu_compiler *cc = ((slot *)arg)->cc;
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
 		size_t i = p->next;
@@ -182,7 +190,7 @@ static void *compile_loop(void *arg)
 		job *j = &p->jobs[i];
 		if (j->same != SIZE_MAX)
 			continue;
-		int rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg);
+		int rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg, cc);
 		pthread_mutex_lock(&p->mu);
 		j->rc = rc ? rc : 0;
 		j->done = true;
@@ -201,12 +209,16 @@ static int pool_start(pool *p)
 		return 0; /* sequential: jobs are compiled when they are needed
 		           */
 	p->threads = kt_calloc((size_t)want, sizeof(pthread_t));
-	if (!p->threads)
+	p->slots = kt_calloc((size_t)want, sizeof(slot));
+	if (!p->threads || !p->slots)
 		return kt_error(KT_ENOMEM, "out of memory");
-	for (; p->nthreads < want; p->nthreads++)
+	for (; p->nthreads < want; p->nthreads++) {
+		p->slots[p->nthreads] =
+		    (slot){p, &p->b->compilers[p->nthreads]};
 		if (pthread_create(&p->threads[p->nthreads], NULL, compile_loop,
-		                   p))
+		                   &p->slots[p->nthreads]))
 			break;
+	}
 	return 0;
 }
 
@@ -217,7 +229,7 @@ static int pool_wait(pool *p, size_t first, size_t n)
 	for (size_t i = first; i < first + n; i++) {
 		job *j = &p->jobs[i];
 		if (!p->nthreads && j->same == SIZE_MAX) {
-			rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg);
+			rc = kt_cu_compile_cfg(&j->bin, p->b, &j->cfg, NULL);
 			j->done = true;
 			j->rc = rc;
 		}
@@ -240,6 +252,7 @@ static void pool_stop(pool *p)
 	for (int i = 0; i < p->nthreads; i++)
 		pthread_join(p->threads[i], NULL);
 	kt_free(p->threads);
+	kt_free(p->slots);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 }

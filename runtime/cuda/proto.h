@@ -14,6 +14,9 @@
  *   EVAL (launches) --------------> PROGRESS... RESULT
  *   QUIT
  *
+ * and to a compiler process (runtime/cuda/compiler.c):
+ *   COMPILE (source, options) ----> BINARY (cubin or log)
+ *
  * PROGRESS messages keep the parent's watchdog from firing while a long
  * evaluation goes on; the watchdog limit applies to the gap between two
  * messages, so it bounds one kernel run, not a whole evaluation.
@@ -39,6 +42,8 @@ enum kt_cu_msg {
 	KT_CU_PROGRESS,
 	KT_CU_RESULT,
 	KT_CU_QUIT,
+	KT_CU_COMPILE, /* to a compiler process: source, options */
+	KT_CU_BINARY,  /* its answer: the cubin or the log */
 };
 
 /* kt_cu_recv's answers besides 0 and negative errors. */

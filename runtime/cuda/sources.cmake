@@ -3,6 +3,7 @@
 # is found; libcuda is not linked (runtime/cuda/driver.h says why).
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/compile.c
+  ${CMAKE_CURRENT_LIST_DIR}/compiler.c
   ${CMAKE_CURRENT_LIST_DIR}/config.c
   ${CMAKE_CURRENT_LIST_DIR}/backend.c
   ${CMAKE_CURRENT_LIST_DIR}/evaluate.c

@@ -23,14 +23,16 @@
 
 extern char **environ;
 
-static int spawn(kt_cu_backend *b)
+int kt_cu_spawn(pid_t *out_pid, int *out_fd, bool compiler)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return kt_error(KT_EBACKEND, "socketpair: %s", strerror(errno));
 	const char *exe = getenv("KTC_WORKER_EXE");
 	exe = exe && *exe ? exe : "/proc/self/exe";
-	char *argv[] = {(char *)exe, "__cuda-worker", "3", NULL};
+	char *argv[] = {(char *)exe, "__cuda-worker",
+	                compiler ? "--compile" : "3", compiler ? "3" : NULL,
+	                NULL};
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
@@ -47,35 +49,40 @@ static int spawn(kt_cu_backend *b)
 		                "cannot start the CUDA worker '%s': %s", exe,
 		                strerror(err));
 	}
-	b->pid = pid;
-	b->fd = sv[0];
+	*out_pid = pid;
+	*out_fd = sv[0];
+	return 0;
+}
+
+int kt_cu_reap(pid_t pid, const char *what, kt_str *why)
+{
+	int status = 0;
+	pid_t r = 0;
+	for (int i = 0; i < 200 && (r = waitpid(pid, &status, WNOHANG)) == 0;
+	     i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		r = waitpid(pid, &status, 0);
+	}
+	if (why && r == pid) {
+		if (WIFSIGNALED(status))
+			kt_str_addf(
+			    why, "the %s process died of signal %d (%s)", what,
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			kt_str_addf(why, "the %s process exited with status %d",
+			            what, WEXITSTATUS(status));
+	}
 	return 0;
 }
 
 /* How the worker ended, for messages; reaps it. */
 static void reap(kt_cu_backend *b, kt_str *why)
 {
-	int status = 0;
-	pid_t r = 0;
-	for (int i = 0; i < 200 && (r = waitpid(b->pid, &status, WNOHANG)) == 0;
-	     i++) {
-		struct timespec ts = {0, 10 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-	if (r == 0) {
-		kill(b->pid, SIGKILL);
-		r = waitpid(b->pid, &status, 0);
-	}
-	if (why && r == b->pid) {
-		if (WIFSIGNALED(status))
-			kt_str_addf(
-			    why, "the worker process died of signal %d (%s)",
-			    WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			kt_str_addf(why,
-			            "the worker process exited with status %d",
-			            WEXITSTATUS(status));
-	}
+	kt_cu_reap(b->pid, "worker", why);
 	close(b->fd);
 	b->fd = -1;
 	b->pid = 0;
@@ -176,7 +183,7 @@ static int open_device(kt_cu_backend *b, bool measure)
 
 int kt_cu_worker_start(kt_cu_backend *b, bool measure)
 {
-	int rc = spawn(b);
+	int rc = kt_cu_spawn(&b->pid, &b->fd, false);
 	if (!rc)
 		rc = open_device(b, measure);
 	if (rc && b->pid)

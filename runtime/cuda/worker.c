@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "runtime/buffers.h"
+#include "runtime/cuda/backend.h"
 #include "runtime/cuda/compile.h"
 #include "runtime/cuda/profile.h"
 #include "runtime/verify.h"
@@ -598,12 +599,13 @@ static int worker_loop(int fd)
 
 int kt_cuda_worker_main(int argc, char **argv)
 {
+	bool compiler = argc >= 3 && !strcmp(argv[1], "--compile");
 	char *end = NULL;
-	long fd = argc >= 2 ? strtol(argv[1], &end, 10) : -1;
+	long fd = argc >= 2 ? strtol(argv[compiler ? 2 : 1], &end, 10) : -1;
 	if (fd < 0 || !end || *end) {
 		fprintf(stderr, "ktc: __cuda-worker is started by the CUDA "
 		                "backend, not by hand\n");
 		return 2;
 	}
-	return worker_loop((int)fd);
+	return compiler ? kt_cu_compiler_main((int)fd) : worker_loop((int)fd);
 }

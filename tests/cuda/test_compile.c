@@ -3,8 +3,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include "ktc/eval.h"
+#include "runtime/cuda/backend.h"
 #include "runtime/cuda/compile.h"
 #include "util/fs.h"
 
@@ -152,8 +155,52 @@ static void options_carry_the_required_flags(void)
 	kt_cu_options_free(o, n);
 }
 
-int main(void)
+static void pragma_lines_raise_no_warnings(void)
 {
+	char *defs[] = {"BLOCK=oops"};
+	const char *tpl = "#pragma kt param BLOCK values(1, 2) default(1)\n"
+	                  "__global__ void k(int *y) { y[0] = BLOCK; }\n";
+	kt_cu_source src = {tpl, "p.kt.cu", "k", "sm_90a", defs, 1};
+	kt_cu_binary b;
+	CHECK_EQ_INT(kt_cu_compile(&b, &src, NULL), 0);
+	CHECK(!b.ok);
+	CHECK(b.log && strstr(b.log, "oops") != NULL);
+	CHECK(b.log && strstr(b.log, "unrecognized #pragma") == NULL);
+	kt_cu_binary_release(&b);
+}
+
+/* Compiler processes: this program is their executable (main below). */
+static void a_compiler_process_compiles_and_survives_a_crash(void)
+{
+	char *defs[] = {"BLOCK=128"};
+	kt_cu_source src = {text,     "t.kt.cu", "scale<2, float>",
+	                    "sm_90a", defs,      1};
+	kt_cu_compiler c = {0, -1};
+	kt_cu_binary here, there;
+	CHECK_EQ_INT(kt_cu_compile(&here, &src, NULL), 0);
+	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);
+	CHECK(there.ok && there.size == here.size &&
+	      !memcmp(there.image, here.image, here.size));
+	CHECK_EQ_STR(there.lowered, here.lowered);
+	kt_cu_binary_release(&there);
+	CHECK(c.pid > 0);
+	kill(c.pid, SIGKILL); /* a compiler that dies costs one compile */
+	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);
+	CHECK(!there.ok);
+	CHECK(there.log && strstr(there.log, "compiler process") != NULL);
+	kt_cu_binary_release(&there);
+	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);
+	CHECK(there.ok); /* and the next starts a new one */
+	kt_cu_binary_release(&there);
+	kt_cu_binary_release(&here);
+	kt_cu_compiler_stop(&c);
+	CHECK_EQ_INT(c.pid, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
+		return kt_cuda_worker_main(argc - 1, argv + 1);
 	snprintf(cache_dir, sizeof(cache_dir), "/tmp/ktc-test-cubin-%ld",
 	         (long)getpid());
 	RUN(compiles_a_templated_kernel);
@@ -163,6 +210,8 @@ int main(void)
 	RUN(a_torn_cache_file_is_a_miss);
 	RUN(key_covers_defines_arch_and_kernel);
 	RUN(options_carry_the_required_flags);
+	RUN(pragma_lines_raise_no_warnings);
+	RUN(a_compiler_process_compiles_and_survives_a_crash);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", cache_dir);
 	if (system(cmd) != 0)

@@ -263,10 +263,9 @@ int main(int argc, char **argv)
 		return kt_cuda_worker_main(argc - 1, argv + 1);
 	args a = {.threads = 0, .limit = 0, .runs = 0};
 	if (parse(&a, argc, argv)) {
-		fprintf(stderr,
-		        "usage: cuda_bench [--threads N] [--limit K] "
-		        "[--runs R] [--cache DIR] [--json FILE] "
-		        "[--compile-only] [--slice I/N] TEMPLATE\n");
+		fprintf(stderr, "usage: cuda_bench [--threads N] [--limit K] "
+		                "[--runs R] [--cache DIR] [--json FILE] "
+		                "[--compile-only] [--slice I/N] TEMPLATE\n");
 		return 2;
 	}
 	kt_diags d;

@@ -9,14 +9,14 @@
 # in build-gpu/ (needs cJSON). Everything is written to OUT (default
 # gpu-results/): device.txt, one log per step, T4 files, JSON summaries.
 # STEPS picks steps (default: all): device faults nvrtc bench seq tune
-# apply profile; LIMIT (default 0: all) caps the configurations of bench and
+# apply profile resume; LIMIT (default 0: all) caps the configurations of bench and
 # tune, SEQ_LIMIT (default 60) those of seq. Clocks and power settings are
 # read, never changed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-}
 out=${2:-$root/gpu-results}
-steps=${STEPS:-device faults nvrtc bench seq tune apply profile}
+steps=${STEPS:-device faults nvrtc bench seq tune apply profile resume}
 limit=${LIMIT:-0}
 seq_limit=${SEQ_LIMIT:-60}
 tpl=$root/tests/cuda/silu_mul.kt.cu
@@ -132,5 +132,18 @@ if has profile; then
 	step profile "$bin/ktc" tune --backend cuda --profile -s random -n 6 \
 		--no-cache -q -o "$out/profile.t4.json" "$tpl"
 	tail -n 8 "$out/profile.log"
+fi
+# A run killed from outside (SIGKILL after 8 s) and run again: the second
+# run answers what the first finished from the cache.
+if has resume; then
+	cache=$work/resume.jsonl
+	XDG_CACHE_HOME=$work/xr timeout -s KILL 8 "$bin/ktc" tune --backend cuda \
+		-s brute_force -n "$limit" --batch 16 --cache "$cache" -q "$tpl" \
+		>"$out/resume_killed.log" 2>&1
+	echo "killed after 8 s: $(($(wc -l <"$cache") - 1)) results in the cache" |
+		tee "$out/resume.txt"
+	XDG_CACHE_HOME=$work/xr step resume "$bin/ktc" tune --backend cuda \
+		-s brute_force -n "$limit" --batch 16 --cache "$cache" -q "$tpl"
+	grep -E "^(visited|status|best)" "$out/resume.log" | tee -a "$out/resume.txt"
 fi
 echo "results in $out"
