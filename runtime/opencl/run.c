@@ -54,6 +54,18 @@ static void fail(kt_result *r, kt_status s, const char *fmt, ...)
 	r->message = kt_str_detach(&msg);
 }
 
+/* Appends why a configuration cannot run; returns KT_EINVALID. */
+static int explain(kt_str *why, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int explain(kt_str *why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kt_str_vaddf(why, fmt, ap);
+	va_end(ap);
+	return KT_EINVALID;
+}
+
 static int geometry(ocl_geom *g, const kt_model *m, const kt_value *slots,
                     kt_str *why)
 {
@@ -67,17 +79,15 @@ static int geometry(ocl_geom *g, const kt_model *m, const kt_value *slots,
 				continue;
 			g->dims = (cl_uint)d + 1;
 			if (kt_expr_eval(&x, e[k], slots))
-				return kt_str_addf(why, "launch: %s",
-				                   kt_error_last()),
-				       KT_EINVALID;
+				return explain(why, "launch: %s",
+				               kt_error_last());
 			v[k] = x.is_float ? (int64_t)x.f : x.i;
 			if (v[k] < 1 || v[k] > (int64_t)1 << 31)
-				return kt_str_addf(why,
-				                   "launch: %s size %lld in "
-				                   "dimension %d",
-				                   k ? "block" : "grid",
-				                   (long long)v[k], d),
-				       KT_EINVALID;
+				return explain(why,
+				               "launch: %s size %lld in "
+				               "dimension %d",
+				               k ? "block" : "grid",
+				               (long long)v[k], d);
 		}
 		g->local[d] = (size_t)v[1];
 		g->global[d] = (size_t)v[0] * (size_t)v[1];
@@ -127,11 +137,10 @@ static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
 	cl_uint nargs = 0;
 	clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL);
 	if (nargs != m->nargs)
-		return kt_str_addf(why,
-		                   "kernel '%s' takes %u arguments, but "
-		                   "#pragma kt arg lists %zu",
-		                   m->kernel, nargs, m->nargs),
-		       KT_EINVALID;
+		return explain(why,
+		               "kernel '%s' takes %u arguments, but "
+		               "#pragma kt arg lists %zu",
+		               m->kernel, nargs, m->nargs);
 	for (size_t i = 0; i < m->nargs; i++) {
 		const kt_arg *a = &m->args[i];
 		cl_int err;
@@ -139,27 +148,23 @@ static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
 		if (a->count) {
 			if (kt_expr_eval(&v, a->count, slots) ||
 			    (size_t)v.i != w->args[i].count)
-				return kt_str_addf(why,
-				                   "argument '%s': its count "
-				                   "depends on parameters",
-				                   a->name),
-				       KT_EINVALID;
+				return explain(why,
+				               "argument '%s': its count "
+				               "depends on parameters",
+				               a->name);
 			err = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem),
 			                     &w->args[i].mem);
 		} else {
 			unsigned char buf[16];
 			if (kt_expr_eval(&v, a->value, slots))
-				return kt_str_addf(why, "argument '%s': %s",
-				                   a->name, kt_error_last()),
-				       KT_EINVALID;
+				return explain(why, "argument '%s': %s",
+				               a->name, kt_error_last());
 			size_t sz = kt_buf_scalar(buf, a->type, v);
 			err = clSetKernelArg(k, (cl_uint)i, sz, buf);
 		}
 		if (err)
-			return kt_str_addf(why,
-			                   "argument '%s': clSetKernelArg: %s",
-			                   a->name, ocl_strerror(err)),
-			       KT_EINVALID;
+			return explain(why, "argument '%s': clSetKernelArg: %s",
+			               a->name, ocl_strerror(err));
 	}
 	return 0;
 }
