@@ -31,12 +31,12 @@
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem E values(256, 64) default(256)
 #pragma kt problem K values(8)
-#pragma kt set ELTS = LDG / 4
-#pragma kt set VPT = max(1, E / (ELTS * 32)) * ELTS * SPREAD
-#pragma kt set RPW = 32 / (E / VPT)
-#pragma kt constraint E % VPT == 0 && E / VPT <= 32 && VPT <= 64
+#pragma kt set FLOATS_PER_LDG = LDG / 4
+#pragma kt set VALUES_PER_THREAD = max(1, E / (FLOATS_PER_LDG * 32)) * FLOATS_PER_LDG * SPREAD
+#pragma kt set ROWS_PER_WARP = 32 / (E / VALUES_PER_THREAD)
+#pragma kt constraint E % VALUES_PER_THREAD == 0 && E / VALUES_PER_THREAD <= 32 && VALUES_PER_THREAD <= 64
 #pragma kt kernel template(E)
-#pragma kt launch grid(div_ceil(T, WARPS * RPW * ITERS)) block(32, WARPS)
+#pragma kt launch grid(div_ceil(T, WARPS * ROWS_PER_WARP * ITERS)) block(32, WARPS)
 #pragma kt arg logits f32[T * E] in init(random(-4, 4))
 #pragma kt arg weights f32[T * K] out
 #pragma kt arg ids i32[T * K] out
