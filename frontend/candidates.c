@@ -693,6 +693,54 @@ static void link_grid(finder *F, int k, int li)
 
 /* ------------------------------------------------------------- driver */
 
+/* Another launch of the same kernel: its block leaves follow the first
+ * launch's parameters when they have the same values; a different block
+ * size leaves the parameter out (one value cannot serve both). */
+static void other_dim(finder *F, int k, int li, int d, int n)
+{
+	int root = block_root(F, k, 0, d);
+	if (root < 0)
+		return;
+	fe_leaves lv = {0};
+	int64_t v = 0;
+	bool product;
+	bool ok = fe_eval(F, n, &v, &lv, &product) && product && lv.len == 1 &&
+	          lv.items[0].value == F->items.items[root].value;
+	int c =
+	    ok ? leaf_cand(F, k, li, d, &lv.items[0], F->items.items[root].role,
+	                   "the same block size at another launch")
+	       : -1;
+	if (c >= 0 && c != root && F->items.items[c].kind != KT_CAND_MACRO) {
+		F->items.items[c].link = root;
+		F->items.items[c].with = "$";
+	} else if (c < 0 ||
+	           (c != root && F->items.items[c].kind == KT_CAND_MACRO &&
+	            F->f->cx.items[c].node != F->f->cx.items[root].node)) {
+		kt_candidate *r = &F->items.items[root];
+		kt_pos p = kt_pos_at(F->tu->text, F->tu->len, F->a->n[n].b);
+		r->rejected = true;
+		r->reason = KT_REASON_AMBIGUOUS;
+		r->evidence =
+		    fe_say(F,
+		           "the launch at %d:%d gives '%s' another "
+		           "block size",
+		           p.line, p.col, F->f->kernels.items[k].name);
+	}
+	kt_vec_release(&lv);
+}
+
+static void other_launch(finder *F, int k, int li)
+{
+	fe_ast *a = F->a;
+	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	if (L->op[1] < 0)
+		return;
+	int d3 = dim3_call(a, L->op[1]);
+	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
+	for (int d = 0; d < nd && d < 3; d++)
+		other_dim(F, k, li, d, d3 >= 0 ? fe_child(a, d3, d) : L->op[1]);
+}
+
 static int find_all(finder *F)
 {
 	int rc = find_kernels(F);
@@ -703,6 +751,8 @@ static int find_all(finder *F)
 			continue;
 		if (K->launches.len)
 			launch_block(F, (int)k, 0);
+		for (size_t l = 1; l < K->launches.len; l++)
+			other_launch(F, (int)k, (int)l);
 		rc = fe_find_items(F, (int)k);
 		rc = rc ? rc : fe_find_vectors(F, (int)k);
 		mark_ambiguous(F, (int)k);

@@ -211,6 +211,9 @@ static ctx context_at(finder *F, int n)
 		if (fe_mentions(a, o, "blockIdx")) {
 			c.tied = c.blockidx = true;
 			c.why = "blockIdx.x * v: where the block's work starts";
+		} else if (fe_builtin(a, o, "gridDim")) {
+			c.tied = true;
+			c.why = "v * gridDim.x: the threads of the grid";
 		} else if (beside_thread(a, p)) {
 			c.tied = true;
 			c.why = "k * v + threadIdx.x: a step of the block's "
@@ -661,8 +664,38 @@ int fe_reject_macros(finder *F)
 	return F->oom ? KT_ENOMEM : KT_OK;
 }
 
+/* A literal with a root's value that nothing ties to it: changing the
+ * root alone would break the kernel, so the root is left alone. */
+static void untied_twins(finder *F)
+{
+	for (size_t t = 0; t < F->targets.len; t++) {
+		const fe_target *g = &F->targets.items[t];
+		kt_candidate *root = &F->items.items[g->root];
+		if (g->block_only || g->arith || root->rejected)
+			continue;
+		for (size_t i = 0; i < F->items.len; i++) {
+			const kt_candidate *x = &F->items.items[i];
+			if (x->kind != KT_CAND_LITERAL ||
+			    x->reason != KT_REASON_UNTIED ||
+			    x->value != g->value ||
+			    F->f->cx.items[i].kern != g->kern)
+				continue;
+			root->rejected = true;
+			root->reason = KT_REASON_UNSAFE;
+			root->evidence = fe_say(
+			    F,
+			    "the kernel's %s at %d:%d has this value but "
+			    "no tie to it; changing one without the "
+			    "other would be wrong",
+			    x->text, x->range.begin.line, x->range.begin.col);
+			break;
+		}
+	}
+}
+
 void fe_settle(finder *F)
 {
+	untied_twins(F);
 	for (size_t i = 0; i < F->items.len; i++) {
 		kt_candidate *c = &F->items.items[i];
 		if (c->link < 0 || c->rejected)

@@ -158,6 +158,11 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	const fe_node *x = &a->n[n];
 	switch (x->kind) {
 	case CXCursor_IntegerLiteral: return lit_expr(P, n, out);
+	case CXCursor_FloatingLiteral: {
+		size_t len;
+		const char *t = fe_text(a, n, &len);
+		return x->spelled && !kt_str_addf(out, "%.*s", (int)len, t);
+	}
 	case CXCursor_ParenExpr:
 		kt_str_addc(out, '(');
 		if (!pl_expr(P, x->first, out, problems))
