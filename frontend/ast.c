@@ -401,3 +401,19 @@ int fe_assign_lhs(const fe_ast *a, int n, bool *compound)
 	*compound = strcmp(op, "=") != 0;
 	return fe_strip(a, x->first);
 }
+
+bool fe_assigned(const fe_ast *a, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (x->kind == CXCursor_UnaryOperator &&
+		    x->op >= CXUnaryOperator_PostInc &&
+		    x->op <= CXUnaryOperator_PreDec)
+			lhs = fe_strip(a, x->first);
+		if (lhs >= 0 && fe_refers_to(a, lhs, var))
+			return true;
+	}
+	return false;
+}

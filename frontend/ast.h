@@ -61,6 +61,8 @@ bool fe_refers_to(const fe_ast *a, int n, int decl);
 /* The assigned node when n is an assignment (`=`, `op=`, or a class's
  * operator= / operator+=, as half and bfloat16 have), else -1. */
 int fe_assign_lhs(const fe_ast *a, int n, bool *compound);
+/* True when something assigns to (or increments) the variable var. */
+bool fe_assigned(const fe_ast *a, int var);
 /* Source text of a node (main file). */
 const char *fe_text(const fe_ast *a, int n, size_t *len);
 /* The declaration node a cursor refers to, or -1. */

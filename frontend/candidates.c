@@ -234,21 +234,9 @@ static int var_init(const fe_ast *a, int var)
 	return last;
 }
 
-/* True when something assigns to var after its declaration. */
 static bool assigned(const fe_ast *a, int var)
 {
-	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		bool compound;
-		int lhs = fe_assign_lhs(a, (int)i, &compound);
-		if (x->kind == CXCursor_UnaryOperator &&
-		    x->op >= CXUnaryOperator_PostInc &&
-		    x->op <= CXUnaryOperator_PreDec)
-			lhs = fe_strip(a, x->first);
-		if (lhs >= 0 && fe_refers_to(a, lhs, var))
-			return true;
-	}
-	return false;
+	return fe_assigned(a, var);
 }
 
 static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,

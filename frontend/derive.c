@@ -116,7 +116,8 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		}
 		return false;
 	}
-	if (decl->kind != CXCursor_VarDecl || decl->last < 0)
+	if (decl->kind != CXCursor_VarDecl || decl->last < 0 ||
+	    fe_assigned(a, d))
 		return false;
 	kt_str e = KT_STR_INIT;
 	bool ok = pl_expr(P, decl->last, &e, problems);
