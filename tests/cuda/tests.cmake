@@ -5,10 +5,13 @@ ktc_unit_test(test_verify ${CMAKE_CURRENT_LIST_DIR}/test_verify.c)
 if(KTC_HAVE_CUDA)
   ktc_unit_test(test_compile ${CMAKE_CURRENT_LIST_DIR}/test_compile.c)
   # `ktc tune --backend cuda --compile-only` on templates: name, template,
-  # configurations that must fail to compile, options.
+  # configurations that must fail to compile [/ be rejected as over the
+  # device's limits], options.
   set(KTC_CUDA_COMPILE_ONLY
     "static_assert|tests/cuda/static_assert.kt.cu|2|-n|0"
     "faults|tests/cuda/faults.kt.cu|0|-n|0"
+    "limits|tests/cuda/limits.kt.cu|0/3|-n|0"
+    "types|tests/cuda/types.kt.cu|0/0|-n|0"
     "silu_mul|tests/cuda/silu_mul.kt.cu|0|-n|24"
     "saxpy|tests/grammar/good/saxpy.cu|0|-n|0"
     "matmul|tests/grammar/good/matmul.cu|0|-n|12"
