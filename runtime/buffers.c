@@ -20,7 +20,8 @@ uint16_t kt_f32_to_f16(float f)
 	uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff;
 	int e = (int)((x >> 23) & 0xff);
 	if (e == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+		return (uint16_t)(sign | 0x7c00 |
+		                  (man ? 0x200 | (man >> 13) : 0));
 	e = e - 127 + 15;
 	if (e >= 31)
 		return (uint16_t)(sign | 0x7c00);
@@ -79,8 +80,8 @@ float kt_bf16_to_f32(uint16_t b)
 /* An fp8 format: exponent and mantissa bits, bias, and its NaN code. */
 typedef struct fp8_format {
 	int ebits, mbits, bias;
-	bool has_inf;   /* e5m2: exponent all ones is inf/NaN (IEEE-like) */
-	double max;     /* largest finite value */
+	bool has_inf; /* e5m2: exponent all ones is inf/NaN (IEEE-like) */
+	double max;   /* largest finite value */
 	uint8_t nan;
 } fp8_format;
 
@@ -102,7 +103,8 @@ static uint8_t fp8_encode(double v, const fp8_format *f)
 	a = rint(a / quantum) * quantum;
 	if (a > f->max) {
 		if (f->has_inf)
-			return (uint8_t)(sign | (((1 << f->ebits) - 1) << f->mbits));
+			return (uint8_t)(sign |
+			                 (((1 << f->ebits) - 1) << f->mbits));
 		a = f->max;
 	}
 	frexp(a, &e);
@@ -127,10 +129,22 @@ static double fp8_decode(uint8_t b, const fp8_format *f)
 	return sign * ldexp(1.0 + (double)man / (1 << f->mbits), e - f->bias);
 }
 
-uint8_t kt_f32_to_e4m3(float f) { return fp8_encode(f, &e4m3); }
-float kt_e4m3_to_f32(uint8_t b) { return (float)fp8_decode(b, &e4m3); }
-uint8_t kt_f32_to_e5m2(float f) { return fp8_encode(f, &e5m2); }
-float kt_e5m2_to_f32(uint8_t b) { return (float)fp8_decode(b, &e5m2); }
+uint8_t kt_f32_to_e4m3(float f)
+{
+	return fp8_encode(f, &e4m3);
+}
+float kt_e4m3_to_f32(uint8_t b)
+{
+	return (float)fp8_decode(b, &e4m3);
+}
+uint8_t kt_f32_to_e5m2(float f)
+{
+	return fp8_encode(f, &e5m2);
+}
+float kt_e5m2_to_f32(uint8_t b)
+{
+	return (float)fp8_decode(b, &e5m2);
+}
 
 bool kt_type_is_signed(kt_type t)
 {
@@ -263,7 +277,7 @@ void kt_buf_default_range(kt_type t, double *lo, double *hi)
 }
 
 static void fill_random(void *data, kt_type t, size_t n, double lo, double hi,
-			kt_rng *r)
+                        kt_rng *r)
 {
 	if (lo == 0 && hi == 0)
 		kt_buf_default_range(t, &lo, &hi);
@@ -273,22 +287,24 @@ static void fill_random(void *data, kt_type t, size_t n, double lo, double hi,
 			f[i] = (float)(lo + (hi - lo) * kt_rng_double(r));
 	} else if (kt_type_is_float(t)) {
 		for (size_t i = 0; i < n; i++)
-			kt_buf_set(data, t, i, lo + (hi - lo) * kt_rng_double(r));
+			kt_buf_set(data, t, i,
+			           lo + (hi - lo) * kt_rng_double(r));
 	} else {
 		double a = ceil(lo), b = floor(hi);
 		/* span 0 stands for the whole 64-bit range */
-		uint64_t span = b < a                ? 1
-				: b - a >= 0x1p64 - 1 ? 0
-						       : (uint64_t)(b - a) + 1;
+		uint64_t span = b < a                 ? 1
+		                : b - a >= 0x1p64 - 1 ? 0
+		                                      : (uint64_t)(b - a) + 1;
 		for (size_t i = 0; i < n; i++) {
-			uint64_t k = span ? kt_rng_below(r, span) : kt_rng_next(r);
+			uint64_t k =
+			    span ? kt_rng_below(r, span) : kt_rng_next(r);
 			kt_buf_set(data, t, i, a + (double)k);
 		}
 	}
 }
 
 void kt_buf_fill(void *data, kt_type t, size_t n, const kt_init *init,
-		 uint64_t seed, uint64_t stream)
+                 uint64_t seed, uint64_t stream)
 {
 	switch (init->kind) {
 	case KT_INIT_RANDOM: {

@@ -56,7 +56,7 @@ void kt_buf_default_range(kt_type t, double *lo, double *hi);
  * and stream), zeros, iota (0, 1, 2, ...) or a value.
  */
 void kt_buf_fill(void *data, kt_type t, size_t n, const kt_init *init,
-		 uint64_t seed, uint64_t stream);
+                 uint64_t seed, uint64_t stream);
 
 /*
  * The poison byte for check k: 0xFF (NaN in every float type, -1 or the
