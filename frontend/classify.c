@@ -865,22 +865,67 @@ static bool tok_is(kt_tu *tu, CXToken t, const char *s)
 	return r;
 }
 
+/* `__launch_bounds__(N, ...)`: N is the most threads a block may have;
+ * it follows the block size it equals. */
+static void add_launch_bounds(finder *F, int k, CXToken lit)
+{
+	kt_range r;
+	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, lit), &r) ||
+	    fe_cand_at(F, r.begin.offset) >= 0)
+		return;
+	char *t = tok_str(F->tu, lit);
+	char *end = NULL;
+	long long v = t ? strtoll(t, &end, 0) : 0;
+	bool ok = t && end != t && (!*end || strchr("uUlL", *end));
+	kt_free(t);
+	if (!ok)
+		return;
+	ctx c = {.tied = true,
+	         .why = "__launch_bounds__: the most threads a "
+	                "block may have"};
+	int m = match_target(F, k, v, c);
+	kt_candidate kc = fe_cand_init();
+	kc.kind = KT_CAND_LAUNCH_BOUNDS;
+	kc.role = KT_ROLE_OTHER;
+	kc.site = KT_SITE_LAUNCH_BOUNDS;
+	kc.range = r;
+	kc.value = v;
+	kc.kernel = F->f->kernels.items[k].name;
+	kc.evidence = c.why;
+	if (m >= 0) {
+		const fe_target *g = &F->targets.items[m];
+		kc.role = F->items.items[g->root].role;
+		kc.link = g->root;
+		kc.with = g->with;
+	} else {
+		kc.rejected = true;
+		kc.reason = m == -2 ? KT_REASON_AMBIGUOUS : KT_REASON_UNTIED;
+		kc.evidence = "__launch_bounds__ with a value the launch does "
+		              "not use";
+	}
+	fe_add(F, kc, fe_cx_init());
+}
+
+/* Token-level: `#pragma unroll N` in the body, `__launch_bounds__(N)`
+ * before it (libclang has cursors for neither). */
 int fe_find_pragmas(finder *F, int k)
 {
 	fe_ast *a = F->a;
 	kt_tu *tu = F->tu;
 	CXToken *t = NULL;
 	unsigned nt = 0;
-	clang_tokenize(
-	    tu->tu,
-	    clang_getCursorExtent(a->n[F->f->kernels.items[k].body].cur), &t,
-	    &nt);
+	const fe_node *kn = &a->n[F->f->kernels.items[k].node];
+	clang_tokenize(tu->tu, kt_fe_source_range(tu, kn->b, kn->e), &t, &nt);
 	for (unsigned i = 0; i + 3 < nt; i++) {
 		if (tok_is(tu, t[i], "#") && tok_is(tu, t[i + 1], "pragma") &&
 		    tok_is(tu, t[i + 2], "unroll") &&
 		    clang_getTokenKind(t[i + 3]) == CXToken_Literal &&
 		    tok_line(tu, t[i + 3]) == tok_line(tu, t[i]))
 			add_unroll(F, k, t[i + 3]);
+		if (tok_is(tu, t[i], "__launch_bounds__") &&
+		    tok_is(tu, t[i + 1], "(") &&
+		    clang_getTokenKind(t[i + 2]) == CXToken_Literal)
+			add_launch_bounds(F, k, t[i + 2]);
 	}
 	clang_disposeTokens(tu->tu, t, nt);
 	return F->oom ? KT_ENOMEM : KT_OK;

@@ -42,6 +42,9 @@ bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off);
 /* The main-file range of a cursor / source range; false if elsewhere. */
 bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out);
 kt_range kt_fe_make_range(const kt_tu *tu, uint32_t begin, uint32_t end);
+/* The libclang range of [b, e) of the main file (for clang_tokenize: a
+ * cursor's extent may start inside a macro such as __global__). */
+CXSourceRange kt_fe_source_range(const kt_tu *tu, uint32_t b, uint32_t e);
 /* True when a clang error lies inside [begin, end). */
 bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end);
 

@@ -530,6 +530,12 @@ bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out)
 	return true;
 }
 
+CXSourceRange kt_fe_source_range(const kt_tu *tu, uint32_t b, uint32_t e)
+{
+	return clang_getRange(clang_getLocationForOffset(tu->tu, tu->file, b),
+	                      clang_getLocationForOffset(tu->tu, tu->file, e));
+}
+
 bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end)
 {
 	for (size_t i = 0; i < tu->errors.len; i++)

@@ -518,9 +518,10 @@ static void division(planner *P, int n)
 		return;
 	int l = fe_strip(a, fe_child(a, n, 0)), r = fe_child(a, n, 1);
 	/* a template parameter or a macro, not a literal written here */
-	bool lparam = l >= 0 && (a->n[l].kind == CXCursor_DeclRefExpr ||
-				 (a->n[l].kind == CXCursor_IntegerLiteral &&
-				  !a->n[l].spelled));
+	bool lparam =
+	    l >= 0 &&
+	    (a->n[l].kind == CXCursor_DeclRefExpr ||
+	     (a->n[l].kind == CXCursor_IntegerLiteral && !a->n[l].spelled));
 	kt_str num = KT_STR_INIT, den = KT_STR_INIT;
 	if (lparam && param_expr(P, l, &num) && pl_expr(P, r, &den, NULL) &&
 	    !strchr(num.ptr, ' '))

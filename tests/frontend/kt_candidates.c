@@ -60,8 +60,8 @@ static void print_candidate(const kt_candidates *c, size_t i)
 static int candidates(const char *path, int argc, char **argv, flags fl)
 {
 	kt_parse_opts o = {.extra = (const char *const *)argv,
-			   .nextra = (size_t)argc,
-			   .no_pch = fl.no_cache};
+	                   .nextra = (size_t)argc,
+	                   .no_pch = fl.no_cache};
 	kt_diags d;
 	kt_diags_init(&d);
 	kt_tu *tu = NULL;
@@ -89,9 +89,10 @@ static int candidates(const char *path, int argc, char **argv, flags fl)
 	if (rc)
 		fprintf(stderr, "kt-candidates: %s\n", kt_error_last());
 	if (fl.time)
-		fprintf(stderr, "time: parse %.0f ms, candidates %.0f ms, plan "
-				"%.0f ms\n", (t1 - t0) * 1e3, (t2 - t1) * 1e3,
-			(t3 - t2) * 1e3);
+		fprintf(stderr,
+		        "time: parse %.0f ms, candidates %.0f ms, plan "
+		        "%.0f ms\n",
+		        (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3);
 	kt_free(json);
 	kt_plan_free(p);
 	kt_candidates_free(c);
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: kt-candidates [--plan] [--no-cache] "
-				"[--time] FILE [ARGS...]\n");
+		                "[--time] FILE [ARGS...]\n");
 		return 2;
 	}
 	return candidates(argv[i], argc - i - 1, argv + i + 1, fl);

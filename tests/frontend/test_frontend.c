@@ -236,16 +236,18 @@ static void test_launch_and_stride_become_one_parameter(void)
 	CHECK_EQ_INT(r.rc, 0);
 	const kt_plan_param *b = param(r.p, "BLOCK_SIZE");
 	CHECK(b && b->def == 256 && b->role == KT_ROLE_BLOCK_SIZE);
-	/* launch block, (n + 255), / 256, shared slots, 256 / 32, two
-	 * blockIdx.x * 256; the loop stride is the refactor's */
-	CHECK(b && b->nuses == 7);
-	bool launch = false, minus = false;
+	/* launch block, (n + 255), / 256, __launch_bounds__, shared slots,
+	 * 256 / 32, two blockIdx.x * 256; the loop stride is the refactor's */
+	CHECK(b && b->nuses == 8);
+	bool launch = false, minus = false, bounds = false;
 	for (size_t i = 0; b && i < b->nuses; i++) {
 		launch |= b->uses[i].site == KT_SITE_LAUNCH_BLOCK &&
 		          b->uses[i].host && b->uses[i].launch == 0;
 		minus |= !strcmp(b->uses[i].with, "(BLOCK_SIZE - 1)");
+		bounds |= b->uses[i].site == KT_SITE_LAUNCH_BOUNDS &&
+		          !b->uses[i].host;
 	}
-	CHECK(launch && minus);
+	CHECK(launch && minus && bounds);
 	CHECK(r.p && r.p->nrefactors == 1 &&
 	      r.p->refactors[0].kind == KT_REFACTOR_STRIDE_FOLLOWS_BLOCK &&
 	      r.p->refactors[0].nedits == 1 &&

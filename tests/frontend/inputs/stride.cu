@@ -3,7 +3,7 @@
 // the warp count all follow one value; 448, 32, masks, shifts and eps stay.
 #include <cuda_runtime.h>
 
-__global__ void scale_rows(float *out, const float *in, int n, float eps)
+__global__ void __launch_bounds__(256) scale_rows(float *out, const float *in, int n, float eps)
 {
 	__shared__ float slots[256];
 	__shared__ float warp_sums[256 / 32];
