@@ -10,6 +10,9 @@
  *   check_NAME check [SEED]        every size the checker lists, 2 seeds
  *   check_NAME time NAME=V ...     median time of one size, in microseconds
  *
+ * Exit status: 0 passed, 1 a mismatch, 2 a CUDA error or bad usage, 77 no
+ * CUDA device (ctest counts it as skipped).
+ *
  * Timing: 5 warm-up launches, then 50 timed ones, each after a write of a
  * buffer twice the L2 size (so no input is in the cache) and between two
  * events; the median is printed as "time_us=X spread=Y" (spread: (p90 -
@@ -264,6 +267,11 @@ struct ck_sample {
 
 static inline int ck_main(const ck_sample &s, int argc, char **argv)
 {
+	int ndev = 0;
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+		printf("%s: no CUDA device: skipped\n", s.name);
+		return 77; /* ctest's "skipped" */
+	}
 	if (argc >= 2 && !strcmp(argv[1], "check")) {
 		uint64_t seed = argc > 2 ? strtoull(argv[2], nullptr, 10) : 1;
 		long bad = 0, passed = 0, skipped = 0;
