@@ -64,7 +64,7 @@ resume)
 	}
 	(run --no-cache -o ref.json) > /dev/null 2> err.txt ||
 		{ skip_without_platform; fail "uninterrupted run: $(cat err.txt)"; }
-	# the cache's path is unique to this test: pgrep looks for it below
+	# the cache's path is unique to this test: the search below relies on it
 	cache=$work/cache.jsonl
 	lines() { [ -f "$cache" ] && wc -l < "$cache" || echo 0; }
 	run --cache "$cache" -o res.json > /dev/null 2>&1 &
@@ -78,9 +78,10 @@ resume)
 	n=$(lines)
 	echo "killed at $n cache lines"
 	[ "$n" -lt 13 ] || fail "the run was not killed in the middle"
-	# the worker dies with its parent (the fork shares its command line)
+	# the worker dies with its parent (the fork shares its command line;
+	# the brackets keep grep from finding its own)
 	i=0
-	while pgrep -f "$cache" > /dev/null; do
+	while grep -qa "$work/[c]ache.jsonl" /proc/[0-9]*/cmdline 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -lt 40 ] || fail "a worker outlived the killed run"
 		sleep 0.05
