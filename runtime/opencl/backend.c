@@ -24,7 +24,6 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runtime/backend_impl.h"
@@ -47,13 +46,6 @@ typedef struct ocl_backend {
 	kt_str msg;        /* the last message received */
 	char why[160];     /* how the last worker ended */
 } ocl_backend;
-
-static double wall_clock(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Ends the worker (it may be dead already) and says how it ended. */
 static void worker_stop(ocl_backend *b)
@@ -252,7 +244,7 @@ static void charge(batch_run *rd, uint32_t id, kt_status st, const char *msg)
 	kt_free(r->message);
 	r->status = st;
 	r->message = kt_strdup(msg);
-	r->timestamp = wall_clock();
+	r->timestamp = ocl_wall_clock();
 	rd->done[id] = true;
 	rd->finished++;
 }

@@ -14,16 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_LOG = 4096, MAX_THREADS = 64 };
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* A value as a C literal: floats keep a '.', negatives are parenthesised. */
 static int add_value(kt_str *out, kt_value v)
@@ -103,7 +95,7 @@ static void build_one(cl_context ctx, cl_device_id dev, const kt_model *m,
 {
 	kt_str opts = KT_STR_INIT, line = KT_STR_INIT;
 	cl_int err = CL_SUCCESS;
-	double t0 = now_s();
+	double t0 = ocl_now();
 	/* compiler messages name the template, not a temporary copy */
 	if (m->file && !strpbrk(m->file, "\"\\\n"))
 		kt_str_addf(&line, "#line 1 \"%s\"\n", m->file);
@@ -126,7 +118,7 @@ static void build_one(cl_context ctx, cl_device_id dev, const kt_model *m,
 	}
 	b->program = p;
 done:
-	b->seconds = now_s() - t0;
+	b->seconds = ocl_now() - t0;
 	kt_str_release(&opts);
 	kt_str_release(&line);
 }

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ktc/eval.h"
 #include "util/rng.h"
@@ -42,6 +43,21 @@ enum {
  * time, or four times the build's, whichever is more.
  */
 #define OCL_JIT_MIN_S 5.0
+
+/* Seconds on the monotonic clock (durations), and since 1970 (timestamps). */
+static inline double ocl_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static inline double ocl_wall_clock(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* --- wire.c: framed messages over a socket pair ---------------------- */
 

@@ -19,25 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runtime/buffers.h"
 #include "runtime/verify.h"
 #include "util/fs.h"
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double wall_clock(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* A failed configuration: status and message. */
 static void fail(kt_result *r, kt_status s, const char *fmt, ...)
@@ -312,7 +297,7 @@ static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
                       kt_result *r)
 {
 	cl_int err = CL_SUCCESS;
-	double start = now_s();
+	double start = ocl_now();
 	r->runtimes_ms = kt_malloc((size_t)w->runs * sizeof(double));
 	if (!r->runtimes_ms) {
 		fail(r, KT_STATUS_RUNTIME, "out of memory");
@@ -322,7 +307,7 @@ static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
 		err = launch(w, k, g, NULL);
 	while (!err && r->nruntimes < (size_t)w->runs) {
 		if (r->nruntimes >= OCL_MIN_RUNS &&
-		    now_s() - start > OCL_BENCH_BUDGET_S)
+		    ocl_now() - start > OCL_BENCH_BUDGET_S)
 			break;
 		cl_uint pattern = (cl_uint)r->nruntimes;
 		if (w->flush)
@@ -345,7 +330,7 @@ void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,
 	kt_str why = KT_STR_INIT;
 	ocl_geom g;
 	cl_int err;
-	double t0 = now_s();
+	double t0 = ocl_now();
 	cl_kernel k = clCreateKernel(program, w->m->kernel, &err);
 	if (err) {
 		fail(r, KT_STATUS_COMPILE, "clCreateKernel '%s': %s",
@@ -359,16 +344,16 @@ void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,
 	if (!fits(w, k, &g, r))
 		goto done;
 	verify(w, k, &g, key, r);
-	r->verify_s = now_s() - t0;
+	r->verify_s = ocl_now() - t0;
 	if (r->status != KT_STATUS_OK)
 		goto done;
-	t0 = now_s();
+	t0 = ocl_now();
 	benchmark(w, k, &g, r);
-	r->benchmark_s = now_s() - t0;
+	r->benchmark_s = ocl_now() - t0;
 done:
 	if (k)
 		clReleaseKernel(k);
-	r->timestamp = wall_clock();
+	r->timestamp = ocl_wall_clock();
 	kt_str_release(&why);
 }
 
