@@ -30,12 +30,13 @@ typedef struct fe_kern {
 
 /* Internal twin of kt_candidates.items[i]. */
 typedef struct fe_cand {
-	int node;   /* literal node, macro definition, or -1 */
-	int kern;   /* index into facts.kernels or -1 */
-	int launch; /* index into the kernel's launches or -1 */
-	int dim;    /* block/grid dimension 0..2, or -1 */
-	int tparam; /* template parameter index, or -1 */
-	int loop;   /* ForStmt node it bounds / is on, or -1 */
+	int node;       /* literal node, macro definition, or -1 */
+	int kern;       /* index into facts.kernels or -1 */
+	int launch;     /* index into the kernel's launches or -1 */
+	int dim;        /* block/grid dimension 0..2, or -1 */
+	int tparam;     /* template parameter index, or -1 */
+	int loop;       /* ForStmt node it bounds / is on, or -1 */
+	bool per_block; /* a literal in `blockIdx.x * v`: units per block */
 } fe_cand;
 
 struct kt_fe_facts {

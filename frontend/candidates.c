@@ -457,6 +457,8 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 	}
 	L->block[dim] = v;
 	int r = pick_root(F, &lv, product);
+	if (r >= 0 && lv.items[r].value <= 1)
+		r = -1; /* an unused dimension (dim3(x, y, 1)) is no knob */
 	const char *where = NULL;
 	for (size_t i = 0; i < lv.len; i++) {
 		const fe_leaf *l = &lv.items[i];
@@ -494,6 +496,13 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 			add_target(F, lv.items[r].value, c, "$", true, k);
 		} else if (c >= 0) {
 			add_target(F, v, c, "$", false, k);
+			/* one warp per unit of work: blockIdx.x * (v / 32) */
+			if (dim == 0 && v % 32 == 0 && v / 32 > 1 &&
+			    role == KT_ROLE_BLOCK_SIZE) {
+				add_target(F, v / 32, c, "($ / 32)", true, k);
+				F->targets.items[F->targets.len - 1].weak =
+				    true;
+			}
 		}
 	}
 	kt_vec_release(&lv);
@@ -527,7 +536,8 @@ static void mark_ambiguous(finder *F, int k)
 			fe_target *s = &F->targets.items[i];
 			fe_target *t = &F->targets.items[j];
 			if (s->kern == k && t->kern == k &&
-			    s->value == t->value && s->root != t->root)
+			    s->value == t->value && s->root != t->root &&
+			    s->weak == t->weak)
 				s->ambiguous = t->ambiguous = true;
 		}
 }
@@ -616,8 +626,9 @@ static const char *follow(finder *F, int u, int64_t v, int *root)
 	*root = c->link >= 0 ? c->link : u;
 	if (v == c->value)
 		return with;
-	if (v == c->value - 1 && !strcmp(with, "$"))
-		return "($ - 1)";
+	if (v == c->value - 1)
+		return !strcmp(with, "$") ? "($ - 1)"
+		                          : fe_say(F, "(%s - 1)", with);
 	return NULL;
 }
 

@@ -269,12 +269,12 @@ static kt_site site_of(const fe_ast *a, int n)
 
 /* The target a literal in context c follows: its index, -1 for none, -2
  * when two roots fit (ambiguous). */
-static int match_target(finder *F, int k, int64_t v, ctx c)
+static int match_strength(finder *F, int k, int64_t v, ctx c, bool weak)
 {
 	int found = -1;
 	for (size_t i = 0; i < F->targets.len; i++) {
 		fe_target *t = &F->targets.items[i];
-		if (t->kern != k || t->value != v)
+		if (t->kern != k || t->value != v || t->weak != weak)
 			continue;
 		bool fits = t->block_only ? c.blockidx
 		            : t->arith    ? c.arith
@@ -289,6 +289,12 @@ static int match_target(finder *F, int k, int64_t v, ctx c)
 			found = (int)i;
 	}
 	return found;
+}
+
+static int match_target(finder *F, int k, int64_t v, ctx c)
+{
+	int m = match_strength(F, k, v, c, false);
+	return m != -1 ? m : match_strength(F, k, v, c, true);
 }
 
 static void link_literal(finder *F, int k, int n, const fe_target *t,
@@ -439,8 +445,12 @@ static void classify_literal(finder *F, int k, int n)
 	}
 	kt_reason r;
 	const char *msg;
-	if (group_literal(F, n, &r, &msg) || fe_reject_reason(F, n, &r, &msg))
+	if (group_literal(F, n, &r, &msg) || fe_reject_reason(F, n, &r, &msg)) {
 		reject_literal(F, k, n, r, msg);
+		if (x->is_int && F->f->cx.len)
+			F->f->cx.items[F->f->cx.len - 1].per_block =
+			    context_of(F, n).blockidx;
+	}
 }
 
 int fe_classify_kernel(finder *F, int k)
@@ -675,18 +685,25 @@ static void untied_twins(finder *F)
 			continue;
 		for (size_t i = 0; i < F->items.len; i++) {
 			const kt_candidate *x = &F->items.items[i];
+			/* the same value, or the block's share of the work
+			 * (`blockIdx.x * 8`) fixed whatever the block size */
+			bool share = F->f->cx.items[i].per_block &&
+			             root->role == KT_ROLE_BLOCK_SIZE;
 			if (x->kind != KT_CAND_LITERAL ||
 			    x->reason != KT_REASON_UNTIED ||
-			    x->value != g->value ||
+			    (x->value != g->value && !share) ||
 			    F->f->cx.items[i].kern != g->kern)
 				continue;
 			root->rejected = true;
 			root->reason = KT_REASON_UNSAFE;
 			root->evidence = fe_say(
 			    F,
-			    "the kernel's %s at %d:%d has this value but "
-			    "no tie to it; changing one without the "
-			    "other would be wrong",
+			    share ? "the kernel's blockIdx.x * %s at %d:%d "
+			            "fixes each block's work; changing the "
+			            "block size alone would be wrong"
+			          : "the kernel's %s at %d:%d has this value "
+			            "but no tie to it; changing one without "
+			            "the other would be wrong",
 			    x->text, x->range.begin.line, x->range.begin.col);
 			break;
 		}

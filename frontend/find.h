@@ -16,6 +16,8 @@ typedef struct fe_target {
 	bool block_only;  /* only as `blockIdx.x * v` (units per block) */
 	bool ambiguous;   /* another root has the same value */
 	bool arith;       /* matches in any arithmetic context */
+	bool weak;        /* a guess (warps of the block): a target of
+	                     another kind with the same value wins */
 	int kern;
 } fe_target;
 
