@@ -38,7 +38,6 @@ typedef struct ocl_backend {
 	int threads; /* build threads */
 	pid_t pid;   /* 0: no worker */
 	int fd;
-	bool measured; /* info.copy_gbs is known */
 	kt_device_info info;
 	kt_value *devvals; /* m->ndevices */
 	kt_value *problem; /* m->nproblems */
@@ -131,7 +130,7 @@ static void child(ocl_backend *b, int fd)
 	if (null >= 0 && !getenv("KTC_OPENCL_VERBOSE"))
 		dup2(null, STDERR_FILENO);
 	dup2(null >= 0 ? null : STDERR_FILENO, STDOUT_FILENO);
-	_exit(ocl_worker_main(b->base.model, &b->opt, fd, !b->measured));
+	_exit(ocl_worker_main(b->base.model, &b->opt, fd, b->info.copy_gbs));
 }
 
 static int worker_start(ocl_backend *b)
@@ -160,12 +159,8 @@ static int worker_start(ocl_backend *b)
 		worker_stop(b);
 		return rc;
 	}
-	double gbs = b->info.copy_gbs;
 	memcpy(&b->info, b->msg.ptr,
 	       b->msg.len < sizeof(b->info) ? b->msg.len : sizeof(b->info));
-	if (b->measured)
-		b->info.copy_gbs = gbs;
-	b->measured = true;
 	ocl_device_values(b->devvals, b->base.model, &b->info);
 	return b->have_problem ? send_problem(b) : 0;
 }

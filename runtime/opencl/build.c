@@ -33,16 +33,15 @@ static int add_value(kt_str *out, kt_value v)
 
 int ocl_build_options(kt_str *out, const kt_model *m, const kt_value *slots)
 {
-	int rc = 0;
+	/* as the CUDA backend: a template may tell a tuning build apart */
+	int rc = kt_str_adds(out, "-D KTC_TUNING=1");
 	for (size_t i = 0; i < m->nparams && !rc; i++) {
-		rc = kt_str_addf(out, "%s-D %s=", out->len ? " " : "",
-		                 m->params[i].name);
+		rc = kt_str_addf(out, " -D %s=", m->params[i].name);
 		if (!rc)
 			rc = add_value(out, slots[m->params[i].sym]);
 	}
 	for (size_t i = 0; i < m->nsets && !rc; i++) {
-		rc = kt_str_addf(out, "%s-D %s=", out->len ? " " : "",
-		                 m->sets[i].name);
+		rc = kt_str_addf(out, " -D %s=", m->sets[i].name);
 		if (!rc)
 			rc = add_value(out, slots[m->sets[i].sym]);
 	}

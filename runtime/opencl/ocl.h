@@ -134,7 +134,8 @@ typedef struct ocl_build {
 	double seconds;
 } ocl_build;
 
-/* "-D NAME=V" for every parameter and derived value of m in slots. */
+/* "-D KTC_TUNING=1", then "-D NAME=V" for every parameter and derived
+ * value of m in slots, then -I the template's folder. */
 int ocl_build_options(kt_str *out, const kt_model *m, const kt_value *slots);
 /* Called after each build finishes, from the thread that built it. */
 typedef void (*ocl_build_done_fn)(void *ud, size_t i);
@@ -153,11 +154,18 @@ typedef struct ocl_geom {
 } ocl_geom;
 
 /* A kernel argument of the current problem. */
+/*
+ * A buffer argument lives inside a larger allocation, with guard bytes
+ * before and after it that a kernel writing just outside would change.
+ */
+#define OCL_GUARD_BYTE 0xA7
+
 typedef struct ocl_arg {
 	const kt_arg *a;
 	size_t count; /* elements (buffers) */
 	size_t bytes;
-	cl_mem mem;      /* buffers */
+	cl_mem whole;    /* buffers: guard, the argument, guard */
+	cl_mem mem;      /* the argument: a sub-buffer of whole */
 	void *input;     /* in/inout: contents of the current check */
 	void *ref, *got; /* out/inout: reference and candidate outputs */
 } ocl_arg;
@@ -172,6 +180,7 @@ typedef struct ocl_worker {
 	cl_command_queue queue;
 	kt_device_info info;
 	size_t max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+	size_t guard;        /* bytes of guard on each side of a buffer */
 	size_t max_items[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
 	kt_value *devvals;   /* m->ndevices */
 	kt_value *problem;   /* m->nproblems; NULL until PROBLEM */
@@ -188,10 +197,10 @@ typedef struct ocl_worker {
 
 /*
  * The worker's main loop on socket fd; returns the process exit status.
- * measure: also measure the device's copy bandwidth (first start only).
+ * copy_gbs: the device's copy bandwidth if known, else <= 0 to measure it.
  */
 int ocl_worker_main(const kt_model *m, const kt_backend_options *opt, int fd,
-                    bool measure);
+                    double copy_gbs);
 
 /* Evaluates one built configuration; r->status says how it went. */
 void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,

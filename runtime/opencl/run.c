@@ -179,12 +179,43 @@ static cl_int upload(ocl_worker *w)
 			memset(a->got, kt_buf_poison_byte(w->checks), a->bytes);
 			src = a->got;
 		}
+		cl_uchar g = OCL_GUARD_BYTE;
 		cl_int err = clEnqueueWriteBuffer(w->queue, a->mem, CL_TRUE, 0,
 		                                  a->bytes, src, 0, NULL, NULL);
+		if (!err)
+			err = clEnqueueFillBuffer(w->queue, a->whole, &g, 1, 0,
+			                          w->guard, 0, NULL, NULL);
+		if (!err)
+			err = clEnqueueFillBuffer(w->queue, a->whole, &g, 1,
+			                          w->guard + a->bytes, w->guard,
+			                          0, NULL, NULL);
 		if (err)
 			return err;
 	}
 	return CL_SUCCESS;
+}
+
+/* The first buffer whose guards a run changed ("before", "after"). */
+static const char *trampled(ocl_worker *w, const char **side)
+{
+	unsigned char *buf = kt_malloc(w->guard);
+	const char *name = NULL;
+	for (size_t i = 0; buf && !name && i < w->m->nargs; i++) {
+		ocl_arg *a = &w->args[i];
+		for (int s = 0; a->a->count && !name && s < 2; s++) {
+			size_t off = s ? w->guard + a->bytes : 0;
+			if (clEnqueueReadBuffer(w->queue, a->whole, CL_TRUE,
+			                        off, w->guard, buf, 0, NULL,
+			                        NULL))
+				continue;
+			for (size_t k = 0; k < w->guard && !name; k++)
+				if (buf[k] != OCL_GUARD_BYTE)
+					name = a->a->name;
+			*side = s ? "after the end" : "before the start";
+		}
+	}
+	kt_free(buf);
+	return name;
 }
 
 static cl_int download(ocl_worker *w, bool into_ref)
@@ -245,6 +276,12 @@ static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
 	if ((err = upload(w)) || (err = launch(w, k, g, NULL)) ||
 	    (err = download(w, false))) {
 		fail(r, KT_STATUS_RUNTIME, "launch: %s", ocl_strerror(err));
+		return;
+	}
+	const char *side = NULL, *name = trampled(w, &side);
+	if (name) {
+		fail(r, KT_STATUS_RUNTIME, "wrote %s of argument '%s'", side,
+		     name);
 		return;
 	}
 	double checked = 0;
@@ -324,6 +361,25 @@ static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
 	summarize(r);
 }
 
+/* bandwidth (GB/s, and the fraction of the copy bandwidth) or gflops. */
+static void add_objective(ocl_worker *w, const kt_value *slots, kt_result *r)
+{
+	const kt_objective *o = &w->m->objective;
+	kt_value v;
+	if (o->kind == KT_OBJ_TIME || !o->expr || !(r->time_ms > 0) ||
+	    kt_expr_eval(&v, o->expr, slots))
+		return;
+	double per_s = kt_value_as_double(v) / (r->time_ms * 1e-3) * 1e-9;
+	if (o->kind == KT_OBJ_FLOPS) {
+		kt_result_add_measure(r, "gflops", per_s, "GFLOP/s");
+		return;
+	}
+	kt_result_add_measure(r, "bandwidth", per_s, "GB/s");
+	if (w->info.copy_gbs > 0)
+		kt_result_add_measure(r, "bandwidth_fraction",
+		                      per_s / w->info.copy_gbs, "");
+}
+
 void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,
                     cl_program program, kt_result *r)
 {
@@ -350,6 +406,8 @@ void ocl_run_config(ocl_worker *w, const kt_value *slots, const char *key,
 	t0 = ocl_now();
 	benchmark(w, k, &g, r);
 	r->benchmark_s = ocl_now() - t0;
+	if (r->status == KT_STATUS_OK)
+		add_objective(w, slots, r);
 done:
 	if (k)
 		clReleaseKernel(k);
@@ -357,15 +415,28 @@ done:
 	kt_str_release(&why);
 }
 
+/* Output elements of the reference that differ between its two runs. */
+static const char *unstable_output(ocl_worker *w)
+{
+	for (size_t i = 0; i < w->m->nargs; i++) {
+		const ocl_arg *a = &w->args[i];
+		if (a->a->count && a->a->dir != KT_ARG_IN &&
+		    memcmp(a->ref, a->got, a->bytes))
+			return a->a->name;
+	}
+	return NULL;
+}
+
 /*
- * The default configuration on its own: arguments, geometry, one run on
- * fresh inputs. set_problem reports what fails here as the template's
- * problem rather than as one configuration's.
+ * The default configuration on its own: arguments, geometry, and two runs
+ * on the same inputs with different poison. Outputs that differ mean an
+ * element left unwritten (or a race): there is no reference then, and
+ * set_problem reports it as the template's problem.
  */
 int ocl_run_reference(ocl_worker *w)
 {
 	kt_str why = KT_STR_INIT;
-	cl_int err;
+	cl_int err = CL_SUCCESS;
 	int rc = 0;
 	if (geometry(&w->ref_geom, w->m, w->ref_slots, &why) ||
 	    set_args(w, w->ref_kernel, w->ref_slots, &why)) {
@@ -373,14 +444,25 @@ int ocl_run_reference(ocl_worker *w)
 		              why.ptr);
 		goto done;
 	}
-	make_inputs(w, "");
-	if ((err = upload(w)) ||
-	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
-	    (err = download(w, true)))
+	for (int run = 0; run < 2 && !err; run++) {
+		make_inputs(w, ""); /* the same inputs, the other poison */
+		if (!(err = upload(w)) &&
+		    !(err = launch(w, w->ref_kernel, &w->ref_geom, NULL)))
+			err = download(w, run == 0);
+	}
+	const char *name = err ? NULL : unstable_output(w);
+	if (err)
 		rc = kt_error(
 		    KT_EBACKEND,
 		    "opencl: the default configuration fails to run: %s",
 		    ocl_strerror(err));
+	else if (name)
+		rc =
+		    kt_error(KT_EINVALID,
+		             "opencl: the default configuration of '%s' leaves "
+		             "output '%s' partly unwritten, or computes it "
+		             "differently each run: it cannot be the reference",
+		             w->m->kernel, name);
 done:
 	kt_str_release(&why);
 	return rc;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Guard bytes on each side of a buffer, at least. */
+#define GUARD_BYTES 4096
 /* Largest last-level cache the timing loop overwrites between runs. */
 #define MAX_FLUSH_BYTES ((size_t)256 << 20)
 
@@ -80,7 +82,7 @@ static void make_flush(ocl_worker *w)
 	                          NULL, &err);
 }
 
-static int open_device(ocl_worker *w, bool measure)
+static int open_device(ocl_worker *w, double copy_gbs)
 {
 	cl_int err;
 	int rc = ocl_device_select(&w->platform, &w->device, w->opt->device);
@@ -91,6 +93,11 @@ static int open_device(ocl_worker *w, bool measure)
 	                sizeof(w->max_wg), &w->max_wg, NULL);
 	clGetDeviceInfo(w->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
 	                sizeof(w->max_items), w->max_items, NULL);
+	/* a sub-buffer must start on the device's base address alignment */
+	cl_uint align_bits = 0;
+	clGetDeviceInfo(w->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+	                sizeof(align_bits), &align_bits, NULL);
+	w->guard = align_bits / 8 > GUARD_BYTES ? align_bits / 8 : GUARD_BYTES;
 	w->ctx = clCreateContext(NULL, 1, &w->device, NULL, NULL, &err);
 	if (err)
 		return ocl_fail(err, "clCreateContext");
@@ -102,8 +109,7 @@ static int open_device(ocl_worker *w, bool measure)
 	if (!w->devvals)
 		return kt_error(KT_ENOMEM, "out of memory");
 	ocl_device_values(w->devvals, w->m, &w->info);
-	if (measure)
-		w->info.copy_gbs = copy_bandwidth(w);
+	w->info.copy_gbs = copy_gbs > 0 ? copy_gbs : copy_bandwidth(w);
 	make_flush(w);
 	w->runs =
 	    w->opt->timed_runs > 0 ? w->opt->timed_runs : OCL_DEFAULT_RUNS;
@@ -118,6 +124,8 @@ static void release_problem(ocl_worker *w)
 		ocl_arg *a = &w->args[i];
 		if (a->mem)
 			clReleaseMemObject(a->mem);
+		if (a->whole)
+			clReleaseMemObject(a->whole);
 		kt_free(a->input);
 		kt_free(a->ref);
 		kt_free(a->got);
@@ -154,8 +162,13 @@ static int alloc_arg(ocl_worker *w, ocl_arg *a)
 	if (a->a->dir != KT_ARG_IN && (!(a->ref = kt_malloc(a->bytes)) ||
 	                               !(a->got = kt_malloc(a->bytes))))
 		return kt_error(KT_ENOMEM, "out of memory");
-	a->mem =
-	    clCreateBuffer(w->ctx, CL_MEM_READ_WRITE, a->bytes, NULL, &err);
+	cl_buffer_region inner = {w->guard, a->bytes};
+	a->whole = clCreateBuffer(w->ctx, CL_MEM_READ_WRITE,
+	                          a->bytes + 2 * w->guard, NULL, &err);
+	if (!err)
+		a->mem = clCreateSubBuffer(a->whole, CL_MEM_READ_WRITE,
+		                           CL_BUFFER_CREATE_TYPE_REGION, &inner,
+		                           &err);
 	if (err)
 		return kt_error(KT_EBACKEND, "argument '%s': %zu bytes: %s",
 		                a->a->name, a->bytes, ocl_strerror(err));
@@ -334,12 +347,12 @@ done:
 }
 
 int ocl_worker_main(const kt_model *m, const kt_backend_options *opt, int fd,
-                    bool measure)
+                    double copy_gbs)
 {
 	ocl_worker w = {.m = m, .opt = opt, .fd = fd};
 	kt_str msg = KT_STR_INIT;
 	uint32_t type = 0;
-	int rc = open_device(&w, measure);
+	int rc = open_device(&w, copy_gbs);
 	if (rc) {
 		send_fail(fd, rc, kt_error_last());
 		return 1;

@@ -5,14 +5,14 @@
  *   0 correct (the default)        1 writes far out of bounds (SIGSEGV)
  *   2 never finishes (timeout)     3 one wrong element (correctness)
  *   4 does not compile             5 leaves the last element unwritten
- *   6 reads far out of bounds
+ *   6 reads far out of bounds      7 writes just after its output
  */
 #ifndef MODE
 #define MODE 0
 #endif
 
 #pragma kt problem N values(4096) default(4096)
-#pragma kt param MODE values(0, 1, 2, 3, 4, 5, 6) default(0)
+#pragma kt param MODE values(0, 1, 2, 3, 4, 5, 6, 7) default(0)
 #pragma kt param BLOCK values(64, 128) default(64)
 #pragma kt launch grid(N / BLOCK) block(BLOCK)
 #pragma kt arg z float[N] out
@@ -34,6 +34,8 @@ __kernel void faults(__global float *z, __global const float *x, int n)
 			z[i] += 1e-30f;
 	if (MODE == 5 && i == n - 1)
 		return;
+	if (MODE == 7 && i == n - 1)
+		z[n + 5] = 0.0f;
 	float v = 2.0f * x[i];
 	if (MODE == 6)
 		v += x[i - far_x];

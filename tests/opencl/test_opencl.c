@@ -5,6 +5,7 @@
  * configuration each, and bad input. Exits 77 where no platform exists.
  * Only the forked workers call OpenCL, never this process.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -131,6 +132,11 @@ static void test_configurations_are_verified_and_timed(void)
 		const kt_measure *v =
 		    kt_result_measure(&r[i], "verified_elements");
 		CHECK(v && v->value == 4194304); /* all of z, the output */
+		/* objective bandwidth(12 * N): bytes over the median time */
+		const kt_measure *bw = kt_result_measure(&r[i], "bandwidth");
+		double want = 12.0 * 4194304 / (r[i].time_ms * 1e6);
+		CHECK(bw && fabs(bw->value - want) < 1e-6 * want);
+		CHECK(kt_result_measure(&r[i], "bandwidth_fraction") != NULL);
 	}
 	if (b)
 		release_all(r, 3);
@@ -142,15 +148,16 @@ static void test_planted_faults_cost_one_configuration_each(void)
 {
 	kt_template *t = load("faults.cl");
 	kt_backend *b = t ? open_on(&t->models[0], 2.0) : NULL;
-	const char *keys[] = {"MODE=1", "MODE=0", "MODE=2", "MODE=3",
-	                      "MODE=4", "MODE=5", "MODE=6", "MODE=0,BLOCK=128"};
-	const kt_status want[] = {KT_STATUS_RUNTIME, KT_STATUS_OK,
-	                          KT_STATUS_TIMEOUT, KT_STATUS_CORRECTNESS,
-	                          KT_STATUS_COMPILE, KT_STATUS_CORRECTNESS,
-	                          KT_STATUS_RUNTIME, KT_STATUS_OK};
-	kt_result r[8];
-	CHECK(b && !evaluate(b, keys, 8, r));
-	for (size_t i = 0; b && i < 8; i++) {
+	const char *keys[] = {"MODE=1", "MODE=0",           "MODE=2",
+	                      "MODE=3", "MODE=4",           "MODE=5",
+	                      "MODE=6", "MODE=0,BLOCK=128", "MODE=7"};
+	const kt_status want[] = {
+	    KT_STATUS_RUNTIME,     KT_STATUS_OK,      KT_STATUS_TIMEOUT,
+	    KT_STATUS_CORRECTNESS, KT_STATUS_COMPILE, KT_STATUS_CORRECTNESS,
+	    KT_STATUS_RUNTIME,     KT_STATUS_OK,      KT_STATUS_RUNTIME};
+	kt_result r[9];
+	CHECK(b && !evaluate(b, keys, 9, r));
+	for (size_t i = 0; b && i < 9; i++) {
 		if (r[i].status != want[i])
 			fprintf(stderr, "%s: %s: %s\n", keys[i],
 			        kt_status_name(r[i].status),
@@ -165,7 +172,9 @@ static void test_planted_faults_cost_one_configuration_each(void)
 		CHECK(strstr(r[2].message, "timeout") != NULL);
 		CHECK(strstr(r[4].message, "this") != NULL);
 		CHECK(strstr(r[5].message, "output 'z'") != NULL);
-		release_all(r, 8);
+		CHECK(strstr(r[8].message,
+		             "wrote after the end of argument 'z'"));
+		release_all(r, 9);
 	}
 	kt_backend_free(b);
 	kt_template_free(t);
@@ -203,6 +212,40 @@ static void test_a_build_error_at_the_defaults_is_reported(void)
 		CHECK(b->ops->set_problem(b, NULL) < 0);
 		CHECK(strstr(kt_error_last(), "does not build") != NULL);
 		CHECK(strstr(kt_error_last(), "undeclared_name") != NULL);
+	}
+	kt_backend_free(b);
+	kt_template_free(t);
+}
+
+static void test_a_default_that_leaves_outputs_unwritten_is_refused(void)
+{
+	kt_template *t = parse("#pragma kt param B values(16, 32) default(16)\n"
+	                       "#pragma kt launch grid(4) block(B)\n"
+	                       "#pragma kt arg z float[64] out\n"
+	                       "__kernel void k(__global float *z)\n"
+	                       "{ int i = get_global_id(0);\n"
+	                       "  if (i < 63) z[i] = i; }\n");
+	kt_backend *b = t ? open_on(&t->models[0], 0) : NULL;
+	CHECK(b && b->ops->set_problem(b, NULL) == KT_EINVALID);
+	CHECK(strstr(kt_error_last(), "leaves output 'z' partly unwritten"));
+	kt_backend_free(b);
+	kt_template_free(t);
+}
+
+static void test_builds_say_they_are_tuning_builds(void)
+{
+	kt_template *t = parse("#pragma kt param B values(16, 32) default(16)\n"
+	                       "#pragma kt launch grid(64 / B) block(B)\n"
+	                       "#pragma kt arg z float[64] out\n"
+	                       "__kernel void k(__global float *z)\n"
+	                       "{ z[get_global_id(0)] = KTC_TUNING; }\n");
+	kt_backend *b = t ? open_on(&t->models[0], 0) : NULL;
+	const char *keys[] = {"B=32"};
+	kt_result r[1];
+	CHECK(b && !evaluate(b, keys, 1, r));
+	if (b) {
+		CHECK_EQ_STR(kt_status_name(r[0].status), "correct");
+		release_all(r, 1);
 	}
 	kt_backend_free(b);
 	kt_template_free(t);
@@ -335,6 +378,8 @@ int main(void)
 	RUN(test_planted_faults_cost_one_configuration_each);
 	RUN(test_a_crash_while_building_costs_one_configuration);
 	RUN(test_a_build_error_at_the_defaults_is_reported);
+	RUN(test_a_default_that_leaves_outputs_unwritten_is_refused);
+	RUN(test_builds_say_they_are_tuning_builds);
 	RUN(test_work_groups_beyond_the_device_are_constraints);
 	RUN(test_no_platform_is_a_clear_error);
 	RUN(test_device_is_chosen_by_index_or_name);

@@ -6,8 +6,9 @@
 #   resume       a run killed with SIGKILL in the middle and started again
 #                ends with the configurations and statuses of a run that was
 #                never interrupted (same seed), and leaves no worker behind
-#   faults       planted faults (out-of-bounds write and read, endless loop,
-#                wrong and missing output, compile error) are each recorded
+#   faults       planted faults (out-of-bounds writes far and near, an
+#                out-of-bounds read, an endless loop, wrong and missing
+#                output, a compile error) are each recorded
 #                with their reason, and the run goes on to the end
 #   no_platform, build_error, unknown_type
 #                bad input: a clear message and exit status 1
@@ -102,6 +103,7 @@ faults)
 	"$check" status res.json MODE=4 compile "undeclared identifier 'this'"
 	"$check" status res.json MODE=5 correctness "output 'z'"
 	"$check" status res.json MODE=6 runtime "signal 11"
+	"$check" status res.json MODE=7 runtime "wrote after the end of argument 'z'"
 	;;
 no_platform)
 	mkdir vendors
