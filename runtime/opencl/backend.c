@@ -375,8 +375,10 @@ static int evaluate_all(ocl_backend *b, batch_run *rd, uint32_t *ids, size_t n)
 			rc = run_round(b, rd);
 		else if (rc == 1)
 			lost(b, rd, 0);
-		if (rc < 0)
+		if (rc < 0) { /* the conversation is lost: start afresh later */
+			worker_stop(b);
 			return rc;
+		}
 		if (rc == 0 || rd->finished) {
 			stalls = 0;
 		} else if (rd->building && !serial) {
