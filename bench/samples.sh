@@ -79,6 +79,7 @@ transpose transpose_kernel large T=16384 H=4096
 '
 entries=$quick_entries
 [ "$set_name" = full ] && entries="$quick_entries$full_entries"
+entries=$(printf '%s\n' "$entries" | awk -v re="$only" 'NF && ($1 "-" $2 "-" $3) ~ re')
 
 if [ -z "$bin" ]; then
 	cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release \
@@ -109,21 +110,18 @@ mkdir -p "$work/bin"
 for s in $samples; do
 	printf '%s %s %s\n' "$s" "$s.cu" "$work/bin/orig_$s"
 done >"$work/builds1"
-xargs -P "$jobs" -L 1 sh -c 'samples/cuda/build_check.sh "$0" "$1" "$2" >"$2.log" 2>&1' \
+xargs -r -P "$jobs" -L 1 sh -c 'samples/cuda/build_check.sh "$0" "$1" "$2" >"$2.log" 2>&1' \
 	<"$work/builds1" &
 builds=$!
 
 # Tuning, one entry at a time (one GPU).
-name_of() { echo "$1-$2-$3"; }
 printf '%s\n' "$entries" | while read -r s k shape problem; do
-	[ -n "$s" ] || continue
-	name=$(name_of "$s" "$k" "$shape")
-	printf '%s\n' "$name" | grep -Eq "$only" || continue
+	name=$s-$k-$shape
 	args=()
 	for p in $problem; do args+=(-p "$p"); done
 	log "tune $name ($problem)"
 	"$ktc" tune "samples/cuda/$s/$s.kt.cu" --backend cuda -k "$k" "${args[@]}" \
-		-s "$strategy" -n "$budget" --seed 1 --batch 16 \
+		-s "$strategy" -n "$budget" --seed 1 --batch 64 \
 		--cache "$work/$name.jsonl" -o "$out/$name.t4.json" --json -q \
 		>"$out/$name.summary.json" 2>"$out/$name.log"
 	echo "rc=$?" >>"$out/$name.log"
@@ -144,20 +142,25 @@ printf '%s\n' "$entries" | awk 'NF {print $1, $3}' | sort -u | while read -r s s
 	[ -n "$defs" ] && printf '%s %s %s%s\n' "$s" "$s.kt.cu" "$work/bin/tuned_${s}_$shape" "$defs"
 done >"$work/builds2"
 log "building $(wc -l <"$work/builds2") tuned checkers"
-xargs -P "$jobs" -L 1 sh -c 's=$0 src=$1 o=$2; shift 2; samples/cuda/build_check.sh "$s" "$src" "$o" "$@" >"$o.log" 2>&1' \
+xargs -r -P "$jobs" -L 1 sh -c 's=$0 src=$1 o=$2; shift 2; samples/cuda/build_check.sh "$s" "$src" "$o" "$@" >"$o.log" 2>&1' \
 	<"$work/builds2"
 
-# Checks (every size each checker lists) and times (the entry's shape).
+# Checks (every size each checker lists), several at a time since they do
+# not time anything; then the times, one at a time, at each entry's shape.
+mkdir -p "$work/checks"
 {
 	for s in $samples; do
-		b=$work/bin/orig_$s
-		echo "== check original $s"
-		if [ -x "$b" ]; then "$b" check 2>&1 | tail -n 1; else echo "$s: BUILD FAILED"; cat "$b.log"; fi
+		echo "original_$s $work/bin/orig_$s original $s"
 	done
 	while read -r s src b defs; do
-		echo "== check tuned $s ${b##*_} $defs"
-		if [ -x "$b" ]; then "$b" check 2>&1 | tail -n 1; else echo "$s: BUILD FAILED"; cat "$b.log"; fi
+		echo "tuned_${s}_${b##*_} $b tuned $s ${b##*_} $defs"
 	done <"$work/builds2"
+} >"$work/checklist"
+log "running $(wc -l <"$work/checklist") checkers"
+xargs -r -P 4 -L 1 sh -c 'n=$0 b=$1; shift 1; { echo "== check $*"; if [ -x "$b" ]; then "$b" check 2>&1; else echo "BUILD FAILED"; cat "$b.log"; fi; } >"'"$work"'/checks/$n.txt" 2>&1' \
+	<"$work/checklist"
+{
+	while read -r n rest; do cat "$work/checks/$n.txt"; done <"$work/checklist"
 	printf '%s\n' "$entries" | awk 'NF {print $1, $3, $4, $5, $6, $7}' | sort -u |
 		while read -r s shape dims; do
 			for v in orig tuned; do
@@ -169,6 +172,8 @@ xargs -P "$jobs" -L 1 sh -c 's=$0 src=$1 o=$2; shift 2; samples/cuda/build_check
 			done
 		done
 } >"$out/checks.txt" 2>&1
-grep -E "^== check|PASS|FAIL" "$out/checks.txt" | paste - - | sed 's/^== //'
+while read -r n rest; do
+	printf '%-50s %s\n' "$n" "$(tail -n 1 "$work/checks/$n.txt")"
+done <"$work/checklist"
 
 python3 "$root/bench/samples_report.py" "$out" "$report" && log "wrote $report"

@@ -55,25 +55,35 @@ def fmt(x, digits=3):
 
 
 def parse_checks(path):
-    """{(sample, 'original'|shape): verdict line}, {(variant, sample, shape): us}"""
+    """{(sample, 'original'|shape): verdict line}, {(variant, sample, shape): (us, spread)}"""
     verdicts, times = {}, {}
     if not os.path.exists(path):
         return verdicts, times
     lines = open(path).read().splitlines()
+    key = None
     for i, line in enumerate(lines):
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
         m = re.match(r"== check original (\S+)", line)
         if m:
-            verdicts[(m.group(1), "original")] = nxt
+            key = (m.group(1), "original")
+            verdicts[key] = "no verdict"
+            continue
         m = re.match(r"== check tuned (\S+) (\S+)", line)
         if m:
-            verdicts[(m.group(1), m.group(2))] = nxt
+            key = (m.group(1), m.group(2))
+            verdicts[key] = "no verdict"
+            continue
         m = re.match(r"== time (orig|tuned) (\S+) (\S+)", line)
         if m:
+            key = None
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
             t = re.search(r"time_us=([0-9.]+) spread=([0-9.]+)", nxt)
             if t:
                 times[(m.group(1), m.group(2), m.group(3))] = (
                     float(t.group(1)), float(t.group(2)))
+            continue
+        if key and (re.match(r"\S+: (PASS|FAIL)", line) or "BUILD FAILED" in line
+                    or "skipped" in line and "no CUDA" in line):
+            verdicts[key] = line.strip()
     return verdicts, times
 
 
@@ -156,7 +166,7 @@ def main():
              "(`samples/cuda/<name>/check.cu`): the original `.cu` through its own "
              "host code, the template `.kt.cu` built with the best configuration "
              "`ktc tune` found, the same harness for both (median of 50 launches, "
-             "each after a write of twice the L2 size). For the two samples of two "
+             "each after a kernel that reads twice the L2 size). For the two samples of two "
              "kernels (per-tensor quantisation, MoE align) the checker times both "
              "launches together; their rows name the kernel `ktc` tuned.")
     w.append("- **ktc default / best** are `ktc tune`'s own times (its worker, "
