@@ -550,22 +550,10 @@ static void strategy_header(const char *first)
 	printf("\n");
 }
 
-static void print_table(const landscape *ls, int nl, cell (*c)[MAXS], int seeds,
-                        int batch, double within)
+static void print_ratios(const landscape *ls, int nl, cell (*c)[MAXS])
 {
 	double logsum[MAXS] = {0};
-	printf("Evaluations until the best configuration seen is within %g%% "
-	       "of the optimum, mean (median) over %d seeds, asking %d "
-	       "configuration%s at a time:\n\n",
-	       within * 100, seeds, batch, batch == 1 ? "" : "s");
-	strategy_header("landscape");
-	for (int i = 0; i < nl; i++) {
-		printf("| %s |", ls[i].name);
-		for (int s = 0; s < NSTRAT; s++)
-			printf(" %.1f (%.0f) |", c[i][s].mean, c[i][s].median);
-		printf("\n");
-	}
-	printf("\nThe same means as a fraction of random search's (below 0.33: "
+	printf("The same means as a fraction of random search's (below 0.33: "
 	       "under a third of its evaluations):\n\n");
 	strategy_header("landscape");
 	for (int i = 0; i < nl; i++) {
@@ -588,9 +576,27 @@ static void print_table(const landscape *ls, int nl, cell (*c)[MAXS], int seeds,
 		printf("%s %s on %d of %d landscapes", s > 1 ? ";" : "",
 		       strats[s].label, under, nl);
 	}
-	printf(".\n");
-	printf("\n\nCPU time the strategy itself spends per evaluation, in "
-	       "ms:\n\n");
+	printf(".\n\n");
+}
+
+static void print_table(const landscape *ls, int nl, cell (*c)[MAXS], int seeds,
+                        int batch, double within)
+{
+	printf("Evaluations until the best configuration seen is within %g%% "
+	       "of the optimum, mean (median) over %d seeds, asking %d "
+	       "configuration%s at a time:\n\n",
+	       within * 100, seeds, batch, batch == 1 ? "" : "s");
+	strategy_header("landscape");
+	for (int i = 0; i < nl; i++) {
+		printf("| %s |", ls[i].name);
+		for (int s = 0; s < NSTRAT; s++)
+			printf(" %.1f (%.0f) |", c[i][s].mean, c[i][s].median);
+		printf("\n");
+	}
+	printf("\n");
+	print_ratios(ls, nl, c);
+	printf(
+	    "CPU time the strategy itself spends per evaluation, in ms:\n\n");
 	strategy_header("landscape");
 	for (int i = 0; i < nl; i++) {
 		printf("| %s |", ls[i].name);
