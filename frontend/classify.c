@@ -373,14 +373,15 @@ static bool inside(const fe_ast *a, int n, int outer)
 	       a->n[n].e <= a->n[outer].e;
 }
 
-static const char *has_word(const char *s, const char *w)
+/* Whether s contains the lower-case word w, ignoring the case of s. */
+static bool has_word(const char *s, const char *w)
 {
 	char buf[128];
 	size_t i = 0;
 	for (; s && s[i] && i + 1 < sizeof(buf); i++)
 		buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
 	buf[i] = 0;
-	return strstr(buf, w);
+	return strstr(buf, w) != NULL;
 }
 
 /* A constant named for a group: the data format's group size (fixed), or
