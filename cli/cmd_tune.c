@@ -121,14 +121,20 @@ static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
 	return 0;
 }
 
-/* The backend to use when none is named: sim with --from, else a GPU one. */
-static const char *pick_backend(const options *o)
+/*
+ * The backend to use when none is named: sim with --from, opencl for an
+ * OpenCL C file, else a GPU one.
+ */
+static const char *pick_backend(const options *o, const char *path)
 {
 	if (o->backend)
 		return o->backend;
 	if (o->from)
 		return "sim";
 	const char *names = kt_backend_names();
+	size_t n = strlen(path);
+	if (n > 3 && !strcmp(path + n - 3, ".cl") && strstr(names, "opencl"))
+		return "opencl";
 	if (strstr(names, "cuda"))
 		return "cuda";
 	if (strstr(names, "opencl"))
@@ -374,7 +380,7 @@ static int open_template(session *s, const char *path, const options *o)
 
 static int open_backend(session *s, const options *o)
 {
-	const char *name = pick_backend(o);
+	const char *name = pick_backend(o, s->t->path);
 	if (!name) {
 		fprintf(stderr,
 		        "ktc tune: no GPU backend is built into this ktc "
