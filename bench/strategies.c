@@ -219,7 +219,7 @@ static int open_space(landscape *l, const char *path)
 	if (!rc)
 		rc = kt_space_build(&l->space, kt_template_model(l->t, NULL),
 		                    NULL, NULL, &d);
-	if (rc)
+	if (rc && d.len)
 		kt_diags_print(&d, stderr, 0);
 	kt_diags_release(&d);
 	if (rc)
@@ -288,10 +288,8 @@ static int load_recorded(landscape *l, const char *results,
 	const kt_model *m = kt_space_model(l->space);
 	kt_results *r = NULL;
 	int rc = kt_results_load(&r, results);
-	if (rc) {
-		fprintf(stderr, "%s\n", kt_error_last());
+	if (rc)
 		return rc;
-	}
 	describe_recorded(l, r, results, template);
 	for (uint64_t i = 0; i < l->n; i++)
 		l->y[i] = INFINITY;
@@ -624,21 +622,19 @@ static int add_builtin(landscape *l, const char *name, const char *dir,
 		int rc = open_space(l, path);
 		return rc ? rc : synthesize(l, &builtins[i], seed);
 	}
-	fprintf(stderr, "ktc-bench-strategies: unknown landscape '%s'\n", name);
-	return KT_ENOTFOUND;
+	return kt_error(
+	    KT_ENOTFOUND,
+	    "unknown landscape '%s' (known: matmul, rmsnorm, stencil)", name);
 }
 
 /* TEMPLATE=RESULTS: a recorded landscape. */
 static int add_recorded(landscape *l, const char *spec)
 {
 	const char *eq = strchr(spec, '=');
-	if (!eq) {
-		fprintf(stderr,
-		        "ktc-bench-strategies: --recorded wants "
-		        "TEMPLATE=RESULTS, not '%s'\n",
-		        spec);
-		return KT_EINVALID;
-	}
+	if (!eq)
+		return kt_error(KT_EINVALID,
+		                "--recorded wants TEMPLATE=RESULTS, not '%s'",
+		                spec);
 	char path[1024];
 	snprintf(path, sizeof(path), "%.*s", (int)(eq - spec), spec);
 	const char *base = strrchr(eq + 1, '/');
