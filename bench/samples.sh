@@ -61,22 +61,16 @@ transpose transpose_kernel prefill T=4096 H=7168
 '
 full_entries='
 silu_and_mul silu_and_mul_kernel token T=1 D=14336
-silu_and_mul silu_and_mul_kernel large T=16384 D=18432
 gelu_and_mul gelu_and_mul_kernel decode T=64 D=14336
 rmsnorm rmsnorm_kernel large T=16384 D=8192
 fused_add_rmsnorm fused_add_rmsnorm_kernel token T=1 D=7168
 fused_add_rmsnorm fused_add_rmsnorm_kernel large T=16384 D=8192
-per_token_group_quant_fp8 per_token_group_quant_fp8_kernel decode T=64 D=7168
+per_token_group_quant_fp8 per_token_group_quant_fp8_kernel large T=16384 D=7168
 per_tensor_quant_fp8 per_tensor_absmax_kernel large T=16384 D=8192
 per_tensor_quant_fp8 per_tensor_quant_fp8_kernel large T=16384 D=8192
-moe_align_block_size moe_align_block_size_kernel decode T=64 K=8 E=256 BS=64
-moe_align_block_size count_and_sort_expert_tokens_kernel decode T=64 K=8 E=256 BS=64
-moe_topk_softmax topk_softmax_kernel decode T=64 E=256 K=8
 moe_topk_softmax topk_softmax_kernel experts64 T=4096 E=64 K=8
-merge_attn_states merge_attn_states_kernel large T=16384 H=64 HD=128
-rotary_embedding rotary_embedding_kernel decode T=64 QH=32 KH=8 HD=128
-transpose transpose_kernel large T=16384 H=4096
-'
+rotary_embedding rotary_embedding_kernel large T=16384 QH=32 KH=8 HD=128
+transpose transpose_kernel large T=16384 H=4096'
 entries=$quick_entries
 [ "$set_name" = full ] && entries="$quick_entries$full_entries"
 entries=$(printf '%s\n' "$entries" | awk -v re="$only" 'NF && ($1 "-" $2 "-" $3) ~ re')
@@ -109,6 +103,7 @@ samples=$(printf '%s\n' "$entries" | awk 'NF {print $1}' | sort -u)
 mkdir -p "$work/bin"
 for s in $samples; do
 	printf '%s %s %s\n' "$s" "$s.cu" "$work/bin/orig_$s"
+	printf '%s %s %s\n' "$s" "$s.kt.cu" "$work/bin/default_$s"
 done >"$work/builds1"
 xargs -r -P "$jobs" -L 1 sh -c 'samples/cuda/build_check.sh "$0" "$1" "$2" >"$2.log" 2>&1' \
 	<"$work/builds1" &
@@ -163,8 +158,8 @@ xargs -r -P 4 -L 1 sh -c 'n=$0 b=$1; shift 1; { echo "== check $*"; if [ -x "$b"
 	while read -r n rest; do cat "$work/checks/$n.txt"; done <"$work/checklist"
 	printf '%s\n' "$entries" | awk 'NF {print $1, $3, $4, $5, $6, $7}' | sort -u |
 		while read -r s shape dims; do
-			for v in orig tuned; do
-				b=$work/bin/orig_$s
+			for v in orig default tuned; do
+				b=$work/bin/${v}_$s
 				[ $v = tuned ] && b=$work/bin/tuned_${s}_$shape
 				[ -x "$b" ] || continue
 				echo "== time $v $s $shape"
@@ -175,5 +170,25 @@ xargs -r -P 4 -L 1 sh -c 'n=$0 b=$1; shift 1; { echo "== check $*"; if [ -x "$b"
 while read -r n rest; do
 	printf '%-50s %s\n' "$n" "$(tail -n 1 "$work/checks/$n.txt")"
 done <"$work/checklist"
+
+# Profiler evidence (DRAM bytes, occupancy, SM throughput through ktc's
+# CUPTI range profiler) for the default and the best configuration of each
+# memory-bound kernel at a prefill size whose best is under 90% of the copy
+# bandwidth.
+python3 "$root/bench/samples_report.py" --below "$out" | while read -r name; do
+	s=${name%%-*} rest=${name#*-} k=${rest%-*}
+	problem=$(printf '%s\n' "$entries" | awk -v n="$name" '($1 "-" $2 "-" $3) == n {$1 = $2 = $3 = ""; print}')
+	args=()
+	for p in $problem; do args+=(-p "$p"); done
+	"$ktc" apply "samples/cuda/$s/$s.kt.cu" "$out/$name.t4.json" -k "$k" \
+		-o "$work/$name.best.kt.cu" >/dev/null 2>&1 || continue
+	for v in default best; do
+		tpl=samples/cuda/$s/$s.kt.cu
+		[ $v = best ] && tpl=$work/$name.best.kt.cu
+		log "profile $name ($v)"
+		"$ktc" tune "$tpl" --backend cuda -k "$k" "${args[@]}" -n 1 --profile \
+			--no-cache -o "$out/$name.profile-$v.t4.json" -q >/dev/null 2>>"$out/$name.log"
+	done
+done
 
 python3 "$root/bench/samples_report.py" "$out" "$report" && log "wrote $report"

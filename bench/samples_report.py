@@ -72,7 +72,7 @@ def parse_checks(path):
             key = (m.group(1), m.group(2))
             verdicts[key] = "no verdict"
             continue
-        m = re.match(r"== time (orig|tuned) (\S+) (\S+)", line)
+        m = re.match(r"== time (orig|default|tuned) (\S+) (\S+)", line)
         if m:
             key = None
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
@@ -127,10 +127,42 @@ def cfg_text(cfg, default):
     return ", ".join(changed) if changed else "(the default)"
 
 
+def entry_names(results):
+    return sorted(os.path.basename(p)[:-len(".t4.json")]
+                  for p in glob.glob(os.path.join(results, "*.t4.json"))
+                  if ".profile-" not in p)
+
+
+def below(results):
+    """Prints the memory-bound prefill entries whose best is under 90% of
+    the copy bandwidth (bench/samples.sh profiles them)."""
+    for n in entry_names(results):
+        e = entry(results, n)
+        if (e["kernel"] in MEMORY_BOUND and e["problem"].get("T", 0) >= 4096
+                and e["best_frac"] is not None and e["best_frac"] < 0.9):
+            print(n)
+
+
+def profile_rows(results, e):
+    rows = []
+    for v in ("default", "best"):
+        p = os.path.join(results, "%s.profile-%s.t4.json" % (e["name"], v))
+        if not os.path.exists(p):
+            continue
+        res = load(p)["results"]
+        if not res or res[0].get("invalidity") != "correct":
+            rows.append((v, None))
+            continue
+        rows.append((v, res[0]))
+    return rows
+
+
 def main():
+    if sys.argv[1] == "--below":
+        below(sys.argv[2])
+        return
     results, report = sys.argv[1], sys.argv[2]
-    names = sorted(os.path.basename(p)[:-len(".t4.json")]
-                   for p in glob.glob(os.path.join(results, "*.t4.json")))
+    names = entry_names(results)
     order = {}
     for n in names:  # keep the samples in the order the script ran them
         order.setdefault(n.split("-")[0], len(order))
@@ -162,10 +194,11 @@ def main():
                  info.get("nvcc", "-")))
     w.append("")
     w.append("## How to read it\n")
-    w.append("- **original** and **tuned** are timed by the sample's GPU checker "
-             "(`samples/cuda/<name>/check.cu`): the original `.cu` through its own "
-             "host code, the template `.kt.cu` built with the best configuration "
-             "`ktc tune` found, the same harness for both (median of 50 launches, "
+    w.append("- **original**, **template default** and **tuned** are timed by the "
+             "sample's GPU checker (`samples/cuda/<name>/check.cu`): the original "
+             "`.cu` through its own host code, the template `.kt.cu` at its defaults "
+             "(the original's literals) and built with the best configuration "
+             "`ktc tune` found, the same harness for all three (median of 50 launches, "
              "each after a kernel that reads twice the L2 size). For the two samples of two "
              "kernels (per-tensor quantisation, MoE align) the checker times both "
              "launches together; their rows name the kernel `ktc` tuned.")
@@ -182,13 +215,15 @@ def main():
              "token counts, sizes not tuned on), 2 seeds each.\n")
 
     w.append("## Results\n")
-    w.append("| sample | kernel | shape | original µs | tuned µs | speedup | "
-             "ktc default µs | ktc best µs | ktc speedup | copy BW (default → tuned) | "
-             "cost: configs, s, GPU busy | best configuration | verified |")
-    w.append("|" + "---|" * 13)
+    w.append("| sample | kernel | shape | original µs | template default µs | tuned µs | "
+             "speedup | ktc default µs | ktc best µs | ktc speedup | "
+             "copy BW (default → tuned) | cost: configs, s, GPU busy | "
+             "best configuration | verified |")
+    w.append("|" + "---|" * 14)
     for e in entries:
         prob = " ".join("%s=%s" % kv for kv in e["problem"].items())
         to = times.get(("orig", e["sample"], e["shape"]))
+        td = times.get(("default", e["sample"], e["shape"]))
         tt = times.get(("tuned", e["sample"], e["shape"]))
         sp = to[0] / tt[0] if to and tt else None
         ksp = e["default_ms"] / e["best_ms"] if e["default_ms"] and e["best_ms"] else None
@@ -200,9 +235,10 @@ def main():
         cost = "%d (%d ok) of %s, %s s, %s" % (
             e["visited"], e["correct"], e["space"], fmt(e["wall"]),
             "%.0f%%" % (100 * e["busy"]) if e["busy"] is not None else "-")
-        w.append("| %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        w.append("| %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             e["sample"], e["kernel"], e["shape"], prob,
-            fmt(to[0]) if to else "-", fmt(tt[0]) if tt else "-",
+            fmt(to[0]) if to else "-", fmt(td[0]) if td else "-",
+            fmt(tt[0]) if tt else "-",
             "%.2fx" % sp if sp else "-",
             fmt(e["default_ms"] * 1e3) if e["default_ms"] else "-",
             fmt(e["best_ms"] * 1e3) if e["best_ms"] else "-",
@@ -243,6 +279,38 @@ def main():
             fmt(e["best_bw"]), "%.1f%%" % (100 * f) if f is not None else "-",
             "met" if f is not None and f >= 0.9 else "NOT met"))
     w.append("")
+
+    prof = [(e, profile_rows(results, e)) for e in entries]
+    prof = [(e, rows) for e, rows in prof if rows]
+    if prof:
+        w.append("### Profiler evidence for the kernels under 90%\n")
+        w.append("`ktc tune --profile` (CUPTI range profiler, one launch, L2 "
+                 "flushed) on the default configuration and on the best one "
+                 "(`ktc apply`); the minimum is the template's `objective "
+                 "bandwidth` bytes:\n")
+        w.append("| kernel | shape | config | µs | DRAM read MB | DRAM write MB | "
+                 "minimum MB | achieved occupancy | SM throughput |")
+        w.append("|---|---|---|---|---|---|---|---|---|")
+        for e, rows in prof:
+            minimum = None
+            if e["best_bw"] and e["best_ms"]:
+                minimum = e["best_bw"] * 1e9 * e["best_ms"] * 1e-3 / 1e6
+            for v, r in rows:
+                if r is None:
+                    w.append("| %s | %s | %s | not correct | | | | | |" % (
+                        e["kernel"], e["shape"], v))
+                    continue
+                rd, wr = measure(r, "dram_read"), measure(r, "dram_write")
+                w.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    e["kernel"], e["shape"], v,
+                    fmt(measure(r, "time") * 1e3),
+                    fmt(rd / 1e6) if rd is not None else "-",
+                    fmt(wr / 1e6) if wr is not None else "-", fmt(minimum),
+                    "%.0f%%" % measure(r, "achieved_occupancy")
+                    if measure(r, "achieved_occupancy") is not None else "-",
+                    "%.0f%%" % measure(r, "sm_throughput")
+                    if measure(r, "sm_throughput") is not None else "-"))
+        w.append("")
 
     w.append("## Verification\n")
     w.append("Each original and each tuned configuration against the CPU "

@@ -24,18 +24,28 @@
 #define ROWS 1
 #endif
 
-// hand: a vector of VEC bf16 replaces uint4, and its float twin
-struct __align__(2 * VEC) far_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type far_word;
+union far_vec {
+	far_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
+// hand: its float twin
 struct far_fvec {
 	float2 f[VEC / 2];
 };
 
 // x = a + b in float; b becomes x in bf16; the sum of squares grows
-__device__ __forceinline__ far_fvec far_add(const far_vec &a, far_vec &b,
-					    float &ss)
+__device__ __forceinline__ far_fvec far_add(far_word aw, far_word &bw, float &ss)
 {
+	far_vec a, b;
+	a.w = aw;
+	b.w = bw;
 	far_fvec x;
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
@@ -44,19 +54,21 @@ __device__ __forceinline__ far_fvec far_add(const far_vec &a, far_vec &b,
 		ss += x.f[k].x * x.f[k].x + x.f[k].y * x.f[k].y;
 		b.h[k] = __floats2bfloat162_rn(x.f[k].x, x.f[k].y);
 	}
+	bw = b.w;
 	return x;
 }
 
-__device__ __forceinline__ far_vec far_scale(const far_fvec &x, const far_vec &g,
-					     float r)
+__device__ __forceinline__ far_word far_scale(const far_fvec &x, far_word gw,
+					      float r)
 {
-	far_vec o;
+	far_vec g, o;
+	g.w = gw;
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
 		float2 s = __bfloat1622float2(g.h[k]);
 		o.h[k] = __floats2bfloat162_rn(x.f[k].x * r * s.x, x.f[k].y * r * s.y);
 	}
-	return o;
+	return o.w;
 }
 
 #pragma kt param VEC values(2, 4, 8) default(8)
@@ -89,9 +101,9 @@ extern "C" __global__ void fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ 
 	float *partial = smem + threadIdx.y * 32; // hand: ROWS rows per block
 	const long t = (long)blockIdx.x * ROWS + threadIdx.y; // hand:
 	const bool live = t < tokens;                          // hand:
-	far_vec *x = reinterpret_cast<far_vec *>(in + t * d);
-	far_vec *res = reinterpret_cast<far_vec *>(residual + t * d);
-	const far_vec *wv = reinterpret_cast<const far_vec *>(w);
+	far_word *x = reinterpret_cast<far_word *>(in + t * d);
+	far_word *res = reinterpret_cast<far_word *>(residual + t * d);
+	const far_word *wv = reinterpret_cast<const far_word *>(w);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
 	float ss = 0.f;
@@ -101,7 +113,7 @@ extern "C" __global__ void fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ 
 	for (int k = 0; k < ITEMS; k++) {
 		const int i = threadIdx.x + k * blockDim.x;
 		if (live && i < d / VEC) {
-			far_vec a = x[i], b = res[i];
+			far_word a = x[i], b = res[i];
 			keep[k] = far_add(a, b, ss);
 			res[i] = b;
 		}
@@ -111,7 +123,7 @@ extern "C" __global__ void fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ 
 		       threadIdx.y * (d / VEC);
 	if (live)
 		for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
-			far_vec a = x[i], b = res[i];
+			far_word a = x[i], b = res[i];
 			xs[i] = far_add(a, b, ss);
 			res[i] = b;
 		}

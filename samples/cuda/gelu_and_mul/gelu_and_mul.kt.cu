@@ -26,8 +26,15 @@
 #define UNROLL 1
 #endif
 
-// hand: a vector of VEC bf16 replaces uint4
-struct __align__(2 * VEC) gelu_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type gelu_word;
+union gelu_vec {
+	gelu_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
 
@@ -57,9 +64,9 @@ gelu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 {
 	constexpr int kt_unroll_cols = UNROLL;
 	const long t = blockIdx.x;
-	const gelu_vec *x = reinterpret_cast<const gelu_vec *>(in + t * 2 * d);
-	const gelu_vec *y = reinterpret_cast<const gelu_vec *>(in + t * 2 * d + d);
-	gelu_vec *o = reinterpret_cast<gelu_vec *>(out + t * d);
+	const gelu_word *x = reinterpret_cast<const gelu_word *>(in + t * 2 * d);
+	const gelu_word *y = reinterpret_cast<const gelu_word *>(in + t * 2 * d + d);
+	gelu_word *o = reinterpret_cast<gelu_word *>(out + t * d);
 	const int per = (d / VEC + SPLIT - 1) / SPLIT; // hand: slice of a block
 	const int lo = blockIdx.y * per;               // hand:
 	const int hi = min(d / VEC, lo + per);         // hand:
@@ -70,8 +77,8 @@ gelu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 		for (int k = 0; k < ITEMS; k++) {
 			const int j = i + k * blockDim.x;
 			if (j < hi) {
-				xv[k] = x[j];
-				yv[k] = y[j];
+				xv[k].w = x[j];
+				yv[k].w = y[j];
 			}
 		}
 #pragma unroll
@@ -87,7 +94,7 @@ gelu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 				ov.h[h] = __floats2bfloat162_rn(gelu(a.x) * b.x,
 								gelu(a.y) * b.y);
 			}
-			o[j] = ov;
+			o[j] = ov.w;
 		}
 	}
 }

@@ -21,8 +21,15 @@
 #define PPT 1
 #endif
 
-// hand: a pack of VEC bf16 replaces uint4
-struct __align__(2 * VEC) merge_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type merge_word;
+union merge_vec {
+	merge_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
 
@@ -63,14 +70,14 @@ extern "C" __global__ void __launch_bounds__(BLOCK) merge_attn_states_kernel(
 	const float m = fmaxf(la, lb);
 	const float ea = expf(la - m), eb = expf(lb - m), es = ea + eb;
 	const float wa = ea / es, wb = eb / es;
-	const merge_vec *a = reinterpret_cast<const merge_vec *>(va + th * dim);
-	const merge_vec *b = reinterpret_cast<const merge_vec *>(vb + th * dim);
-	merge_vec *o = reinterpret_cast<merge_vec *>(out + th * dim);
+	const merge_word *a = reinterpret_cast<const merge_word *>(va + th * dim);
+	const merge_word *b = reinterpret_cast<const merge_word *>(vb + th * dim);
+	merge_word *o = reinterpret_cast<merge_word *>(out + th * dim);
 	merge_vec x[PPT], y[PPT]; // hand: PPT packs, loads first
 #pragma unroll
 	for (int p = 0; p < PPT; p++) {
-		x[p] = a[lane + p * group];
-		y[p] = b[lane + p * group];
+		x[p].w = a[lane + p * group];
+		y[p].w = b[lane + p * group];
 	}
 #pragma unroll
 	for (int p = 0; p < PPT; p++) {
@@ -82,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) merge_attn_states_kernel(
 			r.h[k] = __floats2bfloat162_rn(f.x * wa + g.x * wb,
 						       f.y * wa + g.y * wb);
 		}
-		o[lane + p * group] = r;
+		o[lane + p * group] = r.w;
 	}
 	if (lane == 0)
 		out_lse[th] = logf(es) + m;

@@ -39,14 +39,23 @@
 #define Q_CAP 1024
 #endif
 
-// hand: vectors of A_VEC bf16, Q_ELEMS bf16 and Q_ELEMS fp8 codes
-struct __align__(2 * A_VEC) pt_avec {
+// hand: A_VEC bf16, Q_ELEMS bf16 and Q_ELEMS fp8 codes, each moved as
+// whole integer words (a struct of bf16 pairs or of bytes would be copied
+// piecewise)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * A_VEC>::type pt_aword;
+union pt_avec {
+	pt_aword w;
 	__nv_bfloat162 h[A_VEC / 2];
 };
-struct __align__(16) pt_qin {
+struct pt_qin {
 	uint4 u[Q_ELEMS / 8];
 };
-struct __align__(Q_ELEMS < 16 ? Q_ELEMS : 16) pt_qout {
+typedef kt_word<Q_ELEMS < 16 ? Q_ELEMS : 16>::type pt_qword;
+union pt_qout {
+	pt_qword w[Q_ELEMS < 16 ? 1 : Q_ELEMS / 16];
 	unsigned char c[Q_ELEMS];
 };
 
@@ -77,14 +86,14 @@ per_tensor_absmax_kernel(const __nv_bfloat16 *__restrict__ in,
 	__shared__ float partial[32];
 	const long tid = (long)blockIdx.x * blockDim.x + threadIdx.x;
 	const long stride = (long)gridDim.x * blockDim.x;
-	const pt_avec *x = reinterpret_cast<const pt_avec *>(in);
+	const pt_aword *x = reinterpret_cast<const pt_aword *>(in);
 	float m = 0.f;
 	for (long i = tid; i < n / A_VEC; i += stride * A_ITEMS) {
 		pt_avec v[A_ITEMS]; // hand: A_ITEMS loads in flight
 #pragma unroll
 		for (int j = 0; j < A_ITEMS; j++)
 			if (i + j * stride < n / A_VEC)
-				v[j] = x[i + j * stride];
+				v[j].w = x[i + j * stride];
 #pragma unroll
 		for (int j = 0; j < A_ITEMS; j++)
 			if (i + j * stride < n / A_VEC)
@@ -135,14 +144,17 @@ per_tensor_quant_fp8_kernel(const __nv_bfloat16 *__restrict__ in,
 	const float inv = 1.0f / *scale;
 	const long tid = (long)blockIdx.x * blockDim.x + threadIdx.x;
 	const long stride = (long)gridDim.x * blockDim.x;
-	const pt_qin *x = reinterpret_cast<const pt_qin *>(in);
-	pt_qout *o = reinterpret_cast<pt_qout *>(q);
+	const uint4 *x = reinterpret_cast<const uint4 *>(in);
+	pt_qword *o = reinterpret_cast<pt_qword *>(q);
+	constexpr int kIn = Q_ELEMS / 8, kOut = Q_ELEMS < 16 ? 1 : Q_ELEMS / 16;
 	for (long i = tid; i < n / Q_ELEMS; i += stride * Q_ITEMS) {
 		pt_qin v[Q_ITEMS]; // hand: Q_ITEMS steps of loads in flight
 #pragma unroll
 		for (int j = 0; j < Q_ITEMS; j++)
 			if (i + j * stride < n / Q_ELEMS)
-				v[j] = x[i + j * stride];
+#pragma unroll
+				for (int u = 0; u < kIn; u++)
+					v[j].u[u] = x[(i + j * stride) * kIn + u];
 #pragma unroll
 		for (int j = 0; j < Q_ITEMS; j++) {
 			if (i + j * stride >= n / Q_ELEMS)
@@ -152,7 +164,9 @@ per_tensor_quant_fp8_kernel(const __nv_bfloat16 *__restrict__ in,
 #pragma unroll
 			for (int k = 0; k < Q_ELEMS; k++)
 				w.c[k] = to_fp8(__bfloat162float(p[k]), inv);
-			o[i + j * stride] = w;
+#pragma unroll
+			for (int u = 0; u < kOut; u++)
+				o[(i + j * stride) * kOut + u] = w.w[u];
 		}
 	}
 	for (long i = n / Q_ELEMS * Q_ELEMS + tid; i < n; i += stride)

@@ -31,16 +31,23 @@
 #define PACK 0
 #endif
 
-// hand: a vector of VEC bf16 replaces uint4
-struct __align__(2 * VEC) ptg_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type ptg_word;
+union ptg_vec {
+	ptg_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
-
 // hand: N fp8 codes in one store of N bytes
-template <int N> struct ptg_word;
-template <> struct ptg_word<2> { typedef unsigned short type; };
-template <> struct ptg_word<4> { typedef unsigned int type; };
-template <> struct ptg_word<8> { typedef unsigned long long type; };
+template <int N> struct ptg_codes;
+template <> struct ptg_codes<2> { typedef unsigned short type; };
+template <> struct ptg_codes<4> { typedef unsigned int type; };
+template <> struct ptg_codes<8> { typedef unsigned long long type; };
+
 
 #pragma kt param TPG values(2, 4, 8, 16, 32) default(16)
 #pragma kt param VEC values(2, 4, 8) default(8)
@@ -67,18 +74,19 @@ extern "C" __global__ void __launch_bounds__(GPB * TPG) per_token_group_quant_fp
 	constexpr int kPer = kGroup / (TPG * VEC); // hand: vectors per thread
 	const int lane = threadIdx.x % TPG;
 	const long g = (long)blockIdx.x * (blockDim.x / TPG) + threadIdx.x / TPG;
-	const ptg_vec *x = reinterpret_cast<const ptg_vec *>(in + g * kGroup);
+	const ptg_word *x = reinterpret_cast<const ptg_word *>(in + g * kGroup);
 	const unsigned mask = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
 
 	float amax = 1e-10f;
 #if ONCE
-	ptg_vec keep[kPer]; // hand: the group stays in registers
+	ptg_word keep[kPer]; // hand: the group stays in registers
 #endif
 #pragma unroll
 	for (int j = 0; j < kPer; j++) {
-		ptg_vec v = x[lane + j * TPG];
+		ptg_vec v;
+		v.w = x[lane + j * TPG];
 #if ONCE
-		keep[j] = v;
+		keep[j] = v.w;
 #endif
 #pragma unroll
 		for (int k = 0; k < VEC / 2; k++) {
@@ -96,22 +104,25 @@ extern "C" __global__ void __launch_bounds__(GPB * TPG) per_token_group_quant_fp
 #pragma unroll
 	for (int j = 0; j < kPer; j++) {
 		const int i = lane + j * TPG;
+		ptg_vec v;
 #if ONCE
-		const ptg_vec v = keep[j];
+		v.w = keep[j];
 #else
-		const ptg_vec v = x[i];
+		v.w = x[i];
 #endif
 		const __nv_bfloat16 *p = reinterpret_cast<const __nv_bfloat16 *>(&v);
 #if PACK
-		typename ptg_word<VEC>::type w = 0; // hand: packed codes
+		// hand: the VEC codes packed into one word of VEC bytes
+		unsigned long long w = 0;
 #pragma unroll
 		for (int k = 0; k < VEC; k++) {
 			float y = fminf(fmaxf(__bfloat162float(p[k]) / scale, -448.f), 448.f);
-			w |= (typename ptg_word<VEC>::type)__nv_cvt_float_to_fp8(
-				     y, __NV_SATFINITE, __NV_E4M3)
+			w |= (unsigned long long)__nv_cvt_float_to_fp8(y, __NV_SATFINITE,
+								      __NV_E4M3)
 			     << (8 * k);
 		}
-		reinterpret_cast<typename ptg_word<VEC>::type *>(q + g * kGroup)[i] = w;
+		typedef ptg_codes<VEC>::type codes;
+		reinterpret_cast<codes *>(q + g * kGroup)[i] = (codes)w;
 #else
 #pragma unroll
 		for (int k = 0; k < VEC; k++) {

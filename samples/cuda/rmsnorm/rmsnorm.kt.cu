@@ -24,13 +24,22 @@
 #define ROWS 1
 #endif
 
-// hand: a vector of VEC bf16 replaces uint4
-struct __align__(2 * VEC) rms_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type rms_word;
+union rms_vec {
+	rms_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
 
-__device__ __forceinline__ float rms_sumsq(const rms_vec &v)
+__device__ __forceinline__ float rms_sumsq(rms_word word)
 {
+	rms_vec v;
+	v.w = word;
 	float s = 0.f;
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
@@ -40,16 +49,17 @@ __device__ __forceinline__ float rms_sumsq(const rms_vec &v)
 	return s;
 }
 
-__device__ __forceinline__ rms_vec rms_scale(const rms_vec &v, const rms_vec &g,
-					     float r)
+__device__ __forceinline__ rms_word rms_scale(rms_word vw, rms_word gw, float r)
 {
-	rms_vec o;
+	rms_vec v, g, o;
+	v.w = vw;
+	g.w = gw;
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
 		float2 f = __bfloat1622float2(v.h[k]), s = __bfloat1622float2(g.h[k]);
 		o.h[k] = __floats2bfloat162_rn(f.x * r * s.x, f.y * r * s.y);
 	}
-	return o;
+	return o.w;
 }
 
 #pragma kt param VEC values(2, 4, 8) default(8)
@@ -78,15 +88,15 @@ extern "C" __global__ void rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
 {
 	const long t = (long)blockIdx.x * ROWS + threadIdx.y; // hand: ROWS
 	const bool live = t < tokens;                          // hand:
-	const rms_vec *x = reinterpret_cast<const rms_vec *>(in + t * d);
-	const rms_vec *wv = reinterpret_cast<const rms_vec *>(w);
-	rms_vec *o = reinterpret_cast<rms_vec *>(out + t * d);
+	const rms_word *x = reinterpret_cast<const rms_word *>(in + t * d);
+	const rms_word *wv = reinterpret_cast<const rms_word *>(w);
+	rms_word *o = reinterpret_cast<rms_word *>(out + t * d);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	__shared__ float partial[ROWS][32];
 
 	float ss = 0.f;
 #if ITEMS > 0
-	rms_vec keep[ITEMS]; // hand: the row stays in registers
+	rms_word keep[ITEMS]; // hand: the row stays in registers
 #pragma unroll
 	for (int k = 0; k < ITEMS; k++) {
 		const int i = threadIdx.x + k * blockDim.x;

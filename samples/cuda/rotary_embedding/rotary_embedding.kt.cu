@@ -24,11 +24,20 @@
 #define HSPLIT 1
 #endif
 
-// hand: VEC bf16 and VEC floats per access
-struct __align__(2 * VEC) rope_h {
+// hand: VEC bf16 and VEC floats, each moved as whole words (a struct of
+// bf16 or float elements would be copied element by element)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<2> { typedef unsigned short type; };
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+template <> struct kt_word<32> { typedef uint4 type; };
+union rope_h {
+	kt_word<2 * VEC>::type w;
 	__nv_bfloat16 v[VEC];
 };
-struct __align__(4 * VEC) rope_f {
+union rope_f {
+	kt_word<4 * VEC>::type w[VEC < 8 ? 1 : 2];
 	float v[VEC];
 };
 
@@ -36,18 +45,25 @@ struct __align__(4 * VEC) rope_f {
 __device__ __forceinline__ void rotate_pairs(__nv_bfloat16 *x, const float *cache,
 					     int r, int embed)
 {
-	const rope_f c = *reinterpret_cast<const rope_f *>(cache + r);
-	const rope_f s = *reinterpret_cast<const rope_f *>(cache + embed + r);
-	rope_h a = *reinterpret_cast<rope_h *>(x + r);
-	rope_h b = *reinterpret_cast<rope_h *>(x + embed + r);
+	typedef kt_word<2 * VEC>::type hw;
+	typedef kt_word<4 * VEC>::type fw;
+	rope_f c, s;
+	rope_h a, b;
+#pragma unroll
+	for (int k = 0; k < (VEC < 8 ? 1 : 2); k++) {
+		c.w[k] = reinterpret_cast<const fw *>(cache + r)[k];
+		s.w[k] = reinterpret_cast<const fw *>(cache + embed + r)[k];
+	}
+	a.w = *reinterpret_cast<const hw *>(x + r);
+	b.w = *reinterpret_cast<const hw *>(x + embed + r);
 #pragma unroll
 	for (int k = 0; k < VEC; k++) {
 		const float fa = __bfloat162float(a.v[k]), fb = __bfloat162float(b.v[k]);
 		a.v[k] = __float2bfloat16(fa * c.v[k] - fb * s.v[k]);
 		b.v[k] = __float2bfloat16(fb * c.v[k] + fa * s.v[k]);
 	}
-	*reinterpret_cast<rope_h *>(x + r) = a;
-	*reinterpret_cast<rope_h *>(x + embed + r) = b;
+	*reinterpret_cast<hw *>(x + r) = a.w;
+	*reinterpret_cast<hw *>(x + embed + r) = b.w;
 }
 
 #pragma kt param VEC values(1, 2, 4, 8) default(1)

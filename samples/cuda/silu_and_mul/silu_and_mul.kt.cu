@@ -26,8 +26,15 @@
 #define UNROLL 1
 #endif
 
-// hand: a vector of VEC bf16 replaces uint4
-struct __align__(2 * VEC) silu_vec {
+// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
+// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type silu_word;
+union silu_vec {
+	silu_word w;
 	__nv_bfloat162 h[VEC / 2];
 };
 
@@ -56,9 +63,9 @@ silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 {
 	constexpr int kt_unroll_cols = UNROLL;
 	const long t = blockIdx.x;
-	const silu_vec *x = reinterpret_cast<const silu_vec *>(in + t * 2 * d);
-	const silu_vec *y = reinterpret_cast<const silu_vec *>(in + t * 2 * d + d);
-	silu_vec *o = reinterpret_cast<silu_vec *>(out + t * d);
+	const silu_word *x = reinterpret_cast<const silu_word *>(in + t * 2 * d);
+	const silu_word *y = reinterpret_cast<const silu_word *>(in + t * 2 * d + d);
+	silu_word *o = reinterpret_cast<silu_word *>(out + t * d);
 	const int per = (d / VEC + SPLIT - 1) / SPLIT; // hand: slice of a block
 	const int lo = blockIdx.y * per;               // hand:
 	const int hi = min(d / VEC, lo + per);         // hand:
@@ -69,8 +76,8 @@ silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 		for (int k = 0; k < ITEMS; k++) {
 			const int j = i + k * blockDim.x;
 			if (j < hi) {
-				xv[k] = x[j];
-				yv[k] = y[j];
+				xv[k].w = x[j];
+				yv[k].w = y[j];
 			}
 		}
 #pragma unroll
@@ -86,7 +93,7 @@ silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 				ov.h[h] = __floats2bfloat162_rn(silu(a.x) * b.x,
 								silu(a.y) * b.y);
 			}
-			o[j] = ov;
+			o[j] = ov.w;
 		}
 	}
 }

@@ -26,15 +26,23 @@
 #define VEC 1
 #endif
 
-// hand: VEC bf16 in one access
-struct __align__(2 * VEC) tr_vec {
+// hand: VEC bf16 in one access, as a whole word (a struct of bf16 would be
+// copied element by element)
+template <int BYTES> struct kt_word;
+template <> struct kt_word<2> { typedef unsigned short type; };
+template <> struct kt_word<4> { typedef unsigned int type; };
+template <> struct kt_word<8> { typedef uint2 type; };
+template <> struct kt_word<16> { typedef uint4 type; };
+typedef kt_word<2 * VEC>::type tr_word;
+union tr_vec {
+	tr_word w;
 	__nv_bfloat16 v[VEC];
 };
 
-#pragma kt param TILE values(16, 32, 64) default(32)
+#pragma kt param TILE values(16, 32, 64, 128) default(32)
 #pragma kt param BROWS values(2, 4, 8, 16, 32) default(8)
 #pragma kt param PAD values(0, 1, 2) default(1)
-#pragma kt param VEC values(1, 2, 4) default(1)
+#pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt problem T values(4096, 16384) default(4096)
 #pragma kt problem H values(7168, 4096) default(7168)
 #pragma kt constraint TILE % VEC == 0 && BROWS <= TILE
@@ -55,18 +63,19 @@ transpose_kernel(__nv_bfloat16 *__restrict__ out, const __nv_bfloat16 *__restric
 	const int y = blockIdx.y * TILE + threadIdx.y;
 	const bool vec_in = cols % VEC == 0;                 // hand:
 	for (int j = 0; j < TILE; j += BROWS) {
-		if (y + j >= rows)
-			break;
-		const __nv_bfloat16 *src = in + (long)(y + j) * cols + x;
-		__nv_bfloat16 *dst = &tile[threadIdx.y + j][threadIdx.x * VEC];
-		if (vec_in && x + VEC <= cols) { // hand: one access
-			tr_vec v = *reinterpret_cast<const tr_vec *>(src);
+		if (y + j < rows) {
+			const __nv_bfloat16 *src = in + (long)(y + j) * cols + x;
+			__nv_bfloat16 *dst = &tile[threadIdx.y + j][threadIdx.x * VEC];
+			if (vec_in && x + VEC <= cols) { // hand: one access
+				tr_vec v;
+				v.w = *reinterpret_cast<const tr_word *>(src);
 #pragma unroll
-			for (int k = 0; k < VEC; k++)
-				dst[k] = v.v[k];
-		} else {
-			for (int k = 0; k < VEC && x + k < cols; k++)
-				dst[k] = src[k];
+				for (int k = 0; k < VEC; k++)
+					dst[k] = v.v[k];
+			} else {
+				for (int k = 0; k < VEC && x + k < cols; k++)
+					dst[k] = src[k];
+			}
 		}
 	}
 	__syncthreads();
@@ -74,18 +83,18 @@ transpose_kernel(__nv_bfloat16 *__restrict__ out, const __nv_bfloat16 *__restric
 	const int oy = blockIdx.x * TILE + threadIdx.y;
 	const bool vec_out = rows % VEC == 0;                 // hand:
 	for (int j = 0; j < TILE; j += BROWS) {
-		if (oy + j >= cols)
-			break;
-		__nv_bfloat16 *dst = out + (long)(oy + j) * rows + ox;
-		if (vec_out && ox + VEC <= rows) { // hand: one access
-			tr_vec v;
+		if (oy + j < cols) {
+			__nv_bfloat16 *dst = out + (long)(oy + j) * rows + ox;
+			if (vec_out && ox + VEC <= rows) { // hand: one access
+				tr_vec v;
 #pragma unroll
-			for (int k = 0; k < VEC; k++)
-				v.v[k] = tile[threadIdx.x * VEC + k][threadIdx.y + j];
-			*reinterpret_cast<tr_vec *>(dst) = v;
-		} else {
-			for (int k = 0; k < VEC && ox + k < rows; k++)
-				dst[k] = tile[threadIdx.x * VEC + k][threadIdx.y + j];
+				for (int k = 0; k < VEC; k++)
+					v.v[k] = tile[threadIdx.x * VEC + k][threadIdx.y + j];
+				*reinterpret_cast<tr_word *>(dst) = v.w;
+			} else {
+				for (int k = 0; k < VEC && ox + k < rows; k++)
+					dst[k] = tile[threadIdx.x * VEC + k][threadIdx.y + j];
+			}
 		}
 	}
 }
