@@ -15,7 +15,6 @@
 #include "ktc/rewrite.h"
 #include "util/fs.h"
 #include "util/opt.h"
-#include "util/vec.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,7 +37,9 @@ typedef struct session {
 	kt_plan *plan;
 	kt_rewrite_file rf;
 	kt_rewrite_result res;
-	KT_VEC(char *) flags;
+	kt_rewrite_opts ro;
+	char **flags;
+	size_t nflags;
 } session;
 
 static void say(const char *what)
@@ -100,56 +101,36 @@ static int only_kernel(kt_plan *p, const char *name)
 	return 0;
 }
 
-/* The compile flags nvcc and NVRTC share with the parse: -I, -D, -U. */
-static int compile_flags(session *s)
-{
-	const char *const *args;
-	size_t n = kt_frontend_args(s->tu, &args);
-	for (size_t i = 0; i < n; i++) {
-		const char *a = args[i];
-		bool two =
-		    i + 1 < n && (!strcmp(a, "-I") || !strcmp(a, "-D") ||
-		                  !strcmp(a, "-U") || !strcmp(a, "-isystem"));
-		bool one =
-		    !two && (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) ||
-		             !strncmp(a, "-U", 2));
-		if (!one && !two)
-			continue;
-		size_t len = strlen(a) + (two ? strlen(args[i + 1]) : 0) + 1;
-		char *f = kt_malloc(len);
-		if (!f)
-			return kt_error(KT_ENOMEM, "out of memory");
-		if (two)
-			snprintf(f, len, "%s%s",
-			         strcmp(a, "-isystem") ? a : "-I", args[++i]);
-		else
-			snprintf(f, len, "%s", a);
-		if (kt_vec_push(&s->flags, f)) {
-			kt_free(f);
-			return KT_ENOMEM;
-		}
-	}
-	return 0;
-}
-
 static int rewrite(session *s)
 {
 	int rc = kt_rewrite_file_from_tu(&s->rf, s->tu);
-	if (!rc)
-		rc = compile_flags(s);
+	return rc ? rc : kt_rewrite(&s->res, s->plan, &s->rf, &s->ro, &s->d);
+}
+
+/*
+ * The verification's options; the original's nvcc compile starts now, so
+ * it runs while libclang parses the file.
+ */
+static int prepare(session *s)
+{
+	const options *o = s->o;
+	int rc = kt_rewrite_flags(&s->flags, &s->nflags, s->path, o->build_dir);
 	if (rc)
 		return rc;
-	kt_rewrite_opts ro = {
-	    .arch = s->o->arch,
-	    .out_name = s->o->out        ? s->o->out
-	                : s->o->in_place ? s->path
-	                                 : "<stdout>",
-	    .flags = (const char *const *)s->flags.items,
-	    .nflags = s->flags.len,
-	    .no_verify = s->o->no_verify,
-	    .threads = (int)s->o->jobs,
+	s->ro = (kt_rewrite_opts){
+	    .arch = o->arch,
+	    .flags = (const char *const *)s->flags,
+	    .nflags = s->nflags,
+	    .out_name = o->out        ? o->out
+	                : o->in_place ? s->path
+	                              : "<stdout>",
+	    .no_verify = o->no_verify,
+	    .threads = (int)o->jobs,
 	};
-	return kt_rewrite(&s->res, s->plan, &s->rf, &ro, &s->d);
+	if (!o->plan && !o->no_verify &&
+	    kt_rewrite_base_start(&s->ro.base, s->path, &s->ro))
+		kt_error_clear(); /* the parse reports what is wrong */
+	return 0;
 }
 
 static int print_plan(session *s)
@@ -193,7 +174,9 @@ static int run(const options *o, const char *path)
 	session s = {.o = o, .path = path};
 	kt_diags_init(&s.d);
 	kt_parse_opts po = {.build_dir = o->build_dir};
-	int rc = kt_frontend_parse(&s.tu, path, &po, &s.d);
+	int rc = prepare(&s);
+	if (!rc)
+		rc = kt_frontend_parse(&s.tu, path, &po, &s.d);
 	if (!rc)
 		rc = get_plan(&s);
 	if (!rc && o->kernel)
@@ -209,9 +192,8 @@ static int run(const options *o, const char *path)
 		say(kt_error_last());
 	else
 		summary(&s);
-	for (size_t i = 0; i < s.flags.len; i++)
-		kt_free(s.flags.items[i]);
-	kt_vec_release(&s.flags);
+	kt_rewrite_base_free(s.ro.base);
+	kt_rewrite_flags_free(s.flags, s.nflags);
 	kt_rewrite_result_release(&s.res);
 	kt_rewrite_file_release(&s.rf);
 	kt_plan_free(s.plan);

@@ -7,7 +7,8 @@
  * part of the rewriter and checked for overlap before anything is written.
  * Two edits overlap when their ranges share a byte, or when an insertion
  * falls strictly inside a replaced range; several insertions at one offset
- * are kept in the order they were given.
+ * are ordered by rank (a `#endif` that closes something before a `#ifndef`
+ * that opens something after), then kept in the order they were given.
  */
 #include "rewriter/rewriter.h"
 
@@ -29,6 +30,8 @@ static int cmp_slot(const void *pa, const void *pb)
 	int ia = a->e->end == a->e->begin, ib = b->e->end == b->e->begin;
 	if (ia != ib)
 		return ia ? -1 : 1; /* insertions before a replacement */
+	if (a->e->rank != b->e->rank)
+		return a->e->rank < b->e->rank ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -38,21 +41,16 @@ static int overlap(const kt_edit *prev, const kt_edit *e)
 	return e->begin < prev->end;
 }
 
-int kt_edit_apply(kt_str *out, const char *src, size_t len,
-                  const kt_edit *edits, size_t n, int conflict[2])
+/* Sorts the edits into s; fails on a range outside the text or overlap. */
+static int order(slot *s, const kt_edit *edits, size_t n, size_t len,
+                 int conflict[2])
 {
-	slot *s = kt_calloc(n ? n : 1, sizeof(slot));
-	if (!s)
-		return kt_error(KT_ENOMEM, "out of memory");
-	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (edits[i].begin > edits[i].end || edits[i].end > len) {
-			rc = kt_error(KT_EINVALID,
-			              "edit range %zu..%zu is outside the text "
-			              "(%zu bytes)",
-			              edits[i].begin, edits[i].end, len);
-			goto done;
-		}
+		if (edits[i].begin > edits[i].end || edits[i].end > len)
+			return kt_error(KT_EINVALID,
+			                "edit range %zu..%zu is outside the "
+			                "text (%zu bytes)",
+			                edits[i].begin, edits[i].end, len);
 		s[i].e = &edits[i];
 		s[i].order = i;
 	}
@@ -63,16 +61,25 @@ int kt_edit_apply(kt_str *out, const char *src, size_t len,
 			if (conflict)
 				conflict[0] = far->tag,
 				conflict[1] = s[i].e->tag;
-			rc = kt_error(KT_EINVALID,
-			              "edits overlap at bytes %zu..%zu and "
-			              "%zu..%zu",
-			              far->begin, far->end, s[i].e->begin,
-			              s[i].e->end);
-			goto done;
+			return kt_error(KT_EINVALID,
+			                "edits overlap at bytes %zu..%zu and "
+			                "%zu..%zu",
+			                far->begin, far->end, s[i].e->begin,
+			                s[i].e->end);
 		}
 		if (!far || s[i].e->end > far->end)
 			far = s[i].e;
 	}
+	return 0;
+}
+
+int kt_edit_apply(kt_str *out, const char *src, size_t len,
+                  const kt_edit *edits, size_t n, int conflict[2])
+{
+	slot *s = kt_calloc(n ? n : 1, sizeof(slot));
+	if (!s)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = order(s, edits, n, len, conflict);
 	size_t at = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const kt_edit *e = s[i].e;
@@ -83,7 +90,6 @@ int kt_edit_apply(kt_str *out, const char *src, size_t len,
 	}
 	if (!rc)
 		rc = kt_str_add(out, src + at, len - at);
-done:
 	kt_free(s);
 	return rc;
 }

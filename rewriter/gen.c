@@ -32,7 +32,8 @@ typedef struct gen {
 	kt_arena *arena;
 	edit_vec edits;
 	kt_diags *diags;
-	bool failed; /* a unit's edits do not fit; sel->bad says which */
+	bool failed;     /* a unit's edits do not fit; sel->bad says which */
+	bool vec_helper; /* a vectorize refactor needs kt_vec */
 } gen;
 
 /* ---- positions in the original text ---- */
@@ -87,15 +88,26 @@ static bool only_space(const char *t, size_t a, size_t b)
 
 /* ---- edits ---- */
 
+/* Ranks of insertions at one offset: what closes a region before it comes
+ * first, the parameter block next, what opens a region after, and the
+ * pragma block last, right before its kernel. */
+enum { R_CLOSE, R_BLOCK, R_CODE, R_OPEN, R_PRAGMAS };
+
 static int add_edit(gen *g, size_t begin, size_t end, const char *text, int tag)
 {
-	kt_edit e = {begin, end, text, tag};
+	kt_edit e = {begin, end, text, tag, R_CODE};
 	return kt_vec_push(&g->edits, e);
 }
 
 static int insert(gen *g, size_t at, const char *text, int tag)
 {
 	return add_edit(g, at, at, text, tag);
+}
+
+static int insert_ranked(gen *g, size_t at, const char *text, int tag, int rank)
+{
+	kt_edit e = {at, at, text, tag, rank};
+	return kt_vec_push(&g->edits, e);
 }
 
 static char *dup(gen *g, const char *s)
@@ -158,6 +170,23 @@ static const char *rtc_else(const char *h)
 	return NULL;
 }
 
+int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
+{
+	int rc = 0;
+	for (size_t i = 0; i < f->nincludes && !rc; i++) {
+		const kt_rewrite_include *inc = &f->includes[i];
+		const char *alt = rtc_else(inc->spelled);
+		if (rtc_safe(inc))
+			rc = kt_str_addf(s,
+			                 inc->angled ? "#include <%s>\n"
+			                             : "#include \"%s\"\n",
+			                 inc->spelled);
+		else if (alt && !strstr(s->ptr, alt))
+			rc = kt_str_adds(s, alt);
+	}
+	return rc;
+}
+
 static int guard_includes(gen *g)
 {
 	const kt_rewrite_file *f = g->f;
@@ -185,8 +214,9 @@ static int guard_includes(gen *g)
 		size_t end = directive_next(f->text, f->len,
 		                            f->includes[j].range.begin.offset);
 		if (rc || !close ||
-		    insert(g, open, "#ifndef __CUDACC_RTC__\n", -1) ||
-		    insert(g, end, close, -1))
+		    insert_ranked(g, open, "#ifndef __CUDACC_RTC__\n", -1,
+		                  R_OPEN) ||
+		    insert_ranked(g, end, close, -1, R_CLOSE))
 			return KT_ENOMEM;
 		i = j;
 	}
@@ -210,20 +240,20 @@ static int guard_host_decls(gen *g)
 		size_t e = f->decls[j].range.end.offset;
 		size_t ls = kt_rw_line_start(f->text, b);
 		int rc = only_space(f->text, ls, b)
-		             ? insert(g, ls, "#ifndef __CUDACC_RTC__\n", -1)
-		             : insert(g, b, "\n#ifndef __CUDACC_RTC__\n", -1);
+		             ? insert_ranked(g, ls, "#ifndef __CUDACC_RTC__\n",
+		                             -1, R_OPEN)
+		             : insert_ranked(g, b, "\n#ifndef __CUDACC_RTC__\n",
+		                             -1, R_OPEN);
 		size_t next =
 		    kt_rw_line_next(f->text, f->len, e > b ? e - 1 : e);
+		bool eol = next > 0 && f->text[next - 1] == '\n';
 		if (!rc)
 			rc = only_space(f->text, e, next)
-			         ? insert(g, next,
-			                  next == f->len &&
-			                          (f->len == 0 ||
-			                           f->text[f->len - 1] != '\n')
-			                      ? "\n#endif\n"
-			                      : "#endif\n",
-			                  -1)
-			         : insert(g, e, "\n#endif\n", -1);
+			         ? insert_ranked(
+			               g, next, eol ? "#endif\n" : "\n#endif\n",
+			               -1, R_CLOSE)
+			         : insert_ranked(g, e, "\n#endif\n", -1,
+			                         R_CLOSE);
 		if (rc)
 			return rc;
 		i = j;
@@ -301,8 +331,8 @@ static int guard_macro(gen *g, size_t i, const kt_plan_use *u)
 	                                               "kt_unroll_%s = %s;\n",
 	                                               pp->name, pp->name)
 	                             : dup(g, "#endif\n");
-	if (!open || !close || insert(g, s, open, (int)i) ||
-	    insert(g, e, close, (int)i))
+	if (!open || !close || insert_ranked(g, s, open, (int)i, R_OPEN) ||
+	    insert_ranked(g, e, close, (int)i, R_CLOSE))
 		return KT_ENOMEM;
 	return 0;
 }
@@ -411,25 +441,41 @@ static int declare_params(gen *g, const char *helpers)
 	char *text = after_include ? kt_arena_printf(g->arena, "\n%s", s.ptr)
 	                           : kt_arena_printf(g->arena, "%s\n", s.ptr);
 	kt_str_release(&s);
-	return text ? insert(g, at, text, -1) : KT_ENOMEM;
+	return text ? insert_ranked(g, at, text, -1, R_BLOCK) : KT_ENOMEM;
 }
 
 /* ---- refactors ---- */
 
-/* Copies text[b, e) with the collected edits inside it applied, leaving
- * out those inside skip (when skip_e > skip_b); used edits get tag -2. */
-static char *sub_apply(gen *g, size_t b, size_t e, size_t skip_b, size_t skip_e,
-                       const kt_edit *extra, size_t nextra)
+static bool overlaps(const kt_edit *x, const kt_edit *y)
+{
+	if (x->begin == x->end)
+		return y->begin < x->begin && x->begin < y->end;
+	if (y->begin == y->end)
+		return x->begin < y->begin && y->begin < x->end;
+	return x->begin < y->end && y->begin < x->end;
+}
+
+/*
+ * Copies text[b, e) with the collected edits inside it applied, and the
+ * extra edits, which win over collected edits they overlap (a subscript
+ * replaced whole takes the edits inside it along).
+ */
+static char *sub_apply(gen *g, size_t b, size_t e, const kt_edit *extra,
+                       size_t nextra)
 {
 	edit_vec in = {0};
 	kt_str out = KT_STR_INIT;
 	char *res = NULL;
 	for (size_t i = 0; i < g->edits.len; i++) {
 		kt_edit x = g->edits.items[i];
-		if (x.tag == -2 || x.begin < b || x.end > e ||
-		    (x.begin == x.end && (x.begin == b || x.begin == e)))
-			continue;
-		if (skip_e > skip_b && x.begin >= skip_b && x.end <= skip_e)
+		bool hidden =
+		    x.tag == -2 || x.begin < b || x.end > e ||
+		    (x.begin == x.end && (x.begin == b || x.begin == e));
+		for (size_t k = 0; k < nextra && !hidden; k++)
+			hidden = overlaps(&x, &extra[k]) ||
+			         (x.begin >= extra[k].begin &&
+			          x.end <= extra[k].end);
+		if (hidden)
 			continue;
 		x.begin -= b, x.end -= b;
 		if (kt_vec_push(&in, x))
@@ -559,6 +605,49 @@ static int items_per_thread(gen *g, size_t i, const kt_plan_refactor *r)
 }
 
 /*
+ * text with `drop` removed after each newline (it stood at the region's
+ * indentation) and `add` put there instead.
+ */
+static char *reindent(gen *g, const char *text, const char *drop,
+                      const char *add)
+{
+	kt_str s = KT_STR_INIT;
+	size_t nd = strlen(drop);
+	int rc = 0;
+	for (const char *p = text; *p && !rc; p++) {
+		rc = kt_str_addc(&s, *p);
+		if (*p != '\n')
+			continue;
+		if (!strncmp(p + 1, drop, nd))
+			p += nd;
+		if (p[1] != '\n' && p[1] != '#')
+			rc = rc ? rc : kt_str_adds(&s, add);
+	}
+	char *res = rc ? NULL : kt_arena_strdup(g->arena, s.ptr);
+	kt_str_release(&s);
+	return res;
+}
+
+/* The statements of a body `{ ... }` after the edits, one level deeper
+ * by `add` (the braces and the blank lines around them left out). */
+static char *inner(gen *g, kt_range body, const kt_edit *extra, size_t nextra,
+                   const char *add)
+{
+	const char *t = g->f->text;
+	size_t b = body.begin.offset + 1, e = body.end.offset - 1;
+	if (t[b] == '\n')
+		b++;
+	while (e > b &&
+	       (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\n'))
+		e--;
+	char *text = sub_apply(g, b, e, extra, nextra);
+	char *deeper = text ? reindent(g, text, "", add) : NULL;
+	return deeper && *deeper != '#'
+	           ? kt_arena_printf(g->arena, "%s%s", add, deeper)
+	           : deeper;
+}
+
+/*
  * (c2) a grid-stride loop; the grid parameter's default 0 keeps the
  * original grid and, through `if constexpr`, the original body.
  */
@@ -573,18 +662,21 @@ static int grid_stride(gen *g, size_t i, const kt_plan_refactor *r)
 	size_t db = d.begin.offset, de = d.end.offset;
 	if (!strncmp(t + db, "const", 5) && isspace((unsigned char)t[db + 5]))
 		db += 6; /* the loop changes the index */
-	char *decl = sub_apply(g, db, de, 0, 0, NULL, 0);
-	kt_edit drop = {d.begin.offset, d.end.offset, "", (int)i};
-	char *loop_body = sub_apply(g, body.begin.offset, body.end.offset,
-	                            d.begin.offset, d.end.offset, &drop, 1);
-	char *orig =
-	    sub_apply(g, body.begin.offset, body.end.offset, 0, 0, NULL, 0);
+	char *decl = sub_apply(g, db, de, NULL, 0);
+	/* the loop declares the index: its line goes, when it is alone */
+	size_t ls = kt_rw_line_start(t, d.begin.offset);
+	size_t ln = kt_rw_line_next(t, g->f->len, de - 1);
+	kt_edit drop = {d.begin.offset, de, "", (int)i, R_CODE};
+	if (only_space(t, ls, d.begin.offset) && only_space(t, de, ln))
+		drop.begin = ls, drop.end = ln;
+	char *loop_body = inner(g, body, &drop, 1, "\t\t");
+	char *orig = inner(g, body, NULL, 0, "\t");
 	if (!decl || !loop_body || !orig)
 		return KT_ENOMEM;
 	char *text = kt_arena_printf(
 	    g->arena,
-	    "{\n\tif constexpr (%s > 0) {\n\tfor (%s %s < (%s); %s += "
-	    "gridDim.x * blockDim.x) %s\n\t} else %s\n}",
+	    "{\n\tif constexpr (%s > 0) {\n\t\tfor (%s %s < (%s); %s += "
+	    "gridDim.x * blockDim.x) {\n%s\n\t\t}\n\t} else {\n%s\n\t}\n}",
 	    name, decl, r->index_var, r->bound ? r->bound : "?", r->index_var,
 	    loop_body, orig);
 	char *open = kt_arena_printf(g->arena, "(%s > 0 ? %s : (", name, name);
@@ -596,6 +688,241 @@ static int grid_stride(gen *g, size_t i, const kt_plan_refactor *r)
 	    insert(g, r->grid.end.offset, "))", (int)i))
 		return KT_ENOMEM;
 	return 0;
+}
+
+/* ---- (b) vectorize ---- */
+
+/* The helper that names an unsigned vector type of N bytes. */
+static const char vec_helper[] =
+    "template <int N> struct kt_vec;\n"
+    "template <> struct kt_vec<1> { typedef unsigned char t; };\n"
+    "template <> struct kt_vec<2> { typedef unsigned short t; };\n"
+    "template <> struct kt_vec<4> { typedef unsigned int t; };\n"
+    "template <> struct kt_vec<8> { typedef uint2 t; };\n"
+    "template <> struct kt_vec<16> { typedef uint4 t; };\n";
+
+static const kt_rewrite_loop *find_loop(gen *g, kt_range region)
+{
+	for (size_t i = 0; i < g->f->nloops; i++)
+		if (g->f->loops[i].stmt.begin.offset == region.begin.offset &&
+		    g->f->loops[i].stmt.end.offset == region.end.offset)
+			return &g->f->loops[i];
+	return NULL;
+}
+
+static const kt_plan_access *access_of(const kt_plan_refactor *r,
+                                       const char *name)
+{
+	for (size_t i = 0; i < r->narrays; i++)
+		if (!strcmp(r->arrays[i].name, name))
+			return &r->arrays[i];
+	return NULL;
+}
+
+/* The loop body with each access to a vectorized array made a register. */
+static char *vector_body(gen *g, const kt_plan_refactor *r,
+                         const kt_rewrite_loop *l)
+{
+	edit_vec ex = {0};
+	char *res = NULL;
+	for (size_t i = 0; i < g->f->nsubscripts; i++) {
+		const kt_rewrite_subscript *sub = &g->f->subscripts[i];
+		if (sub->range.begin.offset < l->body.begin.offset ||
+		    sub->range.end.offset > l->body.end.offset ||
+		    !access_of(r, sub->base))
+			continue;
+		char *with =
+		    kt_arena_printf(g->arena, "kt_%s[kt_e]", sub->base);
+		kt_edit e = {sub->range.begin.offset, sub->range.end.offset,
+		             with, -1, R_CODE};
+		if (!with || kt_vec_push(&ex, e))
+			goto done;
+	}
+	res = sub_apply(g, l->body.begin.offset, l->body.end.offset, ex.items,
+	                ex.len);
+done:
+	kt_vec_release(&ex);
+	return res;
+}
+
+/* `kt_vec<VEC * SIZE>::t`, and `&a[offset + kt_v * VEC]`, as text. */
+static int vec_moves(gen *g, kt_str *s, const kt_plan_refactor *r,
+                     const char *name, bool load)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->narrays && !rc; i++) {
+		const kt_plan_access *a = &r->arrays[i];
+		if (load ? !a->load : !a->store)
+			continue;
+		const char *off = a->offset ? a->offset : "0";
+		const char *vt = "typename kt_vec<";
+		if (load)
+			rc = kt_str_addf(
+			    s,
+			    "\t\t*reinterpret_cast<%s%s * %d>::t *>(kt_%s) "
+			    "= *reinterpret_cast<const %s%s * %d>::t *>("
+			    "&%s[(%s) + kt_v * %s]);\n",
+			    vt, name, r->elem_size, a->name, vt, name,
+			    r->elem_size, a->name, off, name);
+		else
+			rc = kt_str_addf(
+			    s,
+			    "\t\t*reinterpret_cast<%s%s * %d>::t *>(&%s[(%s) "
+			    "+ kt_v * %s]) = *reinterpret_cast<%s%s * "
+			    "%d>::t *>(kt_%s);\n",
+			    vt, name, r->elem_size, a->name, off, name, vt,
+			    name, r->elem_size, a->name);
+	}
+	return rc;
+}
+
+static int vec_head(gen *g, kt_str *s, const kt_plan_refactor *r,
+                    const char *name, const char *bound)
+{
+	int rc = kt_str_addf(s, "else {\n\tconst bool kt_aligned = ((");
+	for (size_t i = 0; i < r->narrays && !rc; i++)
+		rc = kt_str_addf(s, "%sreinterpret_cast<size_t>(&%s[%s])",
+		                 i ? " | " : "", r->arrays[i].name,
+		                 r->arrays[i].offset ? r->arrays[i].offset
+		                                     : "0");
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 ") %% (%s * %d)) == 0;\n\tconst int kt_nvec "
+		                 "= kt_aligned ? (int)((%s) / %s) : 0;\n",
+		                 name, r->elem_size, bound, name);
+	return rc;
+}
+
+/* The region's pieces, after the edits inside them, at indentation 0. */
+typedef struct vec_parts {
+	char *orig, *start, *step, *bound, *plain, *vbody;
+	const char *semi;   /* ";" when the loop's body is an expression */
+	const char *pragma; /* the loop's `#pragma unroll` line, or "" */
+} vec_parts;
+
+static int vec_parts_get(gen *g, const kt_plan_refactor *r,
+                         const kt_rewrite_loop *l, const char *ind,
+                         vec_parts *v)
+{
+	kt_range rg = r->region;
+	v->orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
+	v->start =
+	    sub_apply(g, l->start.begin.offset, l->start.end.offset, NULL, 0);
+	v->step =
+	    sub_apply(g, l->step.begin.offset, l->step.end.offset, NULL, 0);
+	v->bound =
+	    sub_apply(g, l->bound.begin.offset, l->bound.end.offset, NULL, 0);
+	v->plain =
+	    sub_apply(g, l->body.begin.offset, l->body.end.offset, NULL, 0);
+	v->vbody = vector_body(g, r, l);
+	if (!v->orig || !v->start || !v->step || !v->bound || !v->plain ||
+	    !v->vbody)
+		return KT_ENOMEM;
+	v->orig = reindent(g, v->orig, ind, "\t");
+	v->plain = reindent(g, v->plain, ind, "");
+	v->vbody = reindent(g, v->vbody, ind, "\t\t");
+	return v->orig && v->plain && v->vbody ? 0 : KT_ENOMEM;
+}
+
+static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
+                    const kt_rewrite_loop *l, const char *name,
+                    const vec_parts *v)
+{
+	int rc = kt_str_addf(s, "if constexpr (%s == 1)\n%s\t%s%s\n", name,
+	                     v->pragma, v->orig, v->semi);
+	if (!rc)
+		rc = vec_head(g, s, r, name, v->bound);
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
+		                 "+= %s) {\n",
+		                 v->pragma, v->start, v->step);
+	for (size_t k = 0; k < r->narrays && !rc; k++)
+		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
+		                 r->arrays[k].name, name);
+	if (!rc)
+		rc = vec_moves(g, s, r, name, true);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "#pragma unroll\n\t\tfor (int kt_e = 0; kt_e < "
+		    "%s; kt_e++) {\n\t\t\tconst %s %s = kt_v * %s "
+		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
+		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
+	if (!rc)
+		rc = vec_moves(g, s, r, name, false);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "\t}\n%s\tfor (%s %s = kt_nvec * %s + (%s); %s "
+		    "< (%s); %s += %s)\n\t\t%s%s\n}",
+		    v->pragma, l->var_type, l->var, name, v->start, l->var,
+		    v->bound, l->var, v->step, v->plain, v->semi);
+	return rc;
+}
+
+/* The start of a `#pragma unroll` line just before line ls, or SIZE_MAX:
+ * the pragma belongs to the loop that the refactor replaces. */
+static size_t unroll_before(gen *g, size_t ls, size_t loop)
+{
+	const char *t = g->f->text;
+	if (ls == 0 || !only_space(t, ls, loop))
+		return SIZE_MAX;
+	size_t pl = kt_rw_line_start(t, ls - 1), p = pl;
+	while (t[p] == ' ' || t[p] == '\t')
+		p++;
+	if (t[p++] != '#')
+		return SIZE_MAX;
+	while (t[p] == ' ' || t[p] == '\t')
+		p++;
+	return !strncmp(t + p, "pragma", 6) && strstr(t + p, "unroll") &&
+	               strstr(t + p, "unroll") < t + ls
+	           ? pl
+	           : SIZE_MAX;
+}
+
+/*
+ * (b) the loop handles vectors of NAME elements: aligned vector loads
+ * into registers, the body once per element, aligned vector stores, then
+ * a scalar tail. NAME = 1 keeps the original loop (`if constexpr`).
+ */
+static int vectorize(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	const kt_rewrite_loop *l = find_loop(g, r->region);
+	if (!l || strcmp(l->var, r->index_var ? r->index_var : "")) {
+		unit_error(g, i, r->region,
+		           "refactor 'vectorize' of '%s': the region is not a "
+		           "loop 'for (T %s = a; i < b; i += c)'",
+		           r->kernel, r->index_var ? r->index_var : "i");
+		return 0;
+	}
+	kt_range rg = r->region;
+	size_t ls = kt_rw_line_start(t, rg.begin.offset), end = rg.end.offset;
+	size_t begin = rg.begin.offset;
+	char *ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	vec_parts v = {.semi = "", .pragma = ""};
+	if (end < g->f->len && t[end] == ';')
+		v.semi = ";", end++; /* the body's `;` is not in the range */
+	size_t pl = unroll_before(g, ls, rg.begin.offset);
+	if (pl != SIZE_MAX) { /* it must stay on the loop(s) */
+		v.pragma = sub_apply(g, pl, ls, NULL, 0);
+		begin = pl;
+	}
+	kt_str s = KT_STR_INIT;
+	int rc = ind && v.pragma ? vec_parts_get(g, r, l, ind, &v) : KT_ENOMEM;
+	if (!rc && pl != SIZE_MAX)
+		rc = kt_str_adds(&s, ind);
+	if (!rc)
+		rc = vec_text(g, &s, r, l, name, &v);
+	char *text = rc ? NULL : reindent(g, s.ptr, "", ind);
+	kt_str_release(&s);
+	if (!text)
+		return KT_ENOMEM;
+	consume(g, begin, end);
+	g->vec_helper = true;
+	return add_edit(g, begin, end, text, (int)i);
 }
 
 static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
@@ -628,6 +955,10 @@ static int refactor(gen *g, const kt_plan_refactor *r, bool composite)
 	case KT_REFACTOR_GRID_STRIDE: {
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : grid_stride(g, i, r);
+	}
+	case KT_REFACTOR_VECTORIZE: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : vectorize(g, i, r);
 	}
 	default:
 		unit_error(g, i, r->region,
@@ -741,7 +1072,8 @@ static int pragma_blocks(gen *g)
 		kt_str_release(&s);
 		if (rc)
 			return rc;
-		if (text && insert(g, kernel_start(g, kk), text, -1))
+		if (text &&
+		    insert_ranked(g, kernel_start(g, kk), text, -1, R_PRAGMAS))
 			return KT_ENOMEM;
 	}
 	return 0;
@@ -773,7 +1105,7 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 	if (!rc)
 		rc = guard_includes(&g);
 	if (!rc)
-		rc = declare_params(&g, NULL);
+		rc = declare_params(&g, g.vec_helper ? vec_helper : NULL);
 	if (!rc)
 		rc = guard_host_decls(&g);
 	if (!rc && sel->pragmas)

@@ -14,11 +14,13 @@
 
 #include "ktc/common.h"
 #include "ktc/model.h"
+#include "util/fs.h"
 #include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct rw {
 	const kt_plan *p;
@@ -46,6 +48,26 @@ static char *first_error(const char *log)
 }
 
 /* Columns to underline for r: up to the end of its first line. */
+/*
+ * first_error for a compile of the edited text: its line numbers are not
+ * the user's file's, so `k.cu(54): error: x` becomes `line 54 of the
+ * edited file: error: x`.
+ */
+static char *edited_error(const char *log)
+{
+	char *e = first_error(log);
+	char *open = e ? strchr(e, '(') : NULL;
+	char *close = open ? strstr(open, "): ") : NULL;
+	if (!close || close == open + 1 ||
+	    strspn(open + 1, "0123456789") != (size_t)(close - open - 1))
+		return e;
+	kt_str s = KT_STR_INIT;
+	kt_str_addf(&s, "line %.*s of the edited file: %s",
+	            (int)(close - open - 1), open + 1, close + 3);
+	kt_free(e);
+	return kt_str_detach(&s);
+}
+
 static int span(const rw *r, kt_range at)
 {
 	const char *t = r->f->text;
@@ -125,12 +147,12 @@ static int judge(rw *r, check *c)
 		return rc;
 	if (!c->nvcc.ok) {
 		fail(c, "the file does not compile with nvcc",
-		     first_error(c->nvcc.log.ptr));
+		     edited_error(c->nvcc.log.ptr));
 		return 0;
 	}
 	if (!c->rtc->ok) {
 		fail(c, "NVRTC cannot compile the file",
-		     first_error(c->rtc->log.ptr));
+		     edited_error(c->rtc->log.ptr));
 		return 0;
 	}
 	int line = 0;
@@ -203,63 +225,9 @@ static int run_checks(rw *r, kt_str *texts, check *c, size_t n,
 
 /* ---- domains ---- */
 
-typedef struct value_jobs {
-	kt_nvrtc_job *jobs;
-	size_t n;
-	size_t *param;  /* per job: the parameter */
-	int64_t *value; /* per job: the value */
-	char **define;  /* per job: "-DNAME=V" */
-} value_jobs;
-
-static void value_jobs_release(value_jobs *v)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		kt_nvrtc_job_release(&v->jobs[i]);
-		kt_free(v->define[i]);
-	}
-	kt_free(v->jobs);
-	kt_free(v->param);
-	kt_free(v->value);
-	kt_free(v->define);
-	memset(v, 0, sizeof(*v));
-}
-
-/* One NVRTC job per value other than the default of each parameter on. */
-static int value_jobs_make(rw *r, value_jobs *v)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->p->nparams; i++)
-		if (r->sel.on[i])
-			n += r->p->params[i].nvalues;
-	v->jobs = kt_calloc(n + 1, sizeof(*v->jobs));
-	v->param = kt_calloc(n + 1, sizeof(size_t));
-	v->value = kt_calloc(n + 1, sizeof(int64_t));
-	v->define = kt_calloc(n + 1, sizeof(char *));
-	if (!v->jobs || !v->param || !v->value || !v->define)
-		return kt_error(KT_ENOMEM, "out of memory");
-	for (size_t i = 0; i < r->p->nparams; i++) {
-		const kt_plan_param *pp = &r->p->params[i];
-		for (size_t k = 0; r->sel.on[i] && k < pp->nvalues; k++) {
-			if (pp->values[k] == pp->def)
-				continue;
-			size_t j = v->n++;
-			v->param[j] = i;
-			v->value[j] = pp->values[k];
-			v->define[j] = kt_malloc(strlen(pp->name) + 32);
-			if (!v->define[j])
-				return kt_error(KT_ENOMEM, "out of memory");
-			sprintf(v->define[j], "-D%s=%" PRId64, pp->name,
-			        pp->values[k]);
-			v->jobs[j].defines = (const char *const *)&v->define[j];
-			v->jobs[j].ndefines = 1;
-		}
-	}
-	return 0;
-}
-
 static void note_value(rw *r, size_t i, int64_t value, const char *log)
 {
-	char *e = first_error(log);
+	char *e = edited_error(log ? log : "");
 	kt_range at = unit_range(r, i);
 	kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
 	             at.begin.line, at.begin.col, span(r, at),
@@ -271,7 +239,7 @@ static void note_value(rw *r, size_t i, int64_t value, const char *log)
 }
 
 /* Keeps in each domain the values that compiled; notes the others. */
-static int filter_domains(rw *r, value_jobs *v)
+static int filter_domains(rw *r, const kt_rw_values *v)
 {
 	for (size_t i = 0; i < r->p->nparams; i++) {
 		const kt_plan_param *pp = &r->p->params[i];
@@ -280,20 +248,14 @@ static int filter_domains(rw *r, value_jobs *v)
 			return kt_error(KT_ENOMEM, "out of memory");
 		size_t n = 0;
 		for (size_t k = 0; k < pp->nvalues; k++) {
-			bool ok = true;
-			for (size_t j = 0; j < v->n; j++)
-				if (v->param[j] == i &&
-				    v->value[j] == pp->values[k])
-					ok = v->jobs[j].ok;
-			if (ok) {
+			size_t j = 0;
+			while (j < v->n && (v->param[j] != i ||
+			                    v->value[j] != pp->values[k]))
+				j++;
+			if (j == v->n || v->ok[j])
 				r->sel.values[i][n++] = pp->values[k];
-				continue;
-			}
-			for (size_t j = 0; j < v->n; j++)
-				if (v->param[j] == i &&
-				    v->value[j] == pp->values[k])
-					note_value(r, i, pp->values[k],
-					           v->jobs[j].log.ptr);
+			else
+				note_value(r, i, pp->values[k], v->log[j]);
 		}
 		r->sel.nvalues[i] = n;
 	}
@@ -401,20 +363,31 @@ static int greedy(rw *r)
 	return rc;
 }
 
+/* As many batches of domain values as NVRTC threads. */
+static int batches(const rw *r)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return r->vo.threads > 0 ? r->vo.threads : cpus > 0 ? (int)cpus : 1;
+}
+
 /* Verifies text; on failure drops units and regenerates until it holds. */
 static int verify_loop(rw *r, kt_str *text)
 {
 	for (;;) {
-		value_jobs v = {0};
+		kt_rw_values v;
 		check c = {0};
-		int rc = value_jobs_make(r, &v);
+		int rc = kt_rw_values_make(&v, r->p, r->sel.on, r->f, text->ptr,
+		                           batches(r));
 		if (!rc)
-			rc = run_checks(r, text, &c, 1, v.jobs, v.n);
+			rc = run_checks(r, text, &c, 1, v.batch, v.nbatch);
 		bool ok = !rc && c.ok;
 		if (ok)
+			rc = kt_rw_values_settle(&v, &r->vo, text->ptr,
+			                         r->f->path);
+		if (ok && !rc)
 			rc = filter_domains(r, &v);
 		check_release(&c);
-		value_jobs_release(&v);
+		kt_rw_values_release(&v);
 		if (rc || ok)
 			return rc;
 		size_t dropped = 0;
@@ -510,6 +483,90 @@ static int grammar_check(rw *r, const kt_str *text)
 	return rc == KT_ENOMEM ? rc : 0;
 }
 
+/* ---- the original's compile, possibly started early ---- */
+
+/*
+ * The absolute folder of path, for the file's own includes: nvcc runs in a
+ * temporary folder, so a relative one would not do.
+ */
+static char *folder_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	char *dir = s ? kt_strndup(path, (size_t)(s - path + (s == path)))
+	              : kt_strdup(".");
+	char *abs = dir ? realpath(dir, NULL) : NULL;
+	char *res = abs ? kt_strdup(abs) : dir ? kt_strdup(dir) : NULL;
+	free(abs);
+	kt_free(dir);
+	return res;
+}
+
+struct kt_rewrite_base {
+	char *text;
+	size_t len;
+	char *dir;
+	kt_nvcc_job job;
+};
+
+static void verify_opts(kt_verify_opts *vo, const kt_rewrite_opts *o)
+{
+	vo->arch = o->arch;
+	vo->cuda_root = o->cuda_root;
+	vo->flags = o->flags;
+	vo->nflags = o->nflags;
+	vo->threads = o->threads;
+}
+
+int kt_rewrite_base_start(kt_rewrite_base **out, const char *path,
+                          const kt_rewrite_opts *o)
+{
+	kt_rewrite_base *b = kt_calloc(1, sizeof(*b));
+	*out = NULL;
+	if (!b)
+		return kt_error(KT_ENOMEM, "out of memory");
+	kt_verify_opts vo = {0};
+	verify_opts(&vo, o);
+	int rc = kt_fs_read(&b->text, &b->len, path);
+	if (!rc)
+		b->dir = folder_of(path);
+	vo.dir = b->dir;
+	if (!rc && !b->dir)
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	if (!rc)
+		rc =
+		    kt_nvcc_start(&b->job, &vo, b->text, b->len, path, NULL, 0);
+	if (rc) {
+		kt_rewrite_base_free(b);
+		return rc;
+	}
+	*out = b;
+	return 0;
+}
+
+void kt_rewrite_base_free(kt_rewrite_base *b)
+{
+	if (!b)
+		return;
+	kt_nvcc_job_release(&b->job);
+	kt_free(b->text);
+	kt_free(b->dir);
+	kt_free(b);
+}
+
+/* The original's compile: the one started early if it is of this text. */
+static int start_original(rw *r)
+{
+	kt_rewrite_base *b = r->o->base;
+	if (b && b->job.running && b->len == r->f->len &&
+	    !memcmp(b->text, r->f->text, b->len)) {
+		r->orig = b->job; /* taken over: b no longer owns it */
+		memset(&b->job, 0, sizeof(b->job));
+		return 0;
+	}
+	return kt_nvcc_start(&r->orig, &r->vo, r->f->text, r->f->len,
+	                     r->f->path, NULL, 0);
+}
+
 /* ---- the entry point ---- */
 
 static int setup(rw *r, const kt_plan *p, const kt_rewrite_file *f,
@@ -517,11 +574,7 @@ static int setup(rw *r, const kt_plan *p, const kt_rewrite_file *f,
 {
 	memset(r, 0, sizeof(*r));
 	r->p = p, r->f = f, r->o = o, r->diags = diags;
-	r->vo.arch = o->arch;
-	r->vo.cuda_root = o->cuda_root;
-	r->vo.flags = o->flags;
-	r->vo.nflags = o->nflags;
-	r->vo.threads = o->threads;
+	verify_opts(&r->vo, o);
 	size_t n = p->nparams + 1;
 	r->sel.on = kt_calloc(n, sizeof(bool));
 	r->sel.bad = kt_calloc(n, sizeof(bool));
@@ -544,22 +597,6 @@ static void teardown(rw *r)
 	kt_free(r->sel.on);
 	kt_free(r->sel.bad);
 	kt_nvcc_job_release(&r->orig);
-}
-
-/*
- * The absolute folder of path, for the file's own includes: nvcc runs in a
- * temporary folder, so a relative one would not do.
- */
-static char *folder_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	char *dir = s ? kt_strndup(path, (size_t)(s - path + (s == path)))
-	              : kt_strdup(".");
-	char *abs = dir ? realpath(dir, NULL) : NULL;
-	char *res = abs ? kt_strdup(abs) : dir ? kt_strdup(dir) : NULL;
-	free(abs);
-	kt_free(dir);
-	return res;
 }
 
 static int finish(rw *r, kt_rewrite_result *out, kt_str *text)
@@ -608,11 +645,11 @@ int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
 		goto done;
 	dir = folder_of(f->path);
 	r.vo.dir = dir;
-	rc = dir ? kt_nvcc_start(&r.orig, &r.vo, f->text, f->len, f->path, NULL,
-	                         0)
-	         : KT_ENOMEM;
+	rc = dir ? start_original(&r) : KT_ENOMEM;
 	if (!rc)
 		rc = verify_loop(&r, &text);
+	if (!rc && r.values_dropped) /* the param lines list what compiled */
+		rc = generate(&r, &text);
 	if (!rc)
 		out->verified = true;
 	if (!rc && plan->nparams && units_on(&r) == 0)

@@ -22,13 +22,15 @@ typedef struct kt_edit {
 	    end; /* [begin, end) of the original; begin == end inserts */
 	const char *text; /* replacement, borrowed; NULL deletes */
 	int tag;          /* the caller's id, reported on a conflict */
+	int rank;         /* among insertions at one offset: lower first */
 } kt_edit;
 
 /*
  * Appends src with the edits applied to out. Edits may be given in any
- * order; insertions at one offset keep their given order and go before a
- * replacement that starts there. Overlapping edits fail with KT_EINVALID and
- * the tags of the two edits in conflict[] (when conflict is not NULL).
+ * order; insertions at one offset go before a replacement that starts
+ * there, in the order of their rank, then in the order given. Overlapping edits
+ * fail with KT_EINVALID and the tags of the two edits in conflict[] (when
+ * conflict is not NULL).
  */
 int kt_edit_apply(kt_str *out, const char *src, size_t len,
                   const kt_edit *edits, size_t n, int conflict[2]);
@@ -72,6 +74,13 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
                    const kt_rw_select *sel, kt_diags *diags);
 size_t kt_rw_line_start(const char *t, size_t off);
 size_t kt_rw_line_next(const char *t, size_t len, size_t off);
+
+/*
+ * The file's #includes as NVRTC sees them in the annotated file (host
+ * headers left out, their cuda::std stand-ins in), for the probes of
+ * domain.c.
+ */
+int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f);
 
 /* ---- ptx.c ---- */
 
@@ -130,6 +139,8 @@ typedef struct kt_nvrtc_job {
 	const char *text;           /* NULL: the text given to kt_nvrtc_run */
 	const char *const *defines; /* "-DNAME=V", ... */
 	size_t ndefines;
+	bool quick;  /* -G: no optimization, several times faster to compile */
+	bool syntax; /* -fdevice-syntax-only: the front end's checks only */
 	int ok;
 	kt_str log;
 } kt_nvrtc_job;
@@ -142,5 +153,30 @@ int kt_nvrtc_run(const kt_verify_opts *o, const char *text, const char *name,
                  kt_nvrtc_job *jobs, size_t n);
 int kt_nvrtc_available(void);
 void kt_nvrtc_job_release(kt_nvrtc_job *j);
+
+/* ---- domain.c ---- */
+
+/* The domain values to prove, checked in batches (see domain.c). */
+typedef struct kt_rw_values {
+	size_t n;      /* values other than the defaults */
+	size_t *param; /* per value: its parameter */
+	int64_t *value;
+	char **define;       /* per value: "-DNAME=V" */
+	bool *ok;            /* per value, after kt_rw_values_settle */
+	char **log;          /* per failed value: NVRTC's log */
+	kt_nvrtc_job *batch; /* one NVRTC job per batch */
+	char **batch_text;
+	size_t *batch_first; /* batch b holds values [first[b], first[b+1]) */
+	size_t nbatch;
+} kt_rw_values;
+
+/* The values of the parameters switched on, in `batches` batch jobs. */
+int kt_rw_values_make(kt_rw_values *v, const kt_plan *p, const bool *on,
+                      const kt_rewrite_file *f, const char *text, int batches);
+/* After the batch jobs ran: each value's verdict, failed batches' values
+ * compiled again one by one. */
+int kt_rw_values_settle(kt_rw_values *v, const kt_verify_opts *o,
+                        const char *text, const char *name);
+void kt_rw_values_release(kt_rw_values *v);
 
 #endif

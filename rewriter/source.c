@@ -6,7 +6,9 @@
  *
  * Design choice: this reads the AST the frontend already built (one parse
  * per run), through libclang's C API only; it classifies by CUDA attributes
- * on the cursors, never by looking at the text.
+ * on the cursors, never by looking at the text. It also lists the loops of
+ * the `for (T i = a; i < b; i += c)` shape and the array subscripts inside
+ * functions, which the vectorize refactor rewrites.
  */
 #include "ktc/rewrite.h"
 
@@ -19,6 +21,8 @@ typedef struct walk {
 	kt_tu *tu;
 	KT_VEC(kt_rewrite_decl) decls;
 	KT_VEC(kt_rewrite_include) incs;
+	KT_VEC(kt_rewrite_loop) loops;
+	KT_VEC(kt_rewrite_subscript) subs;
 	int rc;
 } walk;
 
@@ -86,6 +90,126 @@ static int add_include(walk *w, CXCursor c)
 	return inc.spelled ? kt_vec_push(&w->incs, inc) : KT_ENOMEM;
 }
 
+/* ---- loops and subscripts, for the vectorize refactor ---- */
+
+typedef struct kids {
+	CXCursor c[6];
+	int n;
+} kids;
+
+static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+	kids *k = data;
+	if (k->n < 6)
+		k->c[k->n] = c;
+	k->n++;
+	return CXChildVisit_Continue;
+}
+
+static kids children(CXCursor c)
+{
+	kids k = {.n = 0};
+	clang_visitChildren(c, kid_visit, &k);
+	return k;
+}
+
+/* Skips the implicit casts and parentheses around an expression. */
+static CXCursor strip(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		kids ch = children(c);
+		if ((k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) ||
+		    ch.n != 1)
+			return c;
+		c = ch.c[0];
+	}
+}
+
+static char *spelling(walk *w, CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = kt_arena_strdup(&w->tu->arena, clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+static bool refers_to(walk *w, CXCursor c, const char *var)
+{
+	c = strip(c);
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return false;
+	char *name = spelling(w, c);
+	return name && !strcmp(name, var);
+}
+
+/* The init of `TYPE VAR = START`: the variable and its initializer. */
+static bool loop_init(walk *w, CXCursor init, kt_rewrite_loop *l)
+{
+	kids d = children(init);
+	if (clang_getCursorKind(init) != CXCursor_DeclStmt || d.n != 1 ||
+	    clang_getCursorKind(d.c[0]) != CXCursor_VarDecl)
+		return false;
+	kids v = children(d.c[0]);
+	if (v.n < 1 || v.n > 6)
+		return false;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(d.c[0]));
+	l->var_type = kt_arena_strdup(&w->tu->arena, clang_getCString(ts));
+	clang_disposeString(ts);
+	l->var = spelling(w, d.c[0]);
+	return l->var && l->var_type &&
+	       kt_fe_range(w->tu, clang_getCursorExtent(v.c[v.n - 1]),
+	                   &l->start);
+}
+
+static int add_loop(walk *w, CXCursor c)
+{
+	kids k = children(c);
+	kt_rewrite_loop l = {0};
+	if (k.n != 4 || !loop_init(w, k.c[0], &l) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(c), &l.stmt) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(k.c[3]), &l.body))
+		return 0;
+	kids cond = children(k.c[1]), inc = children(k.c[2]);
+	if (clang_getCursorKind(k.c[1]) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(k.c[1]) != CXBinaryOperator_LT ||
+	    cond.n != 2 || !refers_to(w, cond.c[0], l.var) ||
+	    clang_getCursorKind(k.c[2]) != CXCursor_CompoundAssignOperator ||
+	    clang_getCursorBinaryOperatorKind(k.c[2]) !=
+	        CXBinaryOperator_AddAssign ||
+	    inc.n != 2 || !refers_to(w, inc.c[0], l.var) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(cond.c[1]), &l.bound) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(inc.c[1]), &l.step))
+		return 0;
+	return kt_vec_push(&w->loops, l);
+}
+
+static int add_subscript(walk *w, CXCursor c)
+{
+	kids k = children(c);
+	kt_rewrite_subscript s = {0};
+	if (k.n != 2 || !kt_fe_range(w->tu, clang_getCursorExtent(c), &s.range))
+		return 0;
+	CXCursor base = strip(k.c[0]);
+	if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
+		return 0;
+	s.base = spelling(w, base);
+	return s.base ? kt_vec_push(&w->subs, s) : KT_ENOMEM;
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+	walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ForStmt)
+		w->rc = add_loop(w, c);
+	else if (k == CXCursor_ArraySubscriptExpr)
+		w->rc = add_subscript(w, c);
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
                                          CXClientData data)
 {
@@ -99,6 +223,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 		w->rc = add_include(w, c);
 	else if (clang_isDeclaration(k))
 		w->rc = add_decl(w, c, k);
+	if (!w->rc && is_function(k) && clang_isCursorDefinition(c))
+		clang_visitChildren(c, body_visit, w);
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
@@ -111,8 +237,14 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);
+		kt_vec_release(&w.loops);
+		kt_vec_release(&w.subs);
 		return kt_error(KT_ENOMEM, "out of memory");
 	}
+	out->loops = w.loops.items;
+	out->nloops = w.loops.len;
+	out->subscripts = w.subs.items;
+	out->nsubscripts = w.subs.len;
 	out->path = tu->path;
 	out->text = tu->text;
 	out->len = tu->len;
@@ -127,5 +259,7 @@ void kt_rewrite_file_release(kt_rewrite_file *f)
 {
 	kt_free((void *)f->decls);
 	kt_free((void *)f->includes);
+	kt_free((void *)f->loops);
+	kt_free((void *)f->subscripts);
 	memset(f, 0, sizeof(*f));
 }

@@ -230,11 +230,15 @@ static void nvrtc_one(pool *p, kt_nvrtc_job *j)
 	size_t n = 0;
 	for (size_t i = 0; i < p->ncommon; i++)
 		opts[n++] = p->common[i];
-	for (size_t i = 0; i < j->ndefines && n < 640; i++)
+	for (size_t i = 0; i < j->ndefines && n < 638; i++)
 		opts[n++] = j->defines[i];
+	if (j->quick)
+		opts[n++] = "-G";
+	else if (j->syntax)
+		opts[n++] = "-fdevice-syntax-only";
 	nvrtcProgram prog;
-	nvrtcResult r =
-	    nvrtcCreateProgram(&prog, p->text, p->name, 0, NULL, NULL);
+	nvrtcResult r = nvrtcCreateProgram(&prog, j->text ? j->text : p->text,
+	                                   p->name, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS) {
 		kt_str_adds(&j->log, nvrtcGetErrorString(r));
 		return;

@@ -39,6 +39,21 @@ typedef struct kt_rewrite_include {
 	bool angled;
 } kt_rewrite_include;
 
+/*
+ * A loop `for (TYPE VAR = START; VAR < BOUND; VAR += STEP) BODY` of the file
+ * (the only shape the vectorize refactor rewrites).
+ */
+typedef struct kt_rewrite_loop {
+	kt_range stmt, start, bound, step, body;
+	const char *var, *var_type;
+} kt_rewrite_loop;
+
+/* An array subscript `BASE[...]` whose base is a named variable. */
+typedef struct kt_rewrite_subscript {
+	kt_range range; /* the whole expression */
+	const char *base;
+} kt_rewrite_subscript;
+
 /* The file and what the frontend knows of its structure. */
 typedef struct kt_rewrite_file {
 	const char *path; /* for diagnostics and diff headers */
@@ -48,6 +63,10 @@ typedef struct kt_rewrite_file {
 	size_t ndecls;
 	const kt_rewrite_include *includes; /* in source order */
 	size_t nincludes;
+	const kt_rewrite_loop *loops; /* in source order */
+	size_t nloops;
+	const kt_rewrite_subscript *subscripts; /* in source order */
+	size_t nsubscripts;
 } kt_rewrite_file;
 
 /*
@@ -58,16 +77,38 @@ typedef struct kt_rewrite_file {
 int kt_rewrite_file_from_tu(kt_rewrite_file *f, kt_tu *tu);
 void kt_rewrite_file_release(kt_rewrite_file *f);
 
+/*
+ * The compile flags of path from compile_commands.json (found in build_dir,
+ * or walking up from path): -I (also from -isystem), -D, -U, -std, with
+ * absolute paths. No database or no entry: no flags (*nflags 0).
+ */
+int kt_rewrite_flags(char ***flags, size_t *nflags, const char *path,
+                     const char *build_dir);
+void kt_rewrite_flags_free(char **flags, size_t n);
+
+/* The original file's nvcc compile, started early (see kt_rewrite_opts). */
+typedef struct kt_rewrite_base kt_rewrite_base;
+
 typedef struct kt_rewrite_opts {
 	const char *arch;         /* NULL: sm_90a */
 	const char *cuda_root;    /* NULL: $CUDA_HOME or /usr/local/cuda */
 	const char *const *flags; /* the file's compile flags (-I, -D, -std) */
 	size_t nflags;
-	const char *out_name; /* what diagnostics call the annotated file
-	                         (NULL: the input's path) */
-	bool no_verify;       /* trust the plan: no compiles at all */
-	int threads;          /* NVRTC threads; 0: one per processor */
+	const char *out_name;  /* what diagnostics call the annotated file
+	                          (NULL: the input's path) */
+	bool no_verify;        /* trust the plan: no compiles at all */
+	int threads;           /* NVRTC threads; 0: one per processor */
+	kt_rewrite_base *base; /* the original's compile, if started early;
+	                          used when its text is f's */
 } kt_rewrite_opts;
+
+/*
+ * Reads path and starts nvcc on it with o's flags, so the compile runs while
+ * the caller parses the file; kt_rewrite takes it over through o->base.
+ */
+int kt_rewrite_base_start(kt_rewrite_base **out, const char *path,
+                          const kt_rewrite_opts *o);
+void kt_rewrite_base_free(kt_rewrite_base *b);
 
 typedef struct kt_rewrite_result {
 	char *text; /* the annotated file (kt_free) */

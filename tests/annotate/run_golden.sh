@@ -14,7 +14,7 @@
 # that its default PTX is the original's; on failure, that the input file
 # was left as it was. UPDATE=1 rewrites the expected files.
 set -u
-ktc=$1
+ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 case_dir=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 conf="$case_dir/case.conf"

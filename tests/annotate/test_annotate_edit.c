@@ -14,9 +14,9 @@ static void edit_replaces_and_inserts(void)
 {
 	const char *src = "for (i = 0; i < n; i += 256)";
 	kt_edit e[] = {
-	    {24, 27, "BLOCK", 1},
-	    {0, 0, "#pragma unroll\n", 2},
-	    {28, 28, ";", 3},
+	    {24, 27, "BLOCK", 1, 0},
+	    {0, 0, "#pragma unroll\n", 2, 0},
+	    {28, 28, ";", 3, 0},
 	};
 	kt_str out = KT_STR_INIT;
 	CHECK_EQ_INT(kt_edit_apply(&out, src, strlen(src), e, 3, NULL), 0);
@@ -28,17 +28,28 @@ static void edit_replaces_and_inserts(void)
 static void edit_keeps_order_of_insertions_at_one_offset(void)
 {
 	const char *src = "ab";
-	kt_edit e[] = {{1, 2, "X", 0}, {1, 1, "1", 1}, {1, 1, "2", 2}};
+	kt_edit e[] = {{1, 2, "X", 0, 0}, {1, 1, "1", 1, 0}, {1, 1, "2", 2, 0}};
 	kt_str out = KT_STR_INIT;
 	CHECK_EQ_INT(kt_edit_apply(&out, src, 2, e, 3, NULL), 0);
 	CHECK_EQ_STR(out.ptr, "a12X");
 	kt_str_release(&out);
 }
 
+static void edit_orders_insertions_by_rank(void)
+{
+	kt_edit e[] = {{1, 1, "<open>", 0, 3},
+	               {1, 1, "<close>", 1, 0},
+	               {1, 1, "<block>", 2, 1}};
+	kt_str out = KT_STR_INIT;
+	CHECK_EQ_INT(kt_edit_apply(&out, "ab", 2, e, 3, NULL), 0);
+	CHECK_EQ_STR(out.ptr, "a<close><block><open>b");
+	kt_str_release(&out);
+}
+
 static void edit_detects_overlap(void)
 {
 	const char *src = "0123456789";
-	kt_edit e[] = {{2, 5, "x", 7}, {6, 8, "y", 8}, {4, 7, "z", 9}};
+	kt_edit e[] = {{2, 5, "x", 7, 0}, {6, 8, "y", 8, 0}, {4, 7, "z", 9, 0}};
 	kt_str out = KT_STR_INIT;
 	int conflict[2] = {-1, -1};
 	CHECK_EQ_INT(kt_edit_apply(&out, src, 10, e, 3, conflict), KT_EINVALID);
@@ -50,7 +61,7 @@ static void edit_detects_overlap(void)
 
 static void edit_rejects_insertion_inside_a_replacement(void)
 {
-	kt_edit e[] = {{2, 6, "x", 0}, {4, 4, "y", 1}};
+	kt_edit e[] = {{2, 6, "x", 0, 0}, {4, 4, "y", 1, 0}};
 	kt_str out = KT_STR_INIT;
 	CHECK_EQ_INT(kt_edit_apply(&out, "0123456789", 10, e, 2, NULL),
 	             KT_EINVALID);
@@ -59,7 +70,7 @@ static void edit_rejects_insertion_inside_a_replacement(void)
 
 static void edit_allows_touching_ranges(void)
 {
-	kt_edit e[] = {{0, 2, "A", 0}, {2, 4, "B", 1}, {4, 4, "+", 2}};
+	kt_edit e[] = {{0, 2, "A", 0, 0}, {2, 4, "B", 1, 0}, {4, 4, "+", 2, 0}};
 	kt_str out = KT_STR_INIT;
 	CHECK_EQ_INT(kt_edit_apply(&out, "0123456789", 10, e, 3, NULL), 0);
 	CHECK_EQ_STR(out.ptr, "AB+456789");
@@ -68,7 +79,7 @@ static void edit_allows_touching_ranges(void)
 
 static void edit_rejects_range_past_the_end(void)
 {
-	kt_edit e[] = {{3, 12, "x", 0}};
+	kt_edit e[] = {{3, 12, "x", 0, 0}};
 	kt_str out = KT_STR_INIT;
 	CHECK_EQ_INT(kt_edit_apply(&out, "0123456789", 10, e, 1, NULL),
 	             KT_EINVALID);
@@ -236,6 +247,7 @@ int main(void)
 {
 	RUN(edit_replaces_and_inserts);
 	RUN(edit_keeps_order_of_insertions_at_one_offset);
+	RUN(edit_orders_insertions_by_rank);
 	RUN(edit_detects_overlap);
 	RUN(edit_rejects_insertion_inside_a_replacement);
 	RUN(edit_allows_touching_ranges);

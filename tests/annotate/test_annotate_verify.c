@@ -153,9 +153,9 @@ static void nvrtc_compiles_each_value_and_rejects_too_much_shared(void)
 	    "\t__syncthreads();\n"
 	    "\ty[threadIdx.x] = s[threadIdx.x][threadIdx.y];\n}\n";
 	const char *d16[] = {"-DTILE=16"}, *d256[] = {"-DTILE=256"};
-	kt_nvrtc_job jobs[3] = {{NULL, NULL, 0, 0, KT_STR_INIT},
-	                        {NULL, d16, 1, 0, KT_STR_INIT},
-	                        {NULL, d256, 1, 0, KT_STR_INIT}};
+	kt_nvrtc_job jobs[3] = {{.text = NULL},
+	                        {.defines = d16, .ndefines = 1},
+	                        {.defines = d256, .ndefines = 1}};
 	kt_verify_opts o = {.threads = 2};
 	CHECK_EQ_INT(kt_nvrtc_run(&o, src, "t.cu", jobs, 3), 0);
 	CHECK(jobs[0].ok);
@@ -164,6 +164,29 @@ static void nvrtc_compiles_each_value_and_rejects_too_much_shared(void)
 	CHECK(strstr(jobs[2].log.ptr, "shared") != NULL);
 	for (int i = 0; i < 3; i++)
 		kt_nvrtc_job_release(&jobs[i]);
+	/* the quick (-G) compile of domain.c's batches sees it as well */
+	kt_nvrtc_job q = {.defines = d256, .ndefines = 1, .quick = true};
+	CHECK_EQ_INT(kt_nvrtc_run(&o, src, "t.cu", &q, 1), 0);
+	CHECK(!q.ok);
+	CHECK(strstr(q.log.ptr, "shared") != NULL);
+	kt_nvrtc_job_release(&q);
+}
+
+static void nvrtc_compiles_each_job_its_own_text(void)
+{
+	if (!kt_nvrtc_available())
+		return;
+	const char *good = "__global__ void k(int *p) { p[0] = 1; }\n";
+	const char *bad = "__global__ void k(int *p) { p[0] = BLOCKX; }\n";
+	kt_nvrtc_job j[3] = {{.text = NULL}, {.text = bad}, {.text = good}};
+	kt_verify_opts o = {.threads = 2};
+	CHECK_EQ_INT(kt_nvrtc_run(&o, good, "k.cu", j, 3), 0);
+	CHECK(j[0].ok);
+	CHECK(!j[1].ok);
+	CHECK(strstr(j[1].log.ptr, "BLOCKX") != NULL);
+	CHECK(j[2].ok);
+	for (int i = 0; i < 3; i++)
+		kt_nvrtc_job_release(&j[i]);
 }
 
 static void nvrtc_skips_host_code_under_the_rtc_guard(void)
@@ -174,7 +197,7 @@ static void nvrtc_skips_host_code_under_the_rtc_guard(void)
 	                  "void host(std::vector<int> &v) { v.clear(); }\n"
 	                  "#endif\n"
 	                  "__global__ void k(int *p) { p[0] = 1; }\n";
-	kt_nvrtc_job j = {NULL, NULL, 0, 0, KT_STR_INIT};
+	kt_nvrtc_job j = {.text = NULL};
 	kt_verify_opts o = {0};
 	CHECK_EQ_INT(kt_nvrtc_run(&o, src, "h.cu", &j, 1), 0);
 	CHECK(j.ok);
@@ -193,6 +216,7 @@ int main(void)
 	RUN(nvcc_default_instantiation_matches_the_original);
 	RUN(nvcc_reports_a_compile_error);
 	RUN(nvrtc_compiles_each_value_and_rejects_too_much_shared);
+	RUN(nvrtc_compiles_each_job_its_own_text);
 	RUN(nvrtc_skips_host_code_under_the_rtc_guard);
 	return check_summary();
 }

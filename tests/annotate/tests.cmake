@@ -5,6 +5,7 @@
 if(KTC_HAVE_LIBCLANG)
   ktc_unit_test(test_annotate_edit annotate/test_annotate_edit.c)
   ktc_unit_test(test_annotate_verify annotate/test_annotate_verify.c)
+  ktc_unit_test(test_annotate_gen annotate/test_annotate_gen.c)
   file(GLOB KTC_ANNOTATE_CASES LIST_DIRECTORIES true
        ${CMAKE_CURRENT_LIST_DIR}/golden/*)
   foreach(c ${KTC_ANNOTATE_CASES})
@@ -17,4 +18,10 @@ if(KTC_HAVE_LIBCLANG)
                            LABELS "annotate;golden" SKIP_RETURN_CODE 77)
     endif()
   endforeach()
+  add_test(NAME annotate_cli
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
+  add_test(NAME annotate_clangd
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/clangd_check.sh)
+  set_tests_properties(annotate_cli annotate_clangd PROPERTIES
+                       LABELS annotate SKIP_RETURN_CODE 77)
 endif()

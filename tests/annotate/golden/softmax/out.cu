@@ -15,11 +15,20 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef VEC
+#define VEC 1
+#endif
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(256)
-#pragma kt constraint BLOCK_SIZE % 2 == 0
-#pragma kt constraint (BLOCK_SIZE / 2) <= BLOCK_SIZE
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt param VEC values(1, 2, 4) default(1)
+#pragma kt constraint cols % VEC == 0
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
 #pragma kt arg cols int = cols
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
@@ -56,8 +65,27 @@ __global__ void softmax_kernel(float *__restrict__ out,
 		__syncthreads();
 	}
 	const float inv = 1.0f / red[0];
-	for (int i = threadIdx.x; i < cols; i += BLOCK_SIZE)
-		y[i] = __expf(x[i] - m) * inv;
+	if constexpr (VEC == 1)
+		for (int i = threadIdx.x; i < cols; i += BLOCK_SIZE)
+			y[i] = __expf(x[i] - m) * inv;
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&y[0]) | reinterpret_cast<size_t>(&x[0])) % (VEC * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((cols) / VEC) : 0;
+		for (int kt_v = threadIdx.x; kt_v < kt_nvec; kt_v += BLOCK_SIZE) {
+			float kt_y[VEC];
+			float kt_x[VEC];
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_x) = *reinterpret_cast<const typename kt_vec<VEC * 4>::t *>(&x[(0) + kt_v * VEC]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC; kt_e++) {
+				const int i = kt_v * VEC + kt_e;
+				(void)i;
+				kt_y[kt_e] = __expf(kt_x[kt_e] - m) * inv;
+			}
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(&y[(0) + kt_v * VEC]) = *reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_y);
+		}
+		for (int i = kt_nvec * VEC + (threadIdx.x); i < (cols); i += BLOCK_SIZE)
+			y[i] = __expf(x[i] - m) * inv;
+	}
 }
 
 #ifndef __CUDACC_RTC__

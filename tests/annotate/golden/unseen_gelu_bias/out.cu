@@ -10,6 +10,15 @@
 #define UNROLL 4
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
+#ifndef VEC
+#define VEC 1
+#endif
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
 
 __device__ __forceinline__ float gelu(float v)
 {
@@ -18,6 +27,8 @@ __device__ __forceinline__ float gelu(float v)
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
+#pragma kt param VEC values(1, 2, 4) default(1)
+#pragma kt constraint cols % VEC == 0
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
 #pragma kt arg cols int = cols
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
@@ -31,9 +42,32 @@ __global__ void gelu_bias_kernel(float *__restrict__ out,
 {
 	const float *xr = x + (size_t)blockIdx.x * cols;
 	float *outr = out + (size_t)blockIdx.x * cols;
+	if constexpr (VEC == 1)
 #pragma unroll kt_unroll_UNROLL
-	for (int c = threadIdx.x; c < cols; c += BLOCK_SIZE)
-		outr[c] = gelu(xr[c] + bias[c]);
+		for (int c = threadIdx.x; c < cols; c += BLOCK_SIZE)
+			outr[c] = gelu(xr[c] + bias[c]);
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&outr[0]) | reinterpret_cast<size_t>(&xr[0]) | reinterpret_cast<size_t>(&bias[0])) % (VEC * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((cols) / VEC) : 0;
+#pragma unroll kt_unroll_UNROLL
+		for (int kt_v = threadIdx.x; kt_v < kt_nvec; kt_v += BLOCK_SIZE) {
+			float kt_outr[VEC];
+			float kt_xr[VEC];
+			float kt_bias[VEC];
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_xr) = *reinterpret_cast<const typename kt_vec<VEC * 4>::t *>(&xr[(0) + kt_v * VEC]);
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_bias) = *reinterpret_cast<const typename kt_vec<VEC * 4>::t *>(&bias[(0) + kt_v * VEC]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC; kt_e++) {
+				const int c = kt_v * VEC + kt_e;
+				(void)c;
+				kt_outr[kt_e] = gelu(kt_xr[kt_e] + kt_bias[kt_e]);
+			}
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(&outr[(0) + kt_v * VEC]) = *reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_outr);
+		}
+#pragma unroll kt_unroll_UNROLL
+		for (int c = kt_nvec * VEC + (threadIdx.x); c < (cols); c += BLOCK_SIZE)
+			outr[c] = gelu(xr[c] + bias[c]);
+	}
 }
 
 #ifndef __CUDACC_RTC__

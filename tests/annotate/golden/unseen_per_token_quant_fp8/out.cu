@@ -33,7 +33,7 @@ __device__ __forceinline__ float warp_max(float v)
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
-#pragma kt launch grid(((num_tokens + 7) / 8)) block(BLOCK_SIZE)
+#pragma kt launch grid(((num_tokens + ((BLOCK_SIZE / 32) - 1)) / (BLOCK_SIZE / 32))) block(BLOCK_SIZE)
 #pragma kt arg num_tokens int64_t = num_tokens
 #pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
@@ -47,7 +47,7 @@ __global__ void per_token_quant_fp8_kernel(
 	int64_t num_tokens, int hidden)
 {
 	const int lane = threadIdx.x % 32;
-	const int64_t token = (int64_t)blockIdx.x * 8 + threadIdx.x / 32;
+	const int64_t token = (int64_t)blockIdx.x * (BLOCK_SIZE / 32) + threadIdx.x / 32;
 	if (token >= num_tokens)
 		return;
 	const __nv_bfloat16 *x = input + token * hidden;
@@ -70,7 +70,7 @@ void per_token_quant_fp8(const __nv_bfloat16 *input, __nv_fp8_e4m3 *output,
 			 float *scale, int64_t num_tokens, int hidden,
 			 cudaStream_t stream)
 {
-	const int64_t blocks = (num_tokens + 7) / 8;
+	const int64_t blocks = (num_tokens + ((BLOCK_SIZE / 32) - 1)) / (BLOCK_SIZE / 32);
 	per_token_quant_fp8_kernel<<<blocks, BLOCK_SIZE, 0, stream>>>(
 		input, output, scale, num_tokens, hidden);
 }

@@ -2,10 +2,6 @@
 // tile in shared memory with one padding column, 32x8 threads per block.
 #include <cuda_runtime.h>
 
-#ifndef BLOCK_SIZE_Z
-#define BLOCK_SIZE_Z 1
-#endif
-
 #ifndef TILE_DIM
 #define TILE_DIM 32
 #endif
@@ -16,10 +12,9 @@
 #pragma kt param TILE_DIM values(4, 8, 16, 32, 64, 128) default(32)
 #pragma kt constraint 4 * (TILE_DIM + 1) * (TILE_DIM) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
+#pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) * (1) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
-#pragma kt param BLOCK_SIZE_Z values(1, 2, 4, 8, 16, 32, 64) default(1)
-#pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) * (BLOCK_SIZE_Z) <= DEVICE_MAX_THREADS_PER_BLOCK
-#pragma kt launch grid(n / TILE_DIM, n / TILE_DIM, BLOCK_SIZE_Z) block(TILE_DIM, BLOCK_ROWS, BLOCK_SIZE_Z)
+#pragma kt launch grid(n / TILE_DIM, n / TILE_DIM, 1) block(TILE_DIM, BLOCK_ROWS, 1)
 // ktc: complete and uncomment: #pragma kt arg odata float[?] out
 // ktc: complete and uncomment: #pragma kt arg idata float[?] in
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -46,8 +41,8 @@ __global__ void transpose_no_bank_conflicts(float *odata, const float *idata)
 #ifndef __CUDACC_RTC__
 int run_transpose(float *d_out, const float *d_in, int n)
 {
-	dim3 dimGrid(n / TILE_DIM, n / TILE_DIM, BLOCK_SIZE_Z);
-	dim3 dimBlock(TILE_DIM, BLOCK_ROWS, BLOCK_SIZE_Z);
+	dim3 dimGrid(n / TILE_DIM, n / TILE_DIM, 1);
+	dim3 dimBlock(TILE_DIM, BLOCK_ROWS, 1);
 	transpose_no_bank_conflicts<<<dimGrid, dimBlock>>>(d_out, d_in);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }

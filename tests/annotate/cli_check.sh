@@ -1,0 +1,38 @@
+#!/bin/sh
+# cli_check.sh KTC - `ktc annotate`'s answers to bad usage and bad input:
+# the exit status and the first words of the message.
+set -u
+ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-cli-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cp "$here/inputs/scale_bias.cu" "$tmp/k.cu"
+fail=0
+expect() { # expect RC PATTERN ARGS...
+	want=$1 pat=$2
+	shift 2
+	(cd "$tmp" && "$ktc" annotate "$@" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	if [ $rc != "$want" ] || ! grep -q "$pat" "$tmp/err"; then
+		echo "FAIL ktc annotate $*: exit $rc (want $want), stderr:"
+		cat "$tmp/err"
+		fail=1
+	fi
+}
+expect 1 "cannot open 'missing.cu'" missing.cu
+expect 2 "usage: ktc annotate" 
+expect 2 "usage: ktc annotate" k.cu k.cu
+expect 2 "choose one of -i, -o, --diff and --plan" -i --diff k.cu
+expect 2 "only after verification" -i --no-verify k.cu
+expect 2 "unknown option" --frobnicate k.cu
+expect 1 "no kernel 'nope' in" --kernel nope k.cu
+expect 1 "cannot open 'nothere.json'" --apply-plan nothere.json k.cu
+printf '{"ktc_plan": 1}' >"$tmp/bad.json"
+expect 1 "does not fit 'k.cu'" --apply-plan bad.json k.cu
+if ! cmp -s "$here/inputs/scale_bias.cu" "$tmp/k.cu"; then
+	echo "FAIL a failing run changed the input"
+	fail=1
+fi
+# --no-verify says that it did not verify
+expect 0 "NOT verified" --no-verify -o out.cu k.cu
+exit $fail
