@@ -53,11 +53,12 @@ static void test_fp8_codes_by_hand(void)
 	CHECK_EQ_INT(ref_f32_to_fp8(-1.0f), 0xb8);
 	CHECK_EQ_INT(ref_f32_to_fp8(0.0625f), 0x18);
 	CHECK_EQ_INT(ref_f32_to_fp8(448.0f), 0x7e);
-	CHECK_EQ_INT(ref_f32_to_fp8(464.0f), 0x7e);   /* saturates */
-	CHECK_EQ_INT(ref_f32_to_fp8(-1000.0f), 0xfe); /* saturates */
-	CHECK_EQ_INT(ref_f32_to_fp8(0.001953125f), 0x01); /* 2^-9, subnormal */
+	CHECK_EQ_INT(ref_f32_to_fp8(464.0f), 0x7e);        /* saturates */
+	CHECK_EQ_INT(ref_f32_to_fp8(-1000.0f), 0xfe);      /* saturates */
+	CHECK_EQ_INT(ref_f32_to_fp8(0.001953125f), 0x01);  /* 2^-9, subnormal */
 	CHECK_EQ_INT(ref_f32_to_fp8(0.0009765625f), 0x00); /* 2^-10: tie to 0 */
-	CHECK_EQ_INT(ref_f32_to_fp8(0.0029296875f), 0x02); /* 1.5 * 2^-9: to 2 */
+	CHECK_EQ_INT(ref_f32_to_fp8(0.0029296875f),
+	             0x02);                          /* 1.5 * 2^-9: to 2 */
 	CHECK_EQ_INT(ref_f32_to_fp8(1.0625f), 0x38); /* tie between 1, 1.125 */
 	CHECK_EQ_INT(ref_f32_to_fp8(1.1875f), 0x3a); /* tie: to 1.25 */
 	CHECK_EQ_INT(ref_f32_to_fp8(0.0155f), 0x08); /* rounds up to 2^-6 */
@@ -76,7 +77,8 @@ static void test_fp8_every_code_round_trips(void)
 	}
 	/* and the codes are ordered like their values */
 	for (int c = 1; c < 0x7e; c++)
-		CHECK(ref_fp8_to_f32((uint8_t)(c + 1)) > ref_fp8_to_f32((uint8_t)c));
+		CHECK(ref_fp8_to_f32((uint8_t)(c + 1)) >
+		      ref_fp8_to_f32((uint8_t)c));
 }
 
 /* ---- activations ------------------------------------------------------- */
@@ -84,8 +86,8 @@ static void test_fp8_every_code_round_trips(void)
 static void test_silu_and_mul_by_hand(void)
 {
 	/* two tokens, d = 2: rows [x0 x1 | y0 y1] */
-	uint16_t in[8] = {bf(1), bf(0), bf(2), bf(5),
-			  bf(-100), bf(3), bf(1), bf(1)};
+	uint16_t in[8] = {bf(1),    bf(0), bf(2), bf(5),
+	                  bf(-100), bf(3), bf(1), bf(1)};
 	uint16_t out[4];
 	ref_silu_and_mul(out, in, 2, 2);
 	CHECK_EQ_INT(out[0], 0x3fbb); /* 2 / (1 + e^-1) = 1.4621 -> 1.4609375 */
@@ -147,8 +149,10 @@ static void test_fused_add_rmsnorm_is_add_then_rmsnorm(void)
 	ref_fused_add_rmsnorm(in, res, w, T, D, 1e-6f);
 	for (int i = 0; i < T * D; i++) {
 		CHECK_EQ_INT(res[i], sum[i]);
-		/* the kernel normalises the unrounded sum: one bf16 step at most */
-		CHECK(close_to(fl(in[i]), fl(want[i]), 0.01 * fabs(fl(want[i])) + 1e-3));
+		/* the kernel normalises the unrounded sum: one bf16 step at
+		 * most */
+		CHECK(close_to(fl(in[i]), fl(want[i]),
+		               0.01 * fabs(fl(want[i])) + 1e-3));
 	}
 }
 
@@ -183,10 +187,12 @@ static void test_group_quant_dequantises_within_a_step(void)
 		in[i] = bf(uniform(-20, 20));
 	ref_per_token_group_quant_fp8(q, scales, in, T, D, G);
 	for (int i = 0; i < T * D; i++) {
-		double x = fl(in[i]), back = ref_fp8_to_f32(q[i]) * scales[i / G];
+		double x = fl(in[i]),
+		       back = ref_fp8_to_f32(q[i]) * scales[i / G];
 		/* 3 mantissa bits: half a step is 1/16 of the value, and the
 		 * subnormal step 2^-9 of the scale */
-		CHECK(fabs(back - x) <= fabs(x) / 16 + scales[i / G] * 0.001953125);
+		CHECK(fabs(back - x) <=
+		      fabs(x) / 16 + scales[i / G] * 0.001953125);
 	}
 	for (int g = 0; g < T * D / G; g++) { /* the max maps to +-448 */
 		int hit = 0;
@@ -222,7 +228,8 @@ static void test_moe_align_by_hand(void)
 	/* 3 experts, blocks of 2: counts 1, 1, 3 pad to 2, 2, 4 */
 	const int32_t ids[5] = {2, 0, 2, 1, 2};
 	int32_t sorted[8], expert_ids[4], total = 0, cumsum[4];
-	ref_moe_align_block_size(sorted, expert_ids, &total, cumsum, ids, 5, 3, 2);
+	ref_moe_align_block_size(sorted, expert_ids, &total, cumsum, ids, 5, 3,
+	                         2);
 	const int32_t want_sorted[8] = {1, 5, 3, 5, 0, 2, 4, 5};
 	const int32_t want_cum[4] = {0, 2, 4, 8};
 	const int32_t want_exp[4] = {0, 1, 2, 2};
@@ -238,7 +245,8 @@ static void test_moe_align_by_hand(void)
 static void test_moe_align_places_every_id_once(void)
 {
 	enum { N = 300, E = 16, B = 8 };
-	static int32_t ids[N], sorted[N + E * (B - 1)], eids[(N + E * (B - 1)) / B + 1];
+	static int32_t ids[N], sorted[N + E * (B - 1)],
+	    eids[(N + E * (B - 1)) / B + 1];
 	int32_t total = 0, cumsum[E + 1];
 	int seen[N] = {0};
 	for (int i = 0; i < N; i++)
@@ -341,7 +349,8 @@ static void test_rope_quarter_turn(void)
 	/* dim 4: pairs (0, 2) and (1, 3); position 1: cos 0, sin 1 */
 	const float cache[8] = {1, 1, 0, 0, 0, 0, 1, 1};
 	const int64_t pos[1] = {1};
-	uint16_t q[4] = {bf(1), bf(2), bf(3), bf(4)}, k[4] = {bf(5), bf(6), bf(7), bf(8)};
+	uint16_t q[4] = {bf(1), bf(2), bf(3), bf(4)},
+	         k[4] = {bf(5), bf(6), bf(7), bf(8)};
 	ref_rotary_neox(q, k, pos, cache, 1, 1, 1, 4);
 	/* (a, b) -> (a cos - b sin, b cos + a sin) = (-b, a) */
 	CHECK(fl(q[0]) == -3.0f && fl(q[2]) == 1.0f);

@@ -100,23 +100,23 @@ void ref_gelu_and_mul(uint16_t *out, const uint16_t *in, long tokens, long d);
 
 /* out = in * rsqrt(mean(in^2) + eps) * w, per row of d. */
 void ref_rmsnorm(uint16_t *out, const uint16_t *in, const uint16_t *w,
-		 long tokens, long d, float eps);
+                 long tokens, long d, float eps);
 /* x = in + residual in float; residual = bf16(x); in = bf16(x * r * w)
  * with r = 1 / sqrt(mean(x^2) + eps), from the unrounded x. */
-void ref_fused_add_rmsnorm(uint16_t *in, uint16_t *residual,
-			   const uint16_t *w, long tokens, long d, float eps);
+void ref_fused_add_rmsnorm(uint16_t *in, uint16_t *residual, const uint16_t *w,
+                           long tokens, long d, float eps);
 
 /* Per group of `group` consecutive elements: scale = max(absmax, 1e-10) /
  * 448, q = fp8(clamp(x / scale)); scales[t * (d / group) + g]. */
 void ref_per_token_group_quant_fp8(uint8_t *q, float *scales,
-				   const uint16_t *in, long tokens, long d,
-				   long group);
+                                   const uint16_t *in, long tokens, long d,
+                                   long group);
 
 /* scale = max |x| / 448 over all n (0 when every x is 0). */
 void ref_per_tensor_absmax(float *scale, const uint16_t *in, long n);
 /* q = fp8(clamp(x * (1 / scale))). */
 void ref_per_tensor_quant_fp8(uint8_t *q, const uint16_t *in, float scale,
-			      long n);
+                              long n);
 
 /*
  * MoE align: ids[numel] in [0, experts). cumsum[e] is the start of expert e's
@@ -128,18 +128,18 @@ void ref_per_tensor_quant_fp8(uint8_t *q, const uint16_t *in, float scale,
  * entries, expert_ids that divided by block, rounded up.
  */
 void ref_moe_align_block_size(int32_t *sorted, int32_t *expert_ids,
-			      int32_t *total, int32_t *cumsum,
-			      const int32_t *ids, long numel, long experts,
-			      long block);
+                              int32_t *total, int32_t *cumsum,
+                              const int32_t *ids, long numel, long experts,
+                              long block);
 
 /* Per row of `experts` logits: softmax, then the k largest probabilities
  * (ties to the lower expert) in decreasing order. */
 void ref_moe_topk_softmax(float *weights, int32_t *ids, const float *logits,
-			  long tokens, long experts, long k);
+                          long tokens, long experts, long k);
 
 /* out[t][h] = scale * sum_j x[t][j][h], x is [tokens][k][d]. */
 void ref_moe_sum_reduce(uint16_t *out, const uint16_t *x, long tokens, long k,
-			long d, float scale);
+                        long d, float scale);
 
 /*
  * Merge two attention partials: v[t][h][:], lse s[t][h]; the result is the
@@ -147,14 +147,14 @@ void ref_moe_sum_reduce(uint16_t *out, const uint16_t *x, long tokens, long k,
  * -inf (an empty partial).
  */
 void ref_merge_attn_states(uint16_t *v_out, float *s_out, const uint16_t *va,
-			   const float *sa, const uint16_t *vb, const float *sb,
-			   long tokens, long heads, long dim);
+                           const float *sa, const uint16_t *vb, const float *sb,
+                           long tokens, long heads, long dim);
 
 /* NeoX rotary embedding in place on q [tokens][qheads][dim] and k
  * [tokens][kheads][dim]; cache[pos][0 .. dim/2) cos, [dim/2 .. dim) sin. */
 void ref_rotary_neox(uint16_t *q, uint16_t *k, const int64_t *pos,
-		     const float *cache, long tokens, long qheads, long kheads,
-		     long dim);
+                     const float *cache, long tokens, long qheads, long kheads,
+                     long dim);
 
 /* out[c][r] = in[r][c] for an rows x cols matrix of 16-bit elements. */
 void ref_transpose(uint16_t *out, const uint16_t *in, long rows, long cols);

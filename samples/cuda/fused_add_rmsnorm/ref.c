@@ -7,8 +7,8 @@
 
 #include "../common/ref.h"
 
-void ref_fused_add_rmsnorm(uint16_t *in, uint16_t *residual,
-			   const uint16_t *w, long tokens, long d, float eps)
+void ref_fused_add_rmsnorm(uint16_t *in, uint16_t *residual, const uint16_t *w,
+                           long tokens, long d, float eps)
 {
 	float *x = malloc((size_t)d * sizeof(float));
 	if (!x)
@@ -23,7 +23,8 @@ void ref_fused_add_rmsnorm(uint16_t *in, uint16_t *residual,
 		}
 		double r = 1.0 / sqrt(ss / (double)d + eps);
 		for (long i = 0; i < d; i++)
-			a[i] = ref_f32_to_bf16((float)(x[i] * r * ref_bf16_to_f32(w[i])));
+			a[i] = ref_f32_to_bf16(
+			    (float)(x[i] * r * ref_bf16_to_f32(w[i])));
 	}
 	free(x);
 }

@@ -7,8 +7,8 @@
 #include "../common/ref.h"
 
 void ref_merge_attn_states(uint16_t *v_out, float *s_out, const uint16_t *va,
-			   const float *sa, const uint16_t *vb, const float *sb,
-			   long tokens, long heads, long dim)
+                           const float *sa, const uint16_t *vb, const float *sb,
+                           long tokens, long heads, long dim)
 {
 	for (long th = 0; th < tokens * heads; th++) {
 		double a = isinf(sa[th]) ? -INFINITY : sa[th];
@@ -18,7 +18,8 @@ void ref_merge_attn_states(uint16_t *v_out, float *s_out, const uint16_t *va,
 		for (long i = 0; i < dim; i++) {
 			double x = ref_bf16_to_f32(va[th * dim + i]);
 			double y = ref_bf16_to_f32(vb[th * dim + i]);
-			v_out[th * dim + i] = ref_f32_to_bf16((float)(x * wa + y * wb));
+			v_out[th * dim + i] =
+			    ref_f32_to_bf16((float)(x * wa + y * wb));
 		}
 		s_out[th] = (float)(log(ea + eb) + m);
 	}

@@ -9,9 +9,9 @@
 #include "../common/ref.h"
 
 void ref_moe_align_block_size(int32_t *sorted, int32_t *expert_ids,
-			      int32_t *total, int32_t *cumsum,
-			      const int32_t *ids, long numel, long experts,
-			      long block)
+                              int32_t *total, int32_t *cumsum,
+                              const int32_t *ids, long numel, long experts,
+                              long block)
 {
 	long max_padded = numel + experts * (block - 1);
 	long max_blocks = (max_padded + block - 1) / block;
@@ -22,7 +22,8 @@ void ref_moe_align_block_size(int32_t *sorted, int32_t *expert_ids,
 		next[ids[i]]++;
 	cumsum[0] = 0;
 	for (long e = 0; e < experts; e++)
-		cumsum[e + 1] = cumsum[e] + (int32_t)((next[e] + block - 1) / block * block);
+		cumsum[e + 1] = cumsum[e] + (int32_t)((next[e] + block - 1) /
+		                                      block * block);
 	*total = cumsum[experts];
 	for (long i = 0; i < max_padded; i++)
 		sorted[i] = (int32_t)numel;

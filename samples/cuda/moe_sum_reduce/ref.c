@@ -6,7 +6,7 @@
 #include "../common/ref.h"
 
 void ref_moe_sum_reduce(uint16_t *out, const uint16_t *x, long tokens, long k,
-			long d, float scale)
+                        long d, float scale)
 {
 	for (long t = 0; t < tokens; t++)
 		for (long i = 0; i < d; i++) {

@@ -8,7 +8,7 @@
 #include "../common/ref.h"
 
 void ref_moe_topk_softmax(float *weights, int32_t *ids, const float *logits,
-			  long tokens, long experts, long k)
+                          long tokens, long experts, long k)
 {
 	double *p = malloc((size_t)experts * sizeof(double));
 	if (!p)

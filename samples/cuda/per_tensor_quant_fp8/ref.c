@@ -14,11 +14,12 @@ void ref_per_tensor_absmax(float *scale, const uint16_t *in, long n)
 }
 
 void ref_per_tensor_quant_fp8(uint8_t *q, const uint16_t *in, float scale,
-			      long n)
+                              long n)
 {
 	float inv = 1.0f / scale;
 	for (long i = 0; i < n; i++) {
 		float y = ref_bf16_to_f32(in[i]) * inv;
-		q[i] = ref_f32_to_fp8(fminf(fmaxf(y, -REF_FP8_MAX), REF_FP8_MAX));
+		q[i] =
+		    ref_f32_to_fp8(fminf(fmaxf(y, -REF_FP8_MAX), REF_FP8_MAX));
 	}
 }

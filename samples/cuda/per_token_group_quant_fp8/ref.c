@@ -6,8 +6,8 @@
 #include "../common/ref.h"
 
 void ref_per_token_group_quant_fp8(uint8_t *q, float *scales,
-				   const uint16_t *in, long tokens, long d,
-				   long group)
+                                   const uint16_t *in, long tokens, long d,
+                                   long group)
 {
 	long groups = tokens * d / group;
 	for (long g = 0; g < groups; g++) {

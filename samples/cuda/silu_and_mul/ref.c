@@ -10,6 +10,7 @@ void ref_silu_and_mul(uint16_t *out, const uint16_t *in, long tokens, long d)
 		for (long i = 0; i < d; i++) {
 			float x = ref_bf16_to_f32(in[t * 2 * d + i]);
 			float y = ref_bf16_to_f32(in[t * 2 * d + d + i]);
-			out[t * d + i] = ref_f32_to_bf16(x / (1.0f + expf(-x)) * y);
+			out[t * d + i] =
+			    ref_f32_to_bf16(x / (1.0f + expf(-x)) * y);
 		}
 }
