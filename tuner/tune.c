@@ -340,7 +340,8 @@ static int visit_default(run *r)
 		    e->key, kt_status_name(e->result.status),
 		    e->result.message ? ": " : "",
 		    e->result.message ? e->result.message : "");
-	return 0;
+	/* The strategy learns from the reference too; it never asked for it. */
+	return kt_strategy_tell(r->strat, (uint64_t)d, objective(&e->result));
 }
 
 /* ---- the loop --------------------------------------------------------- */
