@@ -6,7 +6,8 @@ if(KTC_HAVE_CUDA)
   ktc_unit_test(test_compile ${CMAKE_CURRENT_LIST_DIR}/test_compile.c)
   # `ktc tune --backend cuda --compile-only` on templates: name, template,
   # configurations that must fail to compile [/ be rejected as over the
-  # device's limits], options.
+  # device's limits], options. (The samples' templates are compiled whole by
+  # tests/samples/tests.cmake.)
   set(KTC_CUDA_COMPILE_ONLY
     "static_assert|tests/cuda/static_assert.kt.cu|2|-n|0"
     "faults|tests/cuda/faults.kt.cu|0|-n|0"
@@ -15,24 +16,8 @@ if(KTC_HAVE_CUDA)
     "silu_mul|tests/cuda/silu_mul.kt.cu|0|-n|24"
     "saxpy|tests/grammar/good/saxpy.cu|0|-n|0"
     "matmul|tests/grammar/good/matmul.cu|0|-n|12"
-    "sample_silu_and_mul|samples/cuda/silu_and_mul/silu_and_mul.kt.cu|0|-n|8"
-    "sample_gelu_and_mul|samples/cuda/gelu_and_mul/gelu_and_mul.kt.cu|0|-n|8"
-    "sample_rmsnorm|samples/cuda/rmsnorm/rmsnorm.kt.cu|0|-n|8"
-    "sample_fused_add_rmsnorm|samples/cuda/fused_add_rmsnorm/fused_add_rmsnorm.kt.cu|0|-n|8"
-    "sample_moe_sum_reduce|samples/cuda/moe_sum_reduce/moe_sum_reduce.kt.cu|0|-n|8"
-    "sample_per_token_group_quant_fp8|samples/cuda/per_token_group_quant_fp8/per_token_group_quant_fp8.kt.cu|0|-n|8"
-    "sample_per_tensor_absmax|samples/cuda/per_tensor_quant_fp8/per_tensor_quant_fp8.kt.cu|0|-n|8|-k|per_tensor_absmax_kernel"
-    "sample_per_tensor_quant_fp8|samples/cuda/per_tensor_quant_fp8/per_tensor_quant_fp8.kt.cu|0|-n|8|-k|per_tensor_quant_fp8_kernel"
-    "sample_moe_align_block_size|samples/cuda/moe_align_block_size/moe_align_block_size.kt.cu|0|-n|8|-k|moe_align_block_size_kernel"
-    "sample_count_and_sort|samples/cuda/moe_align_block_size/moe_align_block_size.kt.cu|0|-n|8|-k|count_and_sort_expert_tokens_kernel"
   )
   foreach(entry ${KTC_CUDA_COMPILE_ONLY})
-    # entries whose template is missing (another module's) are left out
-    string(REPLACE "|" ";" probe "${entry}")
-    list(GET probe 1 probe_tpl)
-    if(NOT EXISTS ${CMAKE_SOURCE_DIR}/${probe_tpl})
-      continue()
-    endif()
     string(REPLACE "|" ";" fields "${entry}")
     list(GET fields 0 name)
     list(GET fields 1 tpl)
