@@ -15,20 +15,25 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 #ifdef KTC_HAVE_LIBCLANG
-	{"annotate", cmd_annotate, "turn a kernel's tuning literals into a #pragma kt template"},
+    {"annotate", cmd_annotate,
+     "turn a kernel's tuning literals into a #pragma kt template"},
 #endif
-	{"space", cmd_space, "print a template's parameters, constraints and space size"},
-	{"tune", cmd_tune, "search a template's space on a backend"},
-	{"landscape", cmd_landscape, "write a synthetic results file for testing strategies"},
-	{"apply", cmd_apply, "write a template with its best configuration fixed"},
+    {"space", cmd_space,
+     "print a template's parameters, constraints and space size"},
+    {"tune", cmd_tune, "search a template's space on a backend"},
+    {"landscape", cmd_landscape,
+     "write a synthetic results file for testing strategies"},
+    {"apply", cmd_apply, "write a template with its best configuration fixed"},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ktc [--version] [--help] <command> [<args>]\n\n"
-		     "ktc compiles kernel templates and tunes them.\n\ncommands:\n");
+	fprintf(out,
+	        "usage: ktc [--version] [--help] <command> [<args>]\n\n"
+	        "ktc compiles kernel templates and tunes them.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+		        commands[i].summary);
 	fprintf(out, "\n'ktc <command> --help' describes a command.\n");
 }
 
@@ -55,13 +60,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		/* Commands name themselves "ktc <name>" in messages and usage. */
+		/* Commands name themselves "ktc <name>" in messages and usage.
+		 */
 		char self[64];
 		snprintf(self, sizeof(self), "ktc %s", commands[i].name);
 		argv[1] = self;
 		return commands[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "ktc: '%s' is not a ktc command (see 'ktc --help')\n",
-		argv[1]);
+	        argv[1]);
 	return 2;
 }

@@ -15,7 +15,10 @@ struct kt_arena_block {
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
-void kt_arena_init(kt_arena *a) { a->head = NULL; }
+void kt_arena_init(kt_arena *a)
+{
+	a->head = NULL;
+}
 
 void kt_arena_release(kt_arena *a)
 {

@@ -12,7 +12,10 @@ typedef struct kt_arena {
 	kt_arena_block *head;
 } kt_arena;
 
-#define KT_ARENA_INIT {0}
+#define KT_ARENA_INIT                                                          \
+	{                                                                      \
+		0                                                              \
+	}
 
 void kt_arena_init(kt_arena *a);
 void kt_arena_release(kt_arena *a); /* frees every allocation at once */
@@ -21,6 +24,6 @@ void *kt_arena_alloc(kt_arena *a, size_t n);
 char *kt_arena_strndup(kt_arena *a, const char *s, size_t n);
 char *kt_arena_strdup(kt_arena *a, const char *s);
 char *kt_arena_printf(kt_arena *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 #endif

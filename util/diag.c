@@ -10,7 +10,10 @@
 #include <stdarg.h>
 #include <string.h>
 
-void kt_diags_init(kt_diags *d) { memset(d, 0, sizeof(*d)); }
+void kt_diags_init(kt_diags *d)
+{
+	memset(d, 0, sizeof(*d));
+}
 
 void kt_diags_release(kt_diags *d)
 {
@@ -39,8 +42,8 @@ static char *copy_line(const char *text, int line)
 }
 
 int kt_diags_add(kt_diags *d, kt_severity sev, const char *file,
-		 const char *text, int line, int col, int len, const char *fmt,
-		 ...)
+                 const char *text, int line, int col, int len, const char *fmt,
+                 ...)
 {
 	kt_diag g = {.severity = sev, .line = line, .col = col};
 	g.len = len > 0 ? len : 1;
@@ -88,7 +91,8 @@ static const char *sev_color(kt_severity s)
 
 static void print_one(const kt_diag *g, FILE *out, int color)
 {
-	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	const char *bold = color ? "\033[1m" : "",
+	           *reset = color ? "\033[0m" : "";
 	fputs(bold, out);
 	if (g->file && g->line > 0 && g->col > 0)
 		fprintf(out, "%s:%d:%d: ", g->file, g->line, g->col);
@@ -97,14 +101,15 @@ static void print_one(const kt_diag *g, FILE *out, int color)
 	else if (g->file)
 		fprintf(out, "%s: ", g->file);
 	fprintf(out, "%s%s:%s%s %s%s\n", color ? sev_color(g->severity) : "",
-		sev_name(g->severity), reset, bold, g->message, reset);
+	        sev_name(g->severity), reset, bold, g->message, reset);
 	if (!g->source || g->col < 1)
 		return;
 	fprintf(out, "%5d | %s\n      | ", g->line, g->source);
 	/* Keep tabs so the caret lines up under tab-indented source. */
 	size_t srclen = strlen(g->source);
 	for (int i = 1; i < g->col; i++)
-		fputc((size_t)i <= srclen && g->source[i - 1] == '\t' ? '\t' : ' ',
+		fputc((size_t)i <= srclen && g->source[i - 1] == '\t' ? '\t'
+		                                                      : ' ',
 		      out);
 	fprintf(out, "%s^", color ? "\033[1;32m" : "");
 	for (int i = 1; i < g->len; i++)

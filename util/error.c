@@ -12,9 +12,15 @@
 
 static _Thread_local char last_error[1024];
 
-const char *kt_error_last(void) { return last_error; }
+const char *kt_error_last(void)
+{
+	return last_error;
+}
 
-void kt_error_clear(void) { last_error[0] = '\0'; }
+void kt_error_clear(void)
+{
+	last_error[0] = '\0';
+}
 
 int kt_error_v(int code, const char *fmt, va_list ap)
 {
@@ -51,7 +57,10 @@ void kt_set_allocator(kt_alloc_fn fn, void *ud)
 	alloc_ud = fn ? ud : NULL;
 }
 
-void *kt_malloc(size_t n) { return alloc_fn(alloc_ud, NULL, 0, n ? n : 1); }
+void *kt_malloc(size_t n)
+{
+	return alloc_fn(alloc_ud, NULL, 0, n ? n : 1);
+}
 
 void *kt_realloc(void *ptr, size_t n)
 {
@@ -84,4 +93,7 @@ char *kt_strndup(const char *s, size_t n)
 	return p;
 }
 
-char *kt_strdup(const char *s) { return kt_strndup(s, strlen(s)); }
+char *kt_strdup(const char *s)
+{
+	return kt_strndup(s, strlen(s));
+}

@@ -14,7 +14,8 @@ int kt_fs_read(char **out, size_t *len, const char *path)
 	*out = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return kt_error(KT_EIO, "cannot open '%s': %s", path, strerror(errno));
+		return kt_error(KT_EIO, "cannot open '%s': %s", path,
+		                strerror(errno));
 	size_t cap = 4096, n = 0;
 	char *buf = kt_malloc(cap);
 	int rc = KT_OK;
@@ -36,7 +37,8 @@ int kt_fs_read(char **out, size_t *len, const char *path)
 	if (!buf)
 		rc = kt_error(KT_ENOMEM, "out of memory reading '%s'", path);
 	else if (ferror(f)) {
-		rc = kt_error(KT_EIO, "cannot read '%s': %s", path, strerror(errno));
+		rc = kt_error(KT_EIO, "cannot read '%s': %s", path,
+		              strerror(errno));
 		kt_free(buf);
 	} else {
 		buf[n] = '\0';
@@ -58,19 +60,22 @@ int kt_fs_write_atomic(const char *path, const void *data, size_t len)
 	int rc = KT_OK;
 	FILE *f = fopen(tmp, "wb");
 	if (!f) {
-		rc = kt_error(KT_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = kt_error(KT_EIO, "cannot write '%s': %s", path,
+		              strerror(errno));
 		goto done;
 	}
 	if (fwrite(data, 1, len, f) != len || fflush(f) != 0 ||
 	    fsync(fileno(f)) != 0) {
-		rc = kt_error(KT_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = kt_error(KT_EIO, "cannot write '%s': %s", path,
+		              strerror(errno));
 		fclose(f);
 		unlink(tmp);
 		goto done;
 	}
 	fclose(f);
 	if (rename(tmp, path) != 0) {
-		rc = kt_error(KT_EIO, "cannot replace '%s': %s", path, strerror(errno));
+		rc = kt_error(KT_EIO, "cannot replace '%s': %s", path,
+		              strerror(errno));
 		unlink(tmp);
 	}
 done:
@@ -92,7 +97,7 @@ int kt_fs_mkdirs(const char *path)
 		buf[i] = '\0';
 		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
 			return kt_error(KT_EIO, "cannot create '%s': %s", buf,
-					strerror(errno));
+			                strerror(errno));
 		buf[i] = c;
 	}
 	return 0;

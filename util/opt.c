@@ -15,9 +15,11 @@ void kt_opt_help(const kt_cmd_info *info, FILE *out)
 		char left[64];
 		int n = 0;
 		if (o->short_name)
-			n = snprintf(left, sizeof(left), "-%c, ", o->short_name);
-		snprintf(left + n, sizeof(left) - (size_t)n, "--%s%s%s", o->long_name,
-			 o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+			n = snprintf(left, sizeof(left), "-%c, ",
+			             o->short_name);
+		snprintf(left + n, sizeof(left) - (size_t)n, "--%s%s%s",
+		         o->long_name, o->arg_name ? " " : "",
+		         o->arg_name ? o->arg_name : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 	fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
@@ -26,7 +28,8 @@ void kt_opt_help(const kt_cmd_info *info, FILE *out)
 static const kt_opt *find_long(const kt_opt *opts, const char *name, size_t n)
 {
 	for (const kt_opt *o = opts; o && o->kind != KT_OPT_END; o++)
-		if (strlen(o->long_name) == n && !strncmp(o->long_name, name, n))
+		if (strlen(o->long_name) == n &&
+		    !strncmp(o->long_name, name, n))
 			return o;
 	return NULL;
 }
@@ -44,9 +47,7 @@ static int store(const char *cmd, const kt_opt *o, const char *arg)
 	char *end;
 	errno = 0;
 	switch (o->kind) {
-	case KT_OPT_STRING:
-		*(const char **)o->value = arg;
-		return 0;
+	case KT_OPT_STRING: *(const char **)o->value = arg; return 0;
 	case KT_OPT_INT: {
 		long v = strtol(arg, &end, 0);
 		if (errno || *end || end == arg)
@@ -63,17 +64,17 @@ static int store(const char *cmd, const kt_opt *o, const char *arg)
 	}
 	case KT_OPT_LIST:
 		if (*o->count >= o->max) {
-			fprintf(stderr, "%s: too many --%s options (at most %d)\n", cmd,
-				o->long_name, o->max);
+			fprintf(stderr,
+			        "%s: too many --%s options (at most %d)\n", cmd,
+			        o->long_name, o->max);
 			return -1;
 		}
 		((const char **)o->value)[(*o->count)++] = arg;
 		return 0;
-	default:
-		return -1;
+	default: return -1;
 	}
 	fprintf(stderr, "%s: option '--%s' expects a number, not '%s'\n", cmd,
-		o->long_name, arg);
+	        o->long_name, arg);
 	return -1;
 }
 
@@ -107,14 +108,16 @@ int kt_opt_parse(const kt_cmd_info *info, int argc, char **argv, int *npos)
 			o = a[2] == '\0' ? find_short(info->opts, a[1]) : NULL;
 		}
 		if (!o) {
-			fprintf(stderr, "%s: unknown option '%s' (see '%s --help')\n", cmd,
-				a, cmd);
+			fprintf(stderr,
+			        "%s: unknown option '%s' (see '%s --help')\n",
+			        cmd, a, cmd);
 			return -1;
 		}
 		if (o->kind == KT_OPT_FLAG) {
 			if (val) {
-				fprintf(stderr, "%s: option '--%s' takes no value\n", cmd,
-					o->long_name);
+				fprintf(stderr,
+				        "%s: option '--%s' takes no value\n",
+				        cmd, o->long_name);
 				return -1;
 			}
 			*(bool *)o->value = true;
@@ -122,7 +125,9 @@ int kt_opt_parse(const kt_cmd_info *info, int argc, char **argv, int *npos)
 		}
 		if (!val) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "%s: option '%s' needs a value\n", cmd, a);
+				fprintf(stderr,
+				        "%s: option '%s' needs a value\n", cmd,
+				        a);
 				return -1;
 			}
 			val = argv[++i];

@@ -20,21 +20,39 @@ typedef enum kt_opt_kind {
 
 typedef struct kt_opt {
 	kt_opt_kind kind;
-	char short_name;      /* 0 for none */
+	char short_name; /* 0 for none */
 	const char *long_name;
 	void *value;
 	const char *arg_name; /* "N", "FILE"; NULL for flags */
 	const char *help;
-	int *count;           /* KT_OPT_LIST: number of values stored */
-	int max;              /* KT_OPT_LIST: capacity of the array */
+	int *count; /* KT_OPT_LIST: number of values stored */
+	int max;    /* KT_OPT_LIST: capacity of the array */
 } kt_opt;
 
-#define KT_OPT_FLAG_(s, l, v, h) {KT_OPT_FLAG, s, l, v, NULL, h, NULL, 0}
-#define KT_OPT_STRING_(s, l, v, a, h) {KT_OPT_STRING, s, l, v, a, h, NULL, 0}
-#define KT_OPT_INT_(s, l, v, a, h) {KT_OPT_INT, s, l, v, a, h, NULL, 0}
-#define KT_OPT_DOUBLE_(s, l, v, a, h) {KT_OPT_DOUBLE, s, l, v, a, h, NULL, 0}
-#define KT_OPT_LIST_(s, l, v, n, m, a, h) {KT_OPT_LIST, s, l, v, a, h, n, m}
-#define KT_OPT_END_ {KT_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0}
+#define KT_OPT_FLAG_(s, l, v, h)                                               \
+	{                                                                      \
+		KT_OPT_FLAG, s, l, v, NULL, h, NULL, 0                         \
+	}
+#define KT_OPT_STRING_(s, l, v, a, h)                                          \
+	{                                                                      \
+		KT_OPT_STRING, s, l, v, a, h, NULL, 0                          \
+	}
+#define KT_OPT_INT_(s, l, v, a, h)                                             \
+	{                                                                      \
+		KT_OPT_INT, s, l, v, a, h, NULL, 0                             \
+	}
+#define KT_OPT_DOUBLE_(s, l, v, a, h)                                          \
+	{                                                                      \
+		KT_OPT_DOUBLE, s, l, v, a, h, NULL, 0                          \
+	}
+#define KT_OPT_LIST_(s, l, v, n, m, a, h)                                      \
+	{                                                                      \
+		KT_OPT_LIST, s, l, v, a, h, n, m                               \
+	}
+#define KT_OPT_END_                                                            \
+	{                                                                      \
+		KT_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0                 \
+	}
 
 typedef struct kt_cmd_info {
 	const char *usage;   /* "ktc space [options] FILE" */

@@ -17,7 +17,10 @@ void kt_rng_seed(kt_rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
 
 uint64_t kt_rng_next(kt_rng *r)
 {

@@ -42,8 +42,9 @@ int kt_str_grow(kt_str *s, size_t extra)
 	if (need < s->len)
 		return kt_error(KT_ENOMEM, "string too long");
 	if (s->max && need > s->max + 1)
-		return kt_error(KT_EINVALID, "text longer than the limit of %zu bytes",
-				s->max);
+		return kt_error(KT_EINVALID,
+		                "text longer than the limit of %zu bytes",
+		                s->max);
 	if (need <= s->cap)
 		return 0;
 	size_t cap = s->cap ? s->cap : 64;
@@ -75,7 +76,10 @@ int kt_str_adds(kt_str *s, const char *cstr)
 	return kt_str_add(s, cstr, strlen(cstr));
 }
 
-int kt_str_addc(kt_str *s, char c) { return kt_str_add(s, &c, 1); }
+int kt_str_addc(kt_str *s, char c)
+{
+	return kt_str_add(s, &c, 1);
+}
 
 int kt_str_vaddf(kt_str *s, const char *fmt, va_list ap)
 {

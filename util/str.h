@@ -11,25 +11,28 @@
 #include <stddef.h>
 
 typedef struct kt_str {
-	char *ptr;  /* always NUL-terminated; points at a static "" when empty */
+	char *ptr; /* always NUL-terminated; points at a static "" when empty */
 	size_t len;
 	size_t cap; /* 0 while ptr is the static empty string */
 	size_t max; /* 0 for no limit */
 } kt_str;
 
-#define KT_STR_INIT {kt_str_empty, 0, 0, 0}
+#define KT_STR_INIT                                                            \
+	{                                                                      \
+		kt_str_empty, 0, 0, 0                                          \
+	}
 extern char kt_str_empty[];
 
 void kt_str_init(kt_str *s, size_t max);
-void kt_str_release(kt_str *s);         /* free memory, back to empty */
-void kt_str_clear(kt_str *s);           /* length 0, memory kept */
-char *kt_str_detach(kt_str *s);         /* caller owns the result (kt_free) */
+void kt_str_release(kt_str *s); /* free memory, back to empty */
+void kt_str_clear(kt_str *s);   /* length 0, memory kept */
+char *kt_str_detach(kt_str *s); /* caller owns the result (kt_free) */
 int kt_str_grow(kt_str *s, size_t extra);
 int kt_str_add(kt_str *s, const void *data, size_t len);
 int kt_str_adds(kt_str *s, const char *cstr);
 int kt_str_addc(kt_str *s, char c);
 int kt_str_addf(kt_str *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int kt_str_vaddf(kt_str *s, const char *fmt, va_list ap);
 void kt_str_truncate(kt_str *s, size_t len);
 

@@ -19,14 +19,16 @@ extern "C" {
 
 enum {
 	KT_OK = 0,
-	KT_ERROR = -1,     /* generic failure, see kt_error_last() */
-	KT_ENOMEM = -2,    /* an allocation failed */
-	KT_EIO = -3,       /* a file could not be read or written */
-	KT_EPARSE = -4,    /* input did not parse; diagnostics say where */
-	KT_EINVALID = -5,  /* a request makes no sense (bad argument, bad state) */
+	KT_ERROR = -1,  /* generic failure, see kt_error_last() */
+	KT_ENOMEM = -2, /* an allocation failed */
+	KT_EIO = -3,    /* a file could not be read or written */
+	KT_EPARSE = -4, /* input did not parse; diagnostics say where */
+	KT_EINVALID =
+	    -5, /* a request makes no sense (bad argument, bad state) */
 	KT_ENOTFOUND = -6, /* a named thing does not exist */
 	KT_EBACKEND = -7,  /* a backend (CUDA, OpenCL, ...) failed */
-	KT_EUNSUPPORTED = -8, /* not built in, or not available on this machine */
+	KT_EUNSUPPORTED =
+	    -8, /* not built in, or not available on this machine */
 	KT_EINTERRUPTED = -9, /* a signal or a budget stopped the work */
 };
 
@@ -34,7 +36,7 @@ enum {
 const char *kt_error_last(void);
 /* Set the message; returns code so callers can write `return kt_error(...)`. */
 int kt_error(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int kt_error_v(int code, const char *fmt, va_list ap);
 void kt_error_clear(void);
 
@@ -54,7 +56,8 @@ char *kt_strndup(const char *s, size_t n);
 
 /* A position in a source file: 1-based line and column (in bytes). */
 typedef struct kt_loc {
-	const char *file; /* borrowed; lives as long as the thing that owns it */
+	const char
+	    *file; /* borrowed; lives as long as the thing that owns it */
 	int line;
 	int col;
 } kt_loc;

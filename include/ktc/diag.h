@@ -28,11 +28,11 @@ typedef enum kt_severity {
 
 typedef struct kt_diag {
 	kt_severity severity;
-	char *file;      /* may be NULL for diagnostics without a place */
-	int line, col;   /* 1-based; 0 when unknown */
-	int len;         /* columns to underline (>= 1 when col > 0) */
+	char *file;    /* may be NULL for diagnostics without a place */
+	int line, col; /* 1-based; 0 when unknown */
+	int len;       /* columns to underline (>= 1 when col > 0) */
 	char *message;
-	char *source;    /* the whole source line, without newline; may be NULL */
+	char *source; /* the whole source line, without newline; may be NULL */
 } kt_diag;
 
 typedef struct kt_diags {
@@ -48,8 +48,8 @@ void kt_diags_release(kt_diags *d);
  * NULL); its line `line` is copied for the caret display.
  */
 int kt_diags_add(kt_diags *d, kt_severity sev, const char *file,
-		 const char *text, int line, int col, int len, const char *fmt,
-		 ...) __attribute__((format(printf, 8, 9)));
+                 const char *text, int line, int col, int len, const char *fmt,
+                 ...) __attribute__((format(printf, 8, 9)));
 /* Prints every diagnostic; color when use_color is non-zero. */
 void kt_diags_print(const kt_diags *d, FILE *out, int use_color);
 

@@ -54,27 +54,27 @@ typedef struct kt_result {
 	size_t nruntimes;
 	/* seconds spent per phase, as T4's `times` */
 	double compile_s, verify_s, benchmark_s, framework_s, strategy_s;
-	double timestamp;    /* unix seconds when the evaluation finished */
+	double timestamp; /* unix seconds when the evaluation finished */
 	kt_measure measures[KT_MAX_MEASURES];
 	size_t nmeasures;
-	char *message;       /* kt_malloc'd: compile log excerpt, error text */
+	char *message; /* kt_malloc'd: compile log excerpt, error text */
 } kt_result;
 
 void kt_result_init(kt_result *r);
 void kt_result_release(kt_result *r);
 int kt_result_add_measure(kt_result *r, const char *name, double value,
-			  const char *unit);
+                          const char *unit);
 /* The measure called name, or NULL. */
 const kt_measure *kt_result_measure(const kt_result *r, const char *name);
 
 /* What a backend tells about its device; fills the DEVICE_* constants. */
 typedef struct kt_device_info {
-	char name[128];       /* "NVIDIA H100 80GB HBM3", "pthread-cpu (PoCL)" */
-	char backend[16];     /* "cuda", "opencl", "sim" */
+	char name[128];   /* "NVIDIA H100 80GB HBM3", "pthread-cpu (PoCL)" */
+	char backend[16]; /* "cuda", "opencl", "sim" */
 	char driver[64];
-	char runtime[64];     /* CUDA/NVRTC or OpenCL version */
-	char arch[32];        /* "sm_90a" */
-	double copy_gbs;      /* measured device copy bandwidth; 0 if unknown */
+	char runtime[64]; /* CUDA/NVRTC or OpenCL version */
+	char arch[32];    /* "sm_90a" */
+	double copy_gbs;  /* measured device copy bandwidth; 0 if unknown */
 	/* values for kt_device_consts[i], by the same index */
 	int64_t consts[64];
 	bool has_const[64];
@@ -99,7 +99,7 @@ typedef struct kt_backend_ops {
 	 */
 	int (*set_problem)(kt_backend *b, const kt_value *problem);
 	int (*evaluate)(kt_backend *b, const kt_eval_request *reqs, size_t n,
-			kt_result *results);
+	                kt_result *results);
 	void (*free)(kt_backend *b);
 } kt_backend_ops;
 
@@ -110,22 +110,22 @@ struct kt_backend {
 
 /* Options common to all backends; each backend reads what applies. */
 typedef struct kt_backend_options {
-	const char *from;        /* sim: the recorded results file */
-	const char *device;      /* which device (index or name) */
-	const char *cache_dir;   /* compiled binaries */
-	int compile_threads;     /* 0: one per core */
-	int timed_runs;          /* 0: the backend's default (>= 30) */
+	const char *from;      /* sim: the recorded results file */
+	const char *device;    /* which device (index or name) */
+	const char *cache_dir; /* compiled binaries */
+	int compile_threads;   /* 0: one per core */
+	int timed_runs;        /* 0: the backend's default (>= 30) */
 	int warmup_runs;
-	double timeout_s;        /* per configuration; 0: the default */
-	bool profile;            /* collect hardware counters */
-	bool compile_only;       /* compile, do not run */
-	uint64_t seed;           /* input data */
-	double sim_delay_ms;     /* sim: sleep per evaluation (for tests) */
+	double timeout_s;    /* per configuration; 0: the default */
+	bool profile;        /* collect hardware counters */
+	bool compile_only;   /* compile, do not run */
+	uint64_t seed;       /* input data */
+	double sim_delay_ms; /* sim: sleep per evaluation (for tests) */
 } kt_backend_options;
 
 /* Opens the backend called name ("sim", "cuda", "opencl"). */
 int kt_backend_open(kt_backend **out, const char *name, const kt_model *m,
-		    const kt_backend_options *opt);
+                    const kt_backend_options *opt);
 void kt_backend_free(kt_backend *b);
 /* The names built into this binary, comma-separated. */
 const char *kt_backend_names(void);

@@ -54,21 +54,47 @@ typedef enum kt_expr_kind {
 	KT_EXPR_SYMBOL, /* a resolved name: .sym indexes kt_model.symbols */
 	KT_EXPR_UNARY,
 	KT_EXPR_BINARY,
-	KT_EXPR_COND,   /* args[0] ? args[1] : args[2] */
-	KT_EXPR_CALL,   /* .fn with nargs arguments */
+	KT_EXPR_COND, /* args[0] ? args[1] : args[2] */
+	KT_EXPR_CALL, /* .fn with nargs arguments */
 } kt_expr_kind;
 
 typedef enum kt_op {
-	KT_OP_NEG, KT_OP_PLUS, KT_OP_NOT, KT_OP_BITNOT,          /* unary */
-	KT_OP_MUL, KT_OP_DIV, KT_OP_MOD, KT_OP_ADD, KT_OP_SUB,   /* binary */
-	KT_OP_SHL, KT_OP_SHR, KT_OP_LT, KT_OP_LE, KT_OP_GT, KT_OP_GE,
-	KT_OP_EQ, KT_OP_NE, KT_OP_BITAND, KT_OP_BITXOR, KT_OP_BITOR,
-	KT_OP_AND, KT_OP_OR,
+	KT_OP_NEG,
+	KT_OP_PLUS,
+	KT_OP_NOT,
+	KT_OP_BITNOT, /* unary */
+	KT_OP_MUL,
+	KT_OP_DIV,
+	KT_OP_MOD,
+	KT_OP_ADD,
+	KT_OP_SUB, /* binary */
+	KT_OP_SHL,
+	KT_OP_SHR,
+	KT_OP_LT,
+	KT_OP_LE,
+	KT_OP_GT,
+	KT_OP_GE,
+	KT_OP_EQ,
+	KT_OP_NE,
+	KT_OP_BITAND,
+	KT_OP_BITXOR,
+	KT_OP_BITOR,
+	KT_OP_AND,
+	KT_OP_OR,
 } kt_op;
 
 typedef enum kt_func {
-	KT_FN_MIN, KT_FN_MAX, KT_FN_DIV_CEIL, KT_FN_LOG2, KT_FN_POW2,
-	KT_FN_ABS, KT_FN_FLOOR, KT_FN_CEIL, KT_FN_ROUND, KT_FN_FLOAT, KT_FN_INT,
+	KT_FN_MIN,
+	KT_FN_MAX,
+	KT_FN_DIV_CEIL,
+	KT_FN_LOG2,
+	KT_FN_POW2,
+	KT_FN_ABS,
+	KT_FN_FLOOR,
+	KT_FN_CEIL,
+	KT_FN_ROUND,
+	KT_FN_FLOAT,
+	KT_FN_INT,
 } kt_func;
 
 typedef struct kt_expr kt_expr;
@@ -80,8 +106,8 @@ struct kt_expr {
 	int sym;         /* SYMBOL: index into kt_model.symbols */
 	kt_expr **args;
 	int nargs;
-	kt_loc loc;      /* where the expression starts in the file */
-	int len;         /* its length in columns, for carets */
+	kt_loc loc; /* where the expression starts in the file */
+	int len;    /* its length in columns, for carets */
 };
 
 typedef enum kt_symbol_kind {
@@ -121,7 +147,7 @@ typedef struct kt_set {
 typedef struct kt_constraint {
 	kt_expr *expr;
 	const char *text; /* the expression as written */
-	int *params;      /* parameters it depends on, directly or through sets */
+	int *params; /* parameters it depends on, directly or through sets */
 	int nparams;
 	kt_loc loc;
 } kt_constraint;
@@ -138,17 +164,27 @@ typedef struct kt_problem {
 
 /* A DEVICE_* constant some expression uses; the backend gives its value. */
 typedef struct kt_device_const {
-	const char *name;     /* e.g. "DEVICE_MAX_THREADS_PER_BLOCK" */
-	kt_value fallback;    /* used where no device answers (ktc space) */
+	const char *name;  /* e.g. "DEVICE_MAX_THREADS_PER_BLOCK" */
+	kt_value fallback; /* used where no device answers (ktc space) */
 	int sym;
-	int index;            /* into kt_device_consts (and kt_device_info) */
+	int index; /* into kt_device_consts (and kt_device_info) */
 } kt_device_const;
 
 typedef enum kt_type {
-	KT_TYPE_F64, KT_TYPE_F32, KT_TYPE_F16, KT_TYPE_BF16,
-	KT_TYPE_FP8_E4M3, KT_TYPE_FP8_E5M2,
-	KT_TYPE_I8, KT_TYPE_I16, KT_TYPE_I32, KT_TYPE_I64,
-	KT_TYPE_U8, KT_TYPE_U16, KT_TYPE_U32, KT_TYPE_U64,
+	KT_TYPE_F64,
+	KT_TYPE_F32,
+	KT_TYPE_F16,
+	KT_TYPE_BF16,
+	KT_TYPE_FP8_E4M3,
+	KT_TYPE_FP8_E5M2,
+	KT_TYPE_I8,
+	KT_TYPE_I16,
+	KT_TYPE_I32,
+	KT_TYPE_I64,
+	KT_TYPE_U8,
+	KT_TYPE_U16,
+	KT_TYPE_U32,
+	KT_TYPE_U64,
 	KT_TYPE_COUNT_
 } kt_type;
 
@@ -185,7 +221,8 @@ typedef struct kt_arg {
 	kt_loc loc;
 } kt_arg;
 
-/* `launch grid(...) block(...) [smem(...)]`; missing dimensions are NULL (1). */
+/* `launch grid(...) block(...) [smem(...)]`; missing dimensions are NULL (1).
+ */
 typedef struct kt_launch {
 	kt_expr *grid[3];
 	kt_expr *block[3];
@@ -219,7 +256,8 @@ typedef struct kt_model {
 	const char *source; /* the whole file's text */
 	const char *kernel; /* the __global__ function's name */
 	kt_loc kernel_loc;
-	kt_expr **template_args; /* `kernel template(...)`: NVRTC name expression */
+	kt_expr *
+	    *template_args; /* `kernel template(...)`: NVRTC name expression */
 	int ntemplate_args;
 
 	kt_param *params;
@@ -257,7 +295,7 @@ typedef struct kt_template {
  * then. Warnings may be added on success.
  */
 int kt_template_parse(kt_template **out, const char *path, const char *text,
-		      kt_diags *diags);
+                      kt_diags *diags);
 int kt_template_load(kt_template **out, const char *path, kt_diags *diags);
 void kt_template_free(kt_template *t);
 /* The model of the kernel named name, or the only one when name is NULL. */
@@ -274,7 +312,7 @@ int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots);
  * innermost sub-expression that failed, for a diagnostic at its place.
  */
 int kt_expr_eval_where(kt_value *out, const kt_expr *e, const kt_value *slots,
-		       const kt_expr **where);
+                       const kt_expr **where);
 /* Appends e to s as C source, fully parenthesised where needed. */
 struct kt_str;
 int kt_expr_format(struct kt_str *s, const kt_expr *e, const kt_model *m);
@@ -285,7 +323,7 @@ int kt_expr_format(struct kt_str *s, const kt_expr *e, const kt_model *m);
  * device values (ndevices; NULL: fallbacks).
  */
 int kt_model_bind(kt_value *slots, const kt_model *m, const uint32_t *param_idx,
-		  const kt_value *problem, const kt_value *device);
+                  const kt_value *problem, const kt_value *device);
 /* Default configuration: each parameter's default_index. */
 void kt_model_default_config(const kt_model *m, uint32_t *param_idx);
 /* Index of the symbol called name, or -1. */

@@ -36,7 +36,7 @@ struct kt_rng;
  * violating a constraint is reported as a warning.
  */
 int kt_space_build(kt_space **out, const kt_model *m, const kt_value *problem,
-		   const kt_value *device, kt_diags *diags);
+                   const kt_value *device, kt_diags *diags);
 void kt_space_free(kt_space *s);
 
 const kt_model *kt_space_model(const kt_space *s);
@@ -57,7 +57,7 @@ uint64_t kt_space_sample(const kt_space *s, struct kt_rng *rng);
  * exist (which may exceed max).
  */
 size_t kt_space_neighbors(const kt_space *s, uint64_t index, bool adjacent,
-			  uint64_t *out, size_t max);
+                          uint64_t *out, size_t max);
 /* Index of the default configuration, or -1 if it is not valid. */
 int64_t kt_space_default_index(const kt_space *s);
 
@@ -69,7 +69,7 @@ int64_t kt_space_default_index(const kt_space *s);
  */
 size_t kt_space_ngroups(const kt_space *s);
 size_t kt_space_group(const kt_space *s, size_t g, const int **params,
-		      uint64_t *valid_tuples);
+                      uint64_t *valid_tuples);
 
 /* "NAME=V,NAME=V" for a configuration (kt_free the result). */
 char *kt_space_key(const kt_space *s, const uint32_t *param_idx);

@@ -26,7 +26,8 @@ typedef struct kt_strategy kt_strategy;
 
 typedef struct kt_strategy_options {
 	uint64_t seed;
-	uint64_t budget; /* evaluations the tuner intends to allow; 0: unknown */
+	uint64_t
+	    budget; /* evaluations the tuner intends to allow; 0: unknown */
 	/* strategy-specific settings as "name=value" pairs, NULL-terminated */
 	const char *const *settings;
 } kt_strategy_options;
@@ -35,7 +36,7 @@ typedef struct kt_strategy_ops {
 	const char *name;
 	const char *summary;
 	int (*create)(kt_strategy **out, const kt_space *space,
-		      const kt_strategy_options *opt);
+	              const kt_strategy_options *opt);
 	/*
 	 * Writes up to max configuration indices to out and their number to
 	 * *n. *n == 0 means the strategy has nothing more to propose (the
@@ -55,14 +56,14 @@ extern const kt_strategy_ops *const kt_strategies[];
 const kt_strategy_ops *kt_strategy_find(const char *name);
 
 int kt_strategy_create(kt_strategy **out, const char *name,
-		       const kt_space *space, const kt_strategy_options *opt);
+                       const kt_space *space, const kt_strategy_options *opt);
 static inline int kt_strategy_ask(kt_strategy *s, uint64_t *out, size_t max,
-				  size_t *n)
+                                  size_t *n)
 {
 	return s->ops->ask(s, out, max, n);
 }
 static inline int kt_strategy_tell(kt_strategy *s, uint64_t index,
-				   double objective)
+                                   double objective)
 {
 	return s->ops->tell(s, index, objective);
 }

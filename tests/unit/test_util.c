@@ -96,7 +96,7 @@ static void diag_prints_caret_under_column(void)
 	kt_diags_init(&d);
 	const char *text = "line one\n#pragma kt constraint BLOK % 32 == 0\n";
 	kt_diags_add(&d, KT_DIAG_ERROR, "k.cu", text, 2, 23, 4,
-		     "unknown name '%s'", "BLOK");
+	             "unknown name '%s'", "BLOK");
 	CHECK_EQ_INT(d.errors, 1);
 	char *buf = NULL;
 	size_t n = 0;
@@ -115,13 +115,14 @@ static void opt_parses_long_short_and_positionals(void)
 	long n = 0;
 	const char *s = NULL;
 	const kt_opt opts[] = {
-		KT_OPT_FLAG_('v', "verbose", &flag, "talk"),
-		KT_OPT_INT_('n', "count", &n, "N", "how many"),
-		KT_OPT_STRING_(0, "out", &s, "FILE", "where"),
-		KT_OPT_END_,
+	    KT_OPT_FLAG_('v', "verbose", &flag, "talk"),
+	    KT_OPT_INT_('n', "count", &n, "N", "how many"),
+	    KT_OPT_STRING_(0, "out", &s, "FILE", "where"),
+	    KT_OPT_END_,
 	};
 	kt_cmd_info info = {"x [options] FILE", "test", opts};
-	char *argv[] = {"x", "a.cu", "-v", "--count=5", "--out", "o.json", "b.cu"};
+	char *argv[] = {"x",     "a.cu",   "-v",  "--count=5",
+	                "--out", "o.json", "b.cu"};
 	int npos = 0;
 	CHECK_EQ_INT(kt_opt_parse(&info, 7, argv, &npos), 0);
 	CHECK_EQ_INT(npos, 2);
