@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git clang-format patch
   libclang-19-dev clang-19 libclang-rt-19-dev clangd-19  # frontend, fuzzer, IDE check
   libcjson-dev libpcre2-dev libcurl4-openssl-dev         # plans, patterns, LLM client
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd     # OpenCL backend on the CPU
