@@ -40,8 +40,8 @@
 	do {                                                                   \
 		cudaError_t e_ = (call);                                       \
 		if (e_ != cudaSuccess) {                                       \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__,  \
-				#call, cudaGetErrorString(e_));                \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, \
+			        #call, cudaGetErrorString(e_));                \
 			exit(2);                                               \
 		}                                                              \
 	} while (0)
@@ -60,13 +60,17 @@ struct ck_rng {
 	}
 	float uniform(float lo, float hi)
 	{
-		return lo + (hi - lo) * (float)((next() >> 40) * (1.0 / (1ull << 24)));
+		return lo + (hi - lo) *
+		                (float)((next() >> 40) * (1.0 / (1ull << 24)));
 	}
-	long below(long n) { return (long)(next() % (uint64_t)n); }
+	long below(long n)
+	{
+		return (long)(next() % (uint64_t)n);
+	}
 };
 
 static inline std::vector<uint16_t> ck_bf16(ck_rng &r, size_t n, float lo,
-					    float hi)
+                                            float hi)
 {
 	std::vector<uint16_t> v(n);
 	for (auto &x : v)
@@ -92,23 +96,37 @@ template <typename T> struct ck_dev {
 		CK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)));
 		poison();
 	}
-	explicit ck_dev(const std::vector<T> &h) : ck_dev(h.size()) { put(h); }
-	~ck_dev() { cudaFree(p); }
+	explicit ck_dev(const std::vector<T> &h) : ck_dev(h.size())
+	{
+		put(h);
+	}
+	~ck_dev()
+	{
+		cudaFree(p);
+	}
 	ck_dev(const ck_dev &) = delete;
 	ck_dev &operator=(const ck_dev &) = delete;
 	/* 0xff bytes: NaN in every float format, -1 in integers */
-	void poison() { CK(cudaMemset(p, 0xff, n * sizeof(T))); }
+	void poison()
+	{
+		CK(cudaMemset(p, 0xff, n * sizeof(T)));
+	}
 	void put(const std::vector<T> &h)
 	{
-		CK(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(p, h.data(), n * sizeof(T),
+		              cudaMemcpyHostToDevice));
 	}
 	std::vector<T> get() const
 	{
 		std::vector<T> h(n);
-		CK(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(h.data(), p, n * sizeof(T),
+		              cudaMemcpyDeviceToHost));
 		return h;
 	}
-	template <typename U> U *as() const { return reinterpret_cast<U *>(p); }
+	template <typename U> U *as() const
+	{
+		return reinterpret_cast<U *>(p);
+	}
 };
 
 /* ---- comparison --------------------------------------------------------- */
@@ -119,16 +137,17 @@ template <typename T> struct ck_dev {
  * of elements that fail.
  */
 static inline long ck_compare(const char *what, const std::vector<float> &got,
-			      const std::vector<float> &want, double atol,
-			      double rtol)
+                              const std::vector<float> &want, double atol,
+                              double rtol)
 {
 	long bad = 0, first = -1;
 	double worst = 0;
 	for (size_t i = 0; i < want.size(); i++) {
 		double g = got[i], w = want[i];
-		bool ok = std::isnan(w) ? std::isnan(g)
-					: !std::isnan(g) &&
-						  fabs(g - w) <= atol + rtol * fabs(w);
+		bool ok = std::isnan(w)
+		              ? std::isnan(g)
+		              : !std::isnan(g) &&
+		                    fabs(g - w) <= atol + rtol * fabs(w);
 		if (!std::isnan(g) && !std::isnan(w))
 			worst = std::max(worst, fabs(g - w));
 		if (!ok && bad++ == 0)
@@ -206,7 +225,7 @@ __global__ void ck_flush_kernel(const int4 *p, size_t n, int *sink)
 /* Median microseconds of launch(), each run on a cold L2; -1 where the
  * configuration does not take the size. */
 static inline double ck_time_us(const std::function<cudaError_t()> &launch,
-				double *spread)
+                                double *spread)
 {
 	if (!ck_run(launch()))
 		return -1;
@@ -268,7 +287,8 @@ struct ck_size {
 	{
 		std::string s;
 		for (size_t i = 0; i < names.size(); i++)
-			s += (i ? " " : "") + names[i] + "=" + std::to_string(vals[i]);
+			s += (i ? " " : "") + names[i] + "=" +
+			     std::to_string(vals[i]);
 		return s;
 	}
 };
@@ -301,7 +321,8 @@ static inline int ck_main(const ck_sample &s, int argc, char **argv)
 		for (const auto &v : s.sizes)
 			for (uint64_t k = 0; k < 2; k++) {
 				ck_size z{s.dims, v};
-				printf("%s %s seed=%llu\n", s.name, z.str().c_str(),
+				printf("%s %s seed=%llu\n", s.name,
+				       z.str().c_str(),
 				       (unsigned long long)(seed + k));
 				long b = s.check(z, seed + k);
 				if (b < 0)
@@ -325,19 +346,20 @@ static inline int ck_main(const ck_sample &s, int argc, char **argv)
 			       z.names[k] != std::string(argv[i], eq - argv[i]))
 				k++;
 			if (!eq || k == z.names.size()) {
-				fprintf(stderr, "%s: unknown size '%s'\n", s.name, argv[i]);
+				fprintf(stderr, "%s: unknown size '%s'\n",
+				        s.name, argv[i]);
 				return 2;
 			}
 			z.vals[k] = atol(eq + 1);
 		}
 		double spread = 0, us = s.time(z, &spread);
 		if (us < 0) {
-			printf("%s %s not supported by this configuration\n", s.name,
-			       z.str().c_str());
+			printf("%s %s not supported by this configuration\n",
+			       s.name, z.str().c_str());
 			return 1;
 		}
-		printf("%s %s time_us=%.3f spread=%.3f\n", s.name, z.str().c_str(),
-		       us, spread);
+		printf("%s %s time_us=%.3f spread=%.3f\n", s.name,
+		       z.str().c_str(), us, spread);
 		return 0;
 	}
 	fprintf(stderr, "usage: %s check [SEED] | time NAME=V ...\n", argv[0]);
