@@ -6,6 +6,7 @@
  * The output is marked synthetic in its metadata and in its device name;
  * it is a test landscape, never a measurement (docs/tuning.md).
  */
+#include "cli/args.h"
 #include "cli/cmd.h"
 
 #include "ktc/tune.h"
@@ -24,55 +25,6 @@ typedef struct options {
 	int nproblem;
 	long seed, limit;
 } options;
-
-static int parse_value(const char *text, kt_value *out)
-{
-	char *end;
-	errno = 0;
-	long long i = strtoll(text, &end, 0);
-	if (!errno && end != text && !*end) {
-		*out = kt_int(i);
-		return 0;
-	}
-	errno = 0;
-	double f = strtod(text, &end);
-	if (errno || end == text || *end)
-		return -1;
-	*out = kt_float(f);
-	return 0;
-}
-
-static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
-{
-	for (size_t i = 0; i < m->nproblems; i++)
-		vals[i] = m->problems[i].values[m->problems[i].default_index];
-	for (int k = 0; k < o->nproblem; k++) {
-		const char *eq = strchr(o->problem[k], '=');
-		size_t len = eq ? (size_t)(eq - o->problem[k]) : 0, i = 0;
-		kt_value v;
-		if (!eq || !len || parse_value(eq + 1, &v)) {
-			fprintf(
-			    stderr,
-			    "ktc landscape: expected --problem NAME=NUMBER, "
-			    "not '%s'\n",
-			    o->problem[k]);
-			return -1;
-		}
-		while (i < m->nproblems &&
-		       (strlen(m->problems[i].name) != len ||
-		        strncmp(m->problems[i].name, o->problem[k], len)))
-			i++;
-		if (i == m->nproblems) {
-			fprintf(stderr,
-			        "ktc landscape: kernel '%s' has no problem "
-			        "variable '%.*s'\n",
-			        m->kernel, (int)len, o->problem[k]);
-			return -1;
-		}
-		vals[i] = v;
-	}
-	return 0;
-}
 
 static int run(const options *o, const char *path)
 {
@@ -96,7 +48,8 @@ static int run(const options *o, const char *path)
 		goto done;
 	}
 	problem = kt_calloc(m->nproblems + 1, sizeof(kt_value));
-	if (!problem || parse_problem(problem, m, o)) {
+	if (!problem || cli_problem_values(problem, m, o->problem, o->nproblem,
+	                                   "ktc landscape")) {
 		status = 2;
 		goto done;
 	}

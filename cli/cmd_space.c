@@ -7,6 +7,7 @@
  * through tuner/space.c, so it is an independent check of the space's
  * count (bench/space.sh relies on that).
  */
+#include "cli/args.h"
 #include "cli/cmd.h"
 
 #include "ktc/model.h"
@@ -54,24 +55,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* An integer if the whole text is one, else a float; -1 if neither. */
-static int parse_value(const char *text, kt_value *out)
-{
-	char *end;
-	errno = 0;
-	long long i = strtoll(text, &end, 0);
-	if (!errno && end != text && !*end) {
-		*out = kt_int(i);
-		return 0;
-	}
-	errno = 0;
-	double f = strtod(text, &end);
-	if (errno || end == text || *end)
-		return -1;
-	*out = kt_float(f);
-	return 0;
-}
-
 static bool known_device(const char *name)
 {
 	for (size_t i = 0; i < kt_device_nconsts; i++)
@@ -115,7 +98,7 @@ static int apply_overrides(report *r, size_t n, const char *const *ov, int nov,
 		const char *eq = strchr(ov[k], '=');
 		int len = eq ? (int)(eq - ov[k]) : 0;
 		kt_value v;
-		if (!eq || !len || parse_value(eq + 1, &v)) {
+		if (!eq || !len || cli_parse_number(eq + 1, &v)) {
 			fprintf(stderr,
 			        "ktc space: expected NAME=NUMBER, not '%s'\n",
 			        ov[k]);

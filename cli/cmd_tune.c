@@ -9,6 +9,7 @@
  * results as a run that was never stopped (docs/tuning.md). SIGINT and
  * SIGTERM finish the batch in flight, then write what is done.
  */
+#include "cli/args.h"
 #include "cli/cmd.h"
 
 #include "ktc/results.h"
@@ -69,57 +70,6 @@ static void catch_signals(void)
 }
 
 /* ---- parsing ------------------------------------------------------------ */
-
-/* An integer if the whole text is one, else a float; -1 if neither. */
-static int parse_value(const char *text, kt_value *out)
-{
-	char *end;
-	errno = 0;
-	long long i = strtoll(text, &end, 0);
-	if (!errno && end != text && !*end) {
-		*out = kt_int(i);
-		return 0;
-	}
-	errno = 0;
-	double f = strtod(text, &end);
-	if (errno || end == text || *end)
-		return -1;
-	*out = kt_float(f);
-	return 0;
-}
-
-/* Problem values: each variable's default, then the NAME=V options. */
-static int parse_problem(kt_value *vals, const kt_model *m, const options *o)
-{
-	for (size_t i = 0; i < m->nproblems; i++)
-		vals[i] = m->problems[i].values[m->problems[i].default_index];
-	for (int k = 0; k < o->nproblem; k++) {
-		const char *eq = strchr(o->problem[k], '=');
-		size_t len = eq ? (size_t)(eq - o->problem[k]) : 0;
-		kt_value v;
-		if (!eq || !len || parse_value(eq + 1, &v)) {
-			fprintf(stderr,
-			        "ktc tune: expected --problem NAME=NUMBER, not "
-			        "'%s'\n",
-			        o->problem[k]);
-			return -1;
-		}
-		size_t i = 0;
-		while (i < m->nproblems &&
-		       (strlen(m->problems[i].name) != len ||
-		        strncmp(m->problems[i].name, o->problem[k], len)))
-			i++;
-		if (i == m->nproblems) {
-			fprintf(stderr,
-			        "ktc tune: kernel '%s' has no problem variable "
-			        "'%.*s'\n",
-			        m->kernel, (int)len, o->problem[k]);
-			return -1;
-		}
-		vals[i] = v;
-	}
-	return 0;
-}
 
 /*
  * The backend to use when none is named: sim with --from, opencl for an
@@ -375,7 +325,10 @@ static int open_template(session *s, const char *path, const options *o)
 	s->problem = kt_calloc(s->m->nproblems + 1, sizeof(kt_value));
 	if (!s->problem)
 		return 1;
-	return parse_problem(s->problem, s->m, o) ? 2 : 0;
+	return cli_problem_values(s->problem, s->m, o->problem, o->nproblem,
+	                          "ktc tune")
+	           ? 2
+	           : 0;
 }
 
 static int open_backend(session *s, const options *o)

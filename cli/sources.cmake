@@ -1,6 +1,7 @@
 # The ktc executable: one file per subcommand.
 set(KTC_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/main.c
+  ${CMAKE_CURRENT_LIST_DIR}/args.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_space.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_tune.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_landscape.c
