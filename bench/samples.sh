@@ -13,11 +13,13 @@
 # it ktc is built in build-bench/ (libclang and OpenCL left out). OUT
 # (default docs/results) receives the raw results: per tuning run the T4
 # file (<entry>.t4.json), ktc's JSON summary and log; device.txt;
-# checks.txt (every checker's output). The report goes to REPORT (default
+# checks/SAMPLE.txt (every checker's output and time, one file per sample). The report goes to REPORT (default
 # docs/benchmarks.md).
 #
 # Environment: BUDGET configurations per tuning run, the default included
-# (default 40); STRATEGY (default random); SET quick|full: the shapes below
+# (default 96); STRATEGY (default bayes); BATCH configurations asked for and
+# compiled at once (default 16: the strategy hears back every 16); SET
+# quick|full: the shapes below
 # (default quick); ONLY a regular expression on entry names; JOBS parallel
 # nvcc builds (default: the number of cores). Clocks and power settings are
 # read, never changed.
@@ -26,8 +28,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-}
 out=${2:-$root/docs/results}
 report=${REPORT:-$root/docs/benchmarks.md}
-budget=${BUDGET:-40}
-strategy=${STRATEGY:-random}
+budget=${BUDGET:-96}
+strategy=${STRATEGY:-bayes}
+batch=${BATCH:-16}
 set_name=${SET:-quick}
 only=${ONLY:-.}
 jobs=${JOBS:-$(nproc)}
@@ -93,6 +96,7 @@ log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 	echo "cpus: $(nproc)"
 	echo "budget: $budget"
 	echo "strategy: $strategy"
+	echo "batch: $batch"
 	echo "set: $set_name"
 	echo "ktc: $("$ktc" --version 2>&1)"
 	echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -117,7 +121,7 @@ printf '%s\n' "$entries" | while read -r s k shape problem; do
 	for p in $problem; do args+=(-p "$p"); done
 	log "tune $name ($problem)"
 	"$ktc" tune "samples/cuda/$s/$s.kt.cu" --backend cuda -k "$k" "${args[@]}" \
-		-s "$strategy" -n "$budget" --seed 1 --batch 64 \
+		-s "$strategy" -n "$budget" --seed 1 --batch "$batch" \
 		--cache "$work/$name.jsonl" -o "$out/$name.t4.json" --json -q \
 		>"$out/$name.summary.json" 2>"$out/$name.log"
 	echo "rc=$?" >>"$out/$name.log"
@@ -155,19 +159,27 @@ mkdir -p "$work/checks"
 log "running $(wc -l <"$work/checklist") checkers"
 xargs -r -P 4 -L 1 sh -c 'n=$0 b=$1; shift 1; { echo "== check $*"; if [ -x "$b" ]; then "$b" check 2>&1; else echo "BUILD FAILED"; cat "$b.log"; fi; } >"'"$work"'/checks/$n.txt" 2>&1' \
 	<"$work/checklist"
-{
-	while read -r n rest; do cat "$work/checks/$n.txt"; done <"$work/checklist"
-	printf '%s\n' "$entries" | awk 'NF {print $1, $3, $4, $5, $6, $7}' | sort -u |
-		while read -r s shape dims; do
-			for v in orig default tuned; do
-				b=$work/bin/${v}_$s
-				[ $v = tuned ] && b=$work/bin/tuned_${s}_$shape
-				[ -x "$b" ] || continue
-				echo "== time $v $s $shape"
-				"$b" time $dims 2>&1 | tail -n 1
-			done
+# One file of checks and times per sample (checks/SAMPLE.txt), so a run
+# limited by ONLY replaces just the samples it ran.
+mkdir -p "$out/checks"
+rm -f "$out/checks.txt"
+for s in $samples; do
+	{
+		awk -v s="$s" '$4 == s {print $1}' "$work/checklist" | while read -r n; do
+			cat "$work/checks/$n.txt"
 		done
-} >"$out/checks.txt" 2>&1
+		printf '%s\n' "$entries" | awk -v s="$s" '$1 == s {print $3, $4, $5, $6, $7}' |
+			sort -u | while read -r shape dims; do
+				for v in orig default tuned; do
+					b=$work/bin/${v}_$s
+					[ $v = tuned ] && b=$work/bin/tuned_${s}_$shape
+					[ -x "$b" ] || continue
+					echo "== time $v $s $shape"
+					"$b" time $dims 2>&1 | tail -n 1
+				done
+			done
+	} >"$out/checks/$s.txt" 2>&1
+done
 while read -r n rest; do
 	printf '%-50s %s\n' "$n" "$(tail -n 1 "$work/checks/$n.txt")"
 done <"$work/checklist"

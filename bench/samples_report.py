@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """samples_report.py RESULTS REPORT - writes docs/benchmarks.md from what
 bench/samples.sh measured: the T4 files and JSON summaries of `ktc tune`
-(one per kernel and shape), device.txt, and checks.txt (the GPU checkers'
+(one per kernel and shape), device.txt, and checks/SAMPLE.txt (the GPU checkers'
 verdicts and times). Every number in the report is read from those files;
 the only numbers written here are the published results it compares with,
 each with its source.
@@ -78,12 +78,13 @@ def fmt(x, digits=3):
     return ("%%.%dg" % digits) % x
 
 
-def parse_checks(path):
-    """{(sample, 'original'|shape): verdict line}, {(variant, sample, shape): (us, spread)}"""
+def parse_checks(results):
+    """{(sample, 'original'|shape): verdict line}, {(variant, sample, shape): (us, spread)}
+    from checks/SAMPLE.txt (one per sample, the checkers' output)"""
     verdicts, times = {}, {}
-    if not os.path.exists(path):
-        return verdicts, times
-    lines = open(path).read().splitlines()
+    lines = []
+    for path in sorted(glob.glob(os.path.join(results, "checks", "*.txt"))):
+        lines += open(path).read().splitlines()
     key = None
     for i, line in enumerate(lines):
         m = re.match(r"== check original (\S+)", line)
@@ -181,6 +182,32 @@ def profile_rows(results, e):
     return rows
 
 
+def provenance(sample):
+    """(params derived by ktc annotate, params added by hand, lines added,
+    lines removed) from samples/cuda/SAMPLE/SAMPLE.hand.diff (the diff from
+    `ktc annotate`'s output to the template; samples/cuda/provenance.sh)"""
+    base = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "samples", "cuda", sample)
+    diff = os.path.join(base, sample + ".hand.diff")
+    tpl = os.path.join(base, sample + ".kt.cu")
+    if not os.path.exists(diff) or not os.path.exists(tpl):
+        return None
+    param = re.compile(r"\s*#pragma kt param (\w+)")
+    names = [m.group(1) for m in map(param.match, open(tpl)) if m]
+    added = removed = 0
+    by_hand = set()
+    for line in open(diff):
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+            m = param.match(line[1:])
+            if m:
+                by_hand.add(m.group(1))
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    derived = [n for n in names if n not in by_hand]
+    return derived, [n for n in names if n in by_hand], added, removed
+
+
 def main():
     if sys.argv[1] == "--below":
         below(sys.argv[2])
@@ -192,7 +219,7 @@ def main():
         order.setdefault(n.split("-")[0], len(order))
     entries = [entry(results, n) for n in names]
     entries.sort(key=lambda e: (order[e["sample"]], e["kernel"], e["problem"].get("T", 0)))
-    verdicts, times = parse_checks(os.path.join(results, "checks.txt"))
+    verdicts, times = parse_checks(results)
     device_txt = open(os.path.join(results, "device.txt")).read().strip() \
         if os.path.exists(os.path.join(results, "device.txt")) else ""
     dev = entries[0]["device"] if entries else {}
@@ -205,8 +232,9 @@ def main():
              "from the files in `docs/results/`; no number here is typed by "
              "hand except the published results quoted for comparison. "
              "Run it again on a GPU machine to reproduce it:\n")
-    w.append("```\nSET=%s BUDGET=%s bench/samples.sh\n```\n" % (
-        info.get("set", "quick"), info.get("budget", "40")))
+    w.append("```\nSET=%s BUDGET=%s STRATEGY=%s BATCH=%s bench/samples.sh\n```\n" % (
+        info.get("set", "quick"), info.get("budget", "96"),
+        info.get("strategy", "bayes"), info.get("batch", "16")))
     w.append("- date: %s%s" % (info.get("date", "-"),
                                  ", commit %s" % info["commit"] if "commit" in info else ""))
     w.append("- device: %s (ktc: %s, %s, driver %s); nvidia-smi: %s" % (
@@ -269,6 +297,25 @@ def main():
         w.append("- memory-bound kernels at prefill sizes: %d of %d tuning runs "
                  "at 90%% of the copy bandwidth or more." % (
                      sum(1 for e in mb if e["best_frac"] >= 0.9), len(mb)))
+        w.append("")
+
+    made = [(smp, provenance(smp)) for smp in order]
+    made = [(smp, p) for smp, p in made if p]
+    if made:
+        w.append("## How each template was made\n")
+        w.append("Each template is what `ktc annotate` writes for the original, "
+                 "completed by hand; the hand part is exactly "
+                 "`samples/cuda/<sample>/<sample>.hand.diff`, and every hand line "
+                 "in the template is marked `hand:`. `samples/cuda/provenance.sh` "
+                 "(a CI test) checks that the diff is current and that the "
+                 "template at its defaults compiles to the original's PTX.\n")
+        w.append("| sample | parameters from ktc annotate | parameters added by hand | "
+                 "hand diff: lines added, removed |")
+        w.append("|---|---|---|---|")
+        for smp, (derived, hand, add, rem) in made:
+            w.append("| %s | %s | %s | +%d −%d |" % (
+                smp, ", ".join(derived) or "none", ", ".join(hand) or "none",
+                add, rem))
         w.append("")
 
     w.append("## Results\n")
@@ -432,7 +479,7 @@ def main():
 
     w.append("## Verification\n")
     w.append("Each original and each tuned configuration against the CPU "
-             "reference (`checks.txt` has every line):\n")
+             "reference (`checks/<sample>.txt` has every line):\n")
     w.append("| checker | verdict |")
     w.append("|---|---|")
     for (s, what), line in sorted(verdicts.items()):
@@ -453,7 +500,7 @@ def main():
     w.append("## Raw results\n")
     w.append("`docs/results/<sample>-<kernel>-<shape>.t4.json` (T4, every "
              "configuration visited), `.summary.json` (ktc's summary), `.log`, "
-             "`device.txt`, `checks.txt`.")
+             "`device.txt`, `checks/<sample>.txt`.")
     with open(report, "w") as f:
         f.write("\n".join(w) + "\n")
 
