@@ -191,6 +191,7 @@ done <"$work/checklist"
 python3 "$root/bench/samples_report.py" --below "$out" | while read -r name; do
 	s=${name%%-*} rest=${name#*-} k=${rest%-*}
 	problem=$(printf '%s\n' "$entries" | awk -v n="$name" '($1 "-" $2 "-" $3) == n {$1 = $2 = $3 = ""; print}')
+	[ -n "$problem" ] || continue # tuned by an earlier run (ONLY)
 	args=()
 	for p in $problem; do args+=(-p "$p"); done
 	"$ktc" apply "samples/cuda/$s/$s.kt.cu" "$out/$name.t4.json" -k "$k" \
