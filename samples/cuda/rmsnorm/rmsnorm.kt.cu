@@ -1,150 +1,241 @@
-// rmsnorm.kt.cu - the template of rmsnorm.cu (see there for what it
-// computes). Parameters, each defaulting to the literal it replaced:
-//   VEC    bf16 per vector access (8: 16 bytes)
-//   BLOCK  the cap on threads per row when the row is read twice (1024)
-//   ITEMS  0: read the row again in the second pass (the original); k > 0:
-//          each thread keeps its k vectors in registers, so a row is read
-//          once, with div_ceil(d / VEC, k) threads per row
-//   ROWS   tokens per block (1: one block per token); small rows leave
-//          blocks too small to hide memory latency on their own
-// Written by hand (ktc annotate was not there yet) following its
-// conventions; lines that go beyond replacing a literal say "hand:".
+// rmsnorm.cu - RMSNorm of bf16 rows: out = x * rsqrt(mean(x^2) + eps) * w.
+// Written in the style of SGLang's AOT norm kernels (FlashInfer's RMSNorm):
+// one block per token, 16-byte vectors, min(d / 8, 1024) threads rounded up
+// to whole warps, the sum of squares reduced through warp shuffles and 32
+// floats of shared memory, then a second pass that reads the row again.
+// hand: the template's parameters (ktc annotate derives none of them from
+// this file: the width is fixed by uint4, the rest are new code paths):
+//   VEC      bf16 per vector access (8: 16 bytes, the original's uint4)
+//   BLOCK    the cap on threads per row of the two-pass path (1024)
+//   ITEMS    0: the original's two passes, the row read twice; k > 0: each
+//            thread keeps k vectors of x and of w in registers, loaded
+//            together before the reduction (one DRAM round trip, one read)
+//   CLUSTER  blocks per row (1: one block per token, the original); k > 1:
+//            the row is split over a thread-block cluster of k blocks
+//            (sm_90) whose sums of squares meet in distributed shared
+//            memory, so a decode batch of T tokens fills T * k SMs
 #include <cuda_bf16.h>
 
-#ifndef VEC
+#ifndef VEC // hand: the width of the uint4 accesses (annotate: "needs the vectorize refactor")
 #define VEC 8
 #endif
-#ifndef BLOCK
+#ifndef BLOCK // hand: the 1024 of the host's min(d / 8, 1024), a bound it does not link
 #define BLOCK 1024
 #endif
-#ifndef ITEMS
+#ifndef ITEMS // hand: a new code path (row in registers)
 #define ITEMS 0
 #endif
-#ifndef ROWS
-#define ROWS 1
+#ifndef CLUSTER // hand: a new code path (row split over a cluster)
+#define CLUSTER 1
 #endif
 
-// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
-// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+// hand: a vector of VEC bf16 is one integer word of 2 * VEC bytes (uint4 at
+// the default, as in the original; a struct of bf16 pairs would be copied
+// 4 bytes at a time)
 template <int BYTES> struct kt_word;
 template <> struct kt_word<4> { typedef unsigned int type; };
 template <> struct kt_word<8> { typedef uint2 type; };
 template <> struct kt_word<16> { typedef uint4 type; };
 typedef kt_word<2 * VEC>::type rms_word;
-union rms_vec {
-	rms_word w;
-	__nv_bfloat162 h[VEC / 2];
-};
 
-__device__ __forceinline__ float rms_sumsq(rms_word word)
+#if ITEMS > 0 // hand: helpers of the register path (new code)
+__device__ __forceinline__ float rms_sumsq(rms_word v)
 {
-	rms_vec v;
-	v.w = word;
-	float s = 0.f;
+	const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
+	float ss = 0.f;
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
-		float2 f = __bfloat1622float2(v.h[k]);
-		s += f.x * f.x + f.y * f.y;
+		float2 f = __bfloat1622float2(p[k]);
+		ss += f.x * f.x + f.y * f.y;
 	}
-	return s;
+	return ss;
 }
 
-__device__ __forceinline__ rms_word rms_scale(rms_word vw, rms_word gw, float r)
+__device__ __forceinline__ rms_word rms_scale(rms_word v, rms_word g, float r)
 {
-	rms_vec v, g, o;
-	v.w = vw;
-	g.w = gw;
+	rms_word ov;
+	const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
+	const __nv_bfloat162 *q = reinterpret_cast<const __nv_bfloat162 *>(&g);
+	__nv_bfloat162 *op = reinterpret_cast<__nv_bfloat162 *>(&ov);
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
-		float2 f = __bfloat1622float2(v.h[k]), s = __bfloat1622float2(g.h[k]);
-		o.h[k] = __floats2bfloat162_rn(f.x * r * s.x, f.y * r * s.y);
+		float2 f = __bfloat1622float2(p[k]), s = __bfloat1622float2(q[k]);
+		op[k] = __floats2bfloat162_rn(f.x * r * s.x, f.y * r * s.y);
 	}
-	return o.w;
+	return ov;
 }
 
+// The cluster's barrier in two halves (PTX ISA 7.8, sm_90): arrive early,
+// wait late, so the wait costs nothing when the other blocks are there.
+__device__ __forceinline__ void rms_arrive_relaxed()
+{
+	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void rms_arrive_release()
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void rms_wait()
+{
+	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// Stores v at p in the shared memory of the cluster's block `rank`.
+__device__ __forceinline__ void rms_put(float *p, unsigned rank, float v)
+{
+	unsigned a = (unsigned)__cvta_generic_to_shared(p), q;
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+		     : "=r"(q)
+		     : "r"(a), "r"(rank));
+	asm volatile("st.shared::cluster.f32 [%0], %1;" ::"r"(q), "f"(v)
+		     : "memory");
+}
+#endif
+
+// hand: the cluster attribute only where CLUSTER > 1 (a cluster of one
+// would still change the kernel)
+#if CLUSTER > 1
+#define RMS_CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
+#else
+#define RMS_CLUSTER_DIMS
+#endif
+
+// hand: the parameters, sizes, launch and buffers (annotate leaves them to
+// be completed; problem names T and D as in the other samples):
 #pragma kt param VEC values(2, 4, 8) default(8)
-#pragma kt param BLOCK values(64, 128, 256, 512, 1024) default(1024)
+#pragma kt param BLOCK values(128, 256, 512, 1024) default(1024)
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
-#pragma kt param ROWS values(1, 2, 4, 8) default(1)
+#pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(4096)
-#pragma kt set TPR = div_ceil(ITEMS > 0 ? div_ceil(D / VEC, ITEMS) : min(D / VEC, BLOCK), 32) * 32
-#pragma kt constraint D % VEC == 0
+#pragma kt set NVB = D / VEC / CLUSTER
+#pragma kt set TPB = div_ceil(ITEMS > 0 ? div_ceil(NVB, ITEMS) : min(NVB, BLOCK), 32) * 32
+#pragma kt constraint D % (VEC * CLUSTER) == 0
 #pragma kt constraint ITEMS == 0 || BLOCK == 1024
-#pragma kt constraint TPR * ROWS <= 1024
-#pragma kt launch grid(div_ceil(T, ROWS)) block(TPR, ROWS)
+#pragma kt constraint ITEMS > 0 || CLUSTER == 1
+#pragma kt constraint TPB <= 1024
+#pragma kt launch grid(T * CLUSTER) block(TPB)
 #pragma kt arg out bf16[T * D] out
 #pragma kt arg in bf16[T * D] in
 #pragma kt arg w bf16[D] in
-#pragma kt arg tokens int = T
 #pragma kt arg d int = D
 #pragma kt arg eps float = 1e-6
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(2 * T * D * 2 + D * 2)
-extern "C" __global__ void rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
-					  const __nv_bfloat16 *__restrict__ in,
-					  const __nv_bfloat16 *__restrict__ w,
-					  int tokens, int d, float eps)
+extern "C" __global__ void RMS_CLUSTER_DIMS
+rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
+	       const __nv_bfloat16 *__restrict__ in,
+	       const __nv_bfloat16 *__restrict__ w, int d, float eps)
 {
-	const long t = (long)blockIdx.x * ROWS + threadIdx.y; // hand: ROWS
-	const bool live = t < tokens;                          // hand:
+#if ITEMS > 0 // hand: the register path (new code, see the top)
+	const unsigned rank = blockIdx.x % CLUSTER;
+	const long t = blockIdx.x / CLUSTER;
+	const int nv = d / VEC / CLUSTER, lane = threadIdx.x % 32,
+		  warp = threadIdx.x / 32, warps = blockDim.x / 32;
+	const rms_word *x = reinterpret_cast<const rms_word *>(in + t * d) + rank * nv;
+	const rms_word *wv = reinterpret_cast<const rms_word *>(w) + rank * nv;
+	rms_word *o = reinterpret_cast<rms_word *>(out + t * d) + rank * nv;
+	__shared__ float partial[CLUSTER * 32];
+
+	if (CLUSTER > 1)
+		rms_arrive_relaxed();
+	rms_word v[ITEMS], g[ITEMS];
+	float ss = 0.f;
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++) {
+		const int i = threadIdx.x + k * blockDim.x;
+		if (i < nv) {
+			v[k] = x[i];
+			g[k] = wv[i];
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++)
+		if (threadIdx.x + k * blockDim.x < nv)
+			ss += rms_sumsq(v[k]);
+#pragma unroll
+	for (int off = 16; off > 0; off /= 2)
+		ss += __shfl_xor_sync(0xffffffff, ss, off);
+	// every block gets every warp's sum: one barrier, then each warp adds
+	// them all up on its own
+	if (CLUSTER > 1) {
+		rms_wait(); // all blocks of the cluster have started
+		if (lane < CLUSTER)
+			rms_put(&partial[rank * warps + warp], lane, ss);
+		rms_arrive_release();
+		rms_wait();
+	} else {
+		if (lane == 0)
+			partial[warp] = ss;
+		__syncthreads();
+	}
+	ss = 0.f;
+	for (int j = lane; j < CLUSTER * warps; j += 32)
+		ss += partial[j];
+#pragma unroll
+	for (int off = 16; off > 0; off /= 2)
+		ss += __shfl_xor_sync(0xffffffff, ss, off);
+	const float r = rsqrtf(ss / d + eps);
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++) {
+		const int i = threadIdx.x + k * blockDim.x;
+		if (i < nv)
+			o[i] = rms_scale(v[k], g[k], r);
+	}
+#else
+	const long t = blockIdx.x;
 	const rms_word *x = reinterpret_cast<const rms_word *>(in + t * d);
 	const rms_word *wv = reinterpret_cast<const rms_word *>(w);
 	rms_word *o = reinterpret_cast<rms_word *>(out + t * d);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	__shared__ float partial[ROWS][32];
+	__shared__ float partial[32];
 
 	float ss = 0.f;
-#if ITEMS > 0
-	rms_word keep[ITEMS]; // hand: the row stays in registers
+	for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
+		rms_word v = x[i];
+		const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
 #pragma unroll
-	for (int k = 0; k < ITEMS; k++) {
-		const int i = threadIdx.x + k * blockDim.x;
-		if (live && i < d / VEC) {
-			keep[k] = x[i];
-			ss += rms_sumsq(keep[k]);
+		for (int k = 0; k < VEC / 2; k++) {
+			float2 f = __bfloat1622float2(p[k]);
+			ss += f.x * f.x + f.y * f.y;
 		}
 	}
-#else
-	if (live)
-		for (int i = threadIdx.x; i < d / VEC; i += blockDim.x)
-			ss += rms_sumsq(x[i]);
-#endif
 #pragma unroll
 	for (int off = 16; off > 0; off /= 2)
 		ss += __shfl_xor_sync(0xffffffff, ss, off);
 	if (lane == 0)
-		partial[threadIdx.y][warp] = ss;
+		partial[warp] = ss;
 	__syncthreads();
 	if (warp == 0) {
-		ss = lane < blockDim.x / 32 ? partial[threadIdx.y][lane] : 0.f;
+		ss = lane < blockDim.x / 32 ? partial[lane] : 0.f;
 #pragma unroll
 		for (int off = 16; off > 0; off /= 2)
 			ss += __shfl_xor_sync(0xffffffff, ss, off);
 		if (lane == 0)
-			partial[threadIdx.y][0] = rsqrtf(ss / d + eps);
+			partial[0] = rsqrtf(ss / d + eps);
 	}
 	__syncthreads();
-	const float r = partial[threadIdx.y][0];
+	const float r = partial[0];
 
-#if ITEMS > 0
+	for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
+		rms_word v = x[i], g = wv[i], ov;
+		const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
+		const __nv_bfloat162 *q = reinterpret_cast<const __nv_bfloat162 *>(&g);
+		__nv_bfloat162 *op = reinterpret_cast<__nv_bfloat162 *>(&ov);
 #pragma unroll
-	for (int k = 0; k < ITEMS; k++) {
-		const int i = threadIdx.x + k * blockDim.x;
-		if (live && i < d / VEC)
-			o[i] = rms_scale(keep[k], wv[i], r);
+		for (int k = 0; k < VEC / 2; k++) {
+			float2 f = __bfloat1622float2(p[k]), s = __bfloat1622float2(q[k]);
+			op[k] = __floats2bfloat162_rn(f.x * r * s.x, f.y * r * s.y);
+		}
+		o[i] = ov;
 	}
-#else
-	if (live)
-		for (int i = threadIdx.x; i < d / VEC; i += blockDim.x)
-			o[i] = rms_scale(x[i], wv[i], r);
 #endif
 }
 
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 
-// d must be a multiple of VEC (whole vectors, aligned rows).
+// d must be a multiple of VEC * CLUSTER (whole vectors, aligned rows).
 static cudaError_t rmsnorm(__nv_bfloat16 *out, const __nv_bfloat16 *in,
 			   const __nv_bfloat16 *w, int tokens, int d, float eps,
 			   cudaStream_t stream)
@@ -152,13 +243,12 @@ static cudaError_t rmsnorm(__nv_bfloat16 *out, const __nv_bfloat16 *in,
 	if (d % VEC || tokens <= 0)
 		return cudaErrorInvalidValue;
 	int threads = d / VEC < BLOCK ? d / VEC : BLOCK;
-	if (ITEMS > 0) // hand: enough threads to hold the row
-		threads = (d / VEC + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
+	if (ITEMS > 0) // hand: enough threads to hold the block's share of the row
+		threads = (d / VEC / CLUSTER + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
 	threads = (threads + 31) / 32 * 32;
-	if (threads * ROWS > 1024) // hand: this size does not fit the config
+	if (d % (VEC * CLUSTER) || threads > 1024) // hand: this size does not fit the config
 		return cudaErrorInvalidConfiguration;
-	dim3 grid((tokens + ROWS - 1) / ROWS), block(threads, ROWS);
-	rmsnorm_kernel<<<grid, block, 0, stream>>>(out, in, w, tokens, d, eps);
+	rmsnorm_kernel<<<tokens * CLUSTER, threads, 0, stream>>>(out, in, w, d, eps);
 	return cudaGetLastError();
 }
 #endif
