@@ -114,6 +114,13 @@ xargs -r -P "$jobs" -L 1 sh -c 'samples/cuda/build_check.sh "$0" "$1" "$2" >"$2.
 	<"$work/builds1" &
 builds=$!
 
+# The harness's floor (bench/floor.cu): an empty kernel, and a copy of
+# as many bytes as each memory-bound run moves.
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o "$work/bin/floor" \
+	bench/floor.cu >"$work/bin/floor.log" 2>&1 &
+floor_build=$!
+
 # Tuning, one entry at a time (one GPU).
 printf '%s\n' "$entries" | while read -r s k shape problem; do
 	name=$s-$k-$shape
@@ -129,6 +136,9 @@ printf '%s\n' "$entries" | while read -r s k shape problem; do
 	echo
 done
 wait $builds
+wait $floor_build || cat "$work/bin/floor.log"
+[ -x "$work/bin/floor" ] && echo "floor: $("$work/bin/floor" | head -n 1)" >>"$out/device.txt"
+python3 "$root/bench/samples_report.py" --bytes "$out" >"$work/bytes" || true
 
 # The tuned checkers: one per sample and shape, with the best configuration
 # of each of the sample's kernels at that shape.
@@ -177,6 +187,13 @@ for s in $samples; do
 					echo "== time $v $s $shape"
 					"$b" time $dims 2>&1 | tail -n 1
 				done
+			done
+		printf '%s\n' "$entries" | awk -v s="$s" '$1 == s {print $1 "-" $2 "-" $3}' |
+			while read -r name; do
+				bytes=$(awk -v n="$name" '$1 == n {print $2}' "$work/bytes")
+				[ -n "$bytes" ] && [ -x "$work/bin/floor" ] || continue
+				echo "== floor $name"
+				"$work/bin/floor" "$bytes" 2>&1 | tail -n 1
 			done
 	} >"$out/checks/$s.txt" 2>&1
 done

@@ -106,6 +106,15 @@ def parse_checks(results):
                 times[(m.group(1), m.group(2), m.group(3))] = (
                     float(t.group(1)), float(t.group(2)))
             continue
+        m = re.match(r"== floor (\S+)", line)
+        if m:
+            key = None
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            t = re.search(r"time_us=([0-9.]+) spread=([0-9.]+)", nxt)
+            if t:
+                times[("floor", m.group(1), "")] = (
+                    float(t.group(1)), float(t.group(2)))
+            continue
         if key and (re.match(r"\S+: (PASS|FAIL)", line) or "BUILD FAILED" in line
                     or "skipped" in line and "no CUDA" in line):
             verdicts[key] = line.strip()
@@ -168,6 +177,16 @@ def below(results):
             print(n)
 
 
+def bytes_moved(results):
+    """Prints "NAME BYTES" for each memory-bound entry: the bytes its best
+    configuration moves (bandwidth x time; bench/samples.sh times a copy
+    of as many bytes with bench/floor.cu)."""
+    for n in entry_names(results):
+        e = entry(results, n)
+        if e["kernel"] in MEMORY_BOUND and e["best_bw"] and e["best_ms"]:
+            print(n, int(round(e["best_bw"] * e["best_ms"] * 1e6 / 16)) * 16)
+
+
 def profile_rows(results, e):
     rows = []
     for v in ("default", "best"):
@@ -211,6 +230,9 @@ def provenance(sample):
 def main():
     if sys.argv[1] == "--below":
         below(sys.argv[2])
+        return
+    if sys.argv[1] == "--bytes":
+        bytes_moved(sys.argv[2])
         return
     results, report = sys.argv[1], sys.argv[2]
     names = entry_names(results)
@@ -371,6 +393,34 @@ def main():
                     "equals it" if s == x else "below it"))
         w.append("| %s (%s) | %.2fx | %s |" % (what, src, x, "; ".join(ours) or "not run"))
     w.append("")
+
+    small = [e for e in entries if e["problem"].get("T", 0) < 4096
+             and times.get(("floor", e["name"], ""))]
+    if small:
+        w.append("## Decode sizes: the floor under the times\n")
+        w.append("At T < 4096 a kernel moves too few bytes to be bandwidth bound; "
+                 "launch and memory latency decide. `bench/floor.cu` times, on the "
+                 "checkers' harness, a plain 16-byte copy of as many bytes as the "
+                 "tuned kernel moves (%s). The last column is the speed-up "
+                 "over the original of a kernel that ran as fast as that copy: "
+                 "about the most a rewrite that still reads and writes every "
+                 "byte can get.\n" % (
+                     "an empty kernel: %s µs" % info["floor"].split("time_us=")[1].split()[0]
+                     if "time_us=" in info.get("floor", "") else "empty kernel not timed"))
+        w.append("| sample | shape | original µs | tuned µs | copy of its bytes µs | "
+                 "speed-up | original / copy |")
+        w.append("|---|---|---|---|---|---|---|")
+        for e in small:
+            to = times.get(("orig", e["sample"], e["shape"]))
+            tt = times.get(("tuned", e["sample"], e["shape"]))
+            fl = times[("floor", e["name"], "")]
+            w.append("| %s | %s (%s) | %s | %s | %s | %s | %s |" % (
+                e["sample"], e["shape"],
+                " ".join("%s=%s" % kv for kv in e["problem"].items()),
+                fmt(to[0]) if to else "-", fmt(tt[0]) if tt else "-", fmt(fl[0]),
+                "%.2fx" % (to[0] / tt[0]) if to and tt else "-",
+                "%.2fx" % (to[0] / fl[0]) if to else "-"))
+        w.append("")
 
     w.append("## Memory-bound kernels at prefill sizes (tokens >= 4096): the 90% goal\n")
     w.append("| kernel | shape | tuned (ktc) | fraction of copy bandwidth | goal |")
