@@ -73,7 +73,10 @@ per_tensor_quant_fp8 per_tensor_absmax_kernel large T=16384 D=8192
 per_tensor_quant_fp8 per_tensor_quant_fp8_kernel large T=16384 D=8192
 moe_topk_softmax topk_softmax_kernel experts64 T=4096 E=64 K=8
 rotary_embedding rotary_embedding_kernel large T=16384 QH=32 KH=8 HD=128
-transpose transpose_kernel large T=16384 H=4096'
+transpose transpose_kernel large T=16384 H=4096
+gelu_and_mul gelu_and_mul_kernel wide T=4096 D=18432
+merge_attn_states merge_attn_states_kernel token T=1 H=32 HD=128
+moe_sum_reduce moe_sum_reduce_kernel token T=1 K=8 D=7168'
 entries=$quick_entries
 [ "$set_name" = full ] && entries="$quick_entries$full_entries"
 entries=$(printf '%s\n' "$entries" | awk -v re="$only" 'NF && ($1 "-" $2 "-" $3) ~ re')
