@@ -1,133 +1,227 @@
-// fused_add_rmsnorm.kt.cu - the template of fused_add_rmsnorm.cu (see there
-// for what it computes). Parameters, each defaulting to the literal it
-// replaced:
-//   VEC    bf16 per vector access (8: 16 bytes)
-//   BLOCK  the cap on threads per row when x waits in shared memory (1024)
-//   ITEMS  0: x waits in shared memory between the passes (the original);
-//          k > 0: each thread keeps its k vectors of x in registers, with
-//          div_ceil(d / VEC, k) threads per row
-//   ROWS   tokens per block (1: one block per token)
-// Written by hand (ktc annotate was not there yet) following its
-// conventions; lines that go beyond replacing a literal say "hand:".
+// fused_add_rmsnorm.cu - the residual add and RMSNorm between two layers,
+// in place on bf16 rows: x = in + residual (float); residual = x; in = x *
+// rsqrt(mean(x^2) + eps) * w. Written in the style of SGLang's AOT
+// fused_add_rmsnorm (FlashInfer's): one block per token, 16-byte vectors,
+// min(d / 8, 1024) threads rounded up to whole warps, x kept in float in
+// dynamic shared memory ((32 + d) floats) between the two passes.
+// hand: the template's parameters (ktc annotate derives none of them from
+// this file: the width is fixed by uint4, the rest are new code paths):
+//   VEC      bf16 per vector access (8: 16 bytes, the original's uint4)
+//   BLOCK    the cap on threads per row of the shared-memory path (1024)
+//   ITEMS    0: x waits in shared memory between the passes (the
+//            original); k > 0: each thread keeps its k vectors of x in
+//            float registers, and w is loaded with in and residual before
+//            the reduction (one DRAM round trip)
+//   CLUSTER  blocks per row (1: one block per token, the original); k > 1:
+//            the row is split over a thread-block cluster of k blocks
+//            (sm_90) whose sums of squares meet in distributed shared
+//            memory, so a decode batch of T tokens fills T * k SMs
 #include <cuda_bf16.h>
 
-#ifndef VEC
+#ifndef VEC // hand: the width of the uint4 accesses (annotate: "needs the vectorize refactor")
 #define VEC 8
 #endif
-#ifndef BLOCK
+#ifndef BLOCK // hand: the 1024 of the host's min(d / 8, 1024), a bound it does not link
 #define BLOCK 1024
 #endif
-#ifndef ITEMS
+#ifndef ITEMS // hand: a new code path (x in registers)
 #define ITEMS 0
 #endif
-#ifndef ROWS
-#define ROWS 1
+#ifndef CLUSTER // hand: a new code path (row split over a cluster)
+#define CLUSTER 1
 #endif
 
-// hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
-// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+// hand: a vector of VEC bf16 is one integer word of 2 * VEC bytes (uint4 at
+// the default, as in the original; a struct of bf16 pairs would be copied
+// 4 bytes at a time)
 template <int BYTES> struct kt_word;
 template <> struct kt_word<4> { typedef unsigned int type; };
 template <> struct kt_word<8> { typedef uint2 type; };
 template <> struct kt_word<16> { typedef uint4 type; };
 typedef kt_word<2 * VEC>::type far_word;
-union far_vec {
-	far_word w;
-	__nv_bfloat162 h[VEC / 2];
-};
-// hand: its float twin
-struct far_fvec {
-	float2 f[VEC / 2];
-};
 
-// x = a + b in float; b becomes x in bf16; the sum of squares grows
-__device__ __forceinline__ far_fvec far_add(far_word aw, far_word &bw, float &ss)
+#if ITEMS > 0 // hand: helpers of the register path (new code)
+// x = a + b in float (into xf); returns x in bf16; the sum of squares grows
+__device__ __forceinline__ far_word far_add(far_word a, far_word b, float2 *xf,
+					    float &ss)
 {
-	far_vec a, b;
-	a.w = aw;
-	b.w = bw;
-	far_fvec x;
+	far_word s;
+	const __nv_bfloat162 *ap = reinterpret_cast<const __nv_bfloat162 *>(&a);
+	const __nv_bfloat162 *bp = reinterpret_cast<const __nv_bfloat162 *>(&b);
+	__nv_bfloat162 *sp = reinterpret_cast<__nv_bfloat162 *>(&s);
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
-		float2 f = __bfloat1622float2(a.h[k]), g = __bfloat1622float2(b.h[k]);
-		x.f[k] = make_float2(f.x + g.x, f.y + g.y);
-		ss += x.f[k].x * x.f[k].x + x.f[k].y * x.f[k].y;
-		b.h[k] = __floats2bfloat162_rn(x.f[k].x, x.f[k].y);
+		float2 f = __bfloat1622float2(ap[k]), g = __bfloat1622float2(bp[k]);
+		xf[k] = make_float2(f.x + g.x, f.y + g.y);
+		ss += xf[k].x * xf[k].x + xf[k].y * xf[k].y;
+		sp[k] = __floats2bfloat162_rn(xf[k].x, xf[k].y);
 	}
-	bw = b.w;
-	return x;
+	return s;
 }
 
-__device__ __forceinline__ far_word far_scale(const far_fvec &x, far_word gw,
+__device__ __forceinline__ far_word far_scale(const float2 *xf, far_word g,
 					      float r)
 {
-	far_vec g, o;
-	g.w = gw;
+	far_word ov;
+	const __nv_bfloat162 *q = reinterpret_cast<const __nv_bfloat162 *>(&g);
+	__nv_bfloat162 *op = reinterpret_cast<__nv_bfloat162 *>(&ov);
 #pragma unroll
 	for (int k = 0; k < VEC / 2; k++) {
-		float2 s = __bfloat1622float2(g.h[k]);
-		o.h[k] = __floats2bfloat162_rn(x.f[k].x * r * s.x, x.f[k].y * r * s.y);
+		float2 s = __bfloat1622float2(q[k]);
+		op[k] = __floats2bfloat162_rn(xf[k].x * r * s.x, xf[k].y * r * s.y);
 	}
-	return o.w;
+	return ov;
 }
 
+// The cluster's barrier in two halves (PTX ISA 7.8, sm_90): arrive early,
+// wait late, so the wait costs nothing when the other blocks are there.
+__device__ __forceinline__ void far_arrive_relaxed()
+{
+	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void far_arrive_release()
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void far_wait()
+{
+	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// Stores v at p in the shared memory of the cluster's block `rank`.
+__device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
+{
+	unsigned a = (unsigned)__cvta_generic_to_shared(p), q;
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+		     : "=r"(q)
+		     : "r"(a), "r"(rank));
+	asm volatile("st.shared::cluster.f32 [%0], %1;" ::"r"(q), "f"(v)
+		     : "memory");
+}
+#endif
+
+// hand: the cluster attribute only where CLUSTER > 1 (a cluster of one
+// would still change the kernel)
+#if CLUSTER > 1
+#define FAR_CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
+#else
+#define FAR_CLUSTER_DIMS
+#endif
+
+// hand: the parameters, sizes, launch and buffers (annotate leaves them to
+// be completed; problem names T and D as in the other samples):
 #pragma kt param VEC values(2, 4, 8) default(8)
-#pragma kt param BLOCK values(64, 128, 256, 512, 1024) default(1024)
+#pragma kt param BLOCK values(128, 256, 512, 1024) default(1024)
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
-#pragma kt param ROWS values(1, 2, 4, 8) default(1)
+#pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(7168)
-#pragma kt set TPR = div_ceil(ITEMS > 0 ? div_ceil(D / VEC, ITEMS) : min(D / VEC, BLOCK), 32) * 32
-#pragma kt set SMEM = ITEMS > 0 ? ROWS * 32 * 4 : ROWS * (32 + D) * 4
-#pragma kt constraint D % VEC == 0
+#pragma kt set NVB = D / VEC / CLUSTER
+#pragma kt set TPB = div_ceil(ITEMS > 0 ? div_ceil(NVB, ITEMS) : min(NVB, BLOCK), 32) * 32
+#pragma kt set SMEM = ITEMS > 0 ? 0 : (32 + D) * 4
+#pragma kt constraint D % (VEC * CLUSTER) == 0
 #pragma kt constraint ITEMS == 0 || BLOCK == 1024
-#pragma kt constraint TPR * ROWS <= 1024
-#pragma kt constraint SMEM <= DEVICE_SMEM_PER_BLOCK_OPTIN
-#pragma kt launch grid(div_ceil(T, ROWS)) block(TPR, ROWS) smem(SMEM)
+#pragma kt constraint ITEMS > 0 || CLUSTER == 1
+#pragma kt constraint TPB <= 1024
+#pragma kt constraint SMEM <= DEVICE_SMEM_PER_BLOCK
+#pragma kt launch grid(T * CLUSTER) block(TPB) smem(SMEM)
 #pragma kt arg in bf16[T * D] inout
 #pragma kt arg residual bf16[T * D] inout
 #pragma kt arg w bf16[D] in
-#pragma kt arg tokens int = T
 #pragma kt arg d int = D
 #pragma kt arg eps float = 1e-6
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(4 * T * D * 2 + D * 2)
-extern "C" __global__ void fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ in,
-						    __nv_bfloat16 *__restrict__ residual,
-						    const __nv_bfloat16 *__restrict__ w,
-						    int tokens, int d, float eps)
+extern "C" __global__ void FAR_CLUSTER_DIMS
+fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ in,
+			 __nv_bfloat16 *__restrict__ residual,
+			 const __nv_bfloat16 *__restrict__ w, int d, float eps)
 {
+#if ITEMS > 0 // hand: the register path (new code, see the top)
+	const unsigned rank = blockIdx.x % CLUSTER;
+	const long t = blockIdx.x / CLUSTER;
+	const int nv = d / VEC / CLUSTER, lane = threadIdx.x % 32,
+		  warp = threadIdx.x / 32, warps = blockDim.x / 32;
+	far_word *x = reinterpret_cast<far_word *>(in + t * d) + rank * nv;
+	far_word *res = reinterpret_cast<far_word *>(residual + t * d) + rank * nv;
+	const far_word *wv = reinterpret_cast<const far_word *>(w) + rank * nv;
+	__shared__ float partial[CLUSTER * 32];
+
+	if (CLUSTER > 1)
+		far_arrive_relaxed();
+	far_word a[ITEMS], b[ITEMS], g[ITEMS];
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++) {
+		const int i = threadIdx.x + k * blockDim.x;
+		if (i < nv) {
+			a[k] = x[i];
+			b[k] = res[i];
+			g[k] = wv[i];
+		}
+	}
+	float2 xf[ITEMS][VEC / 2];
+	float ss = 0.f;
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++) {
+		const int i = threadIdx.x + k * blockDim.x;
+		if (i < nv)
+			res[i] = far_add(a[k], b[k], xf[k], ss);
+	}
+#pragma unroll
+	for (int off = 16; off > 0; off /= 2)
+		ss += __shfl_xor_sync(0xffffffff, ss, off);
+	// every block gets every warp's sum: one barrier, then each warp adds
+	// them all up on its own
+	if (CLUSTER > 1) {
+		far_wait(); // all blocks of the cluster have started
+		if (lane < CLUSTER)
+			far_put(&partial[rank * warps + warp], lane, ss);
+		far_arrive_release();
+		far_wait();
+	} else {
+		if (lane == 0)
+			partial[warp] = ss;
+		__syncthreads();
+	}
+	ss = 0.f;
+	for (int j = lane; j < CLUSTER * warps; j += 32)
+		ss += partial[j];
+#pragma unroll
+	for (int off = 16; off > 0; off /= 2)
+		ss += __shfl_xor_sync(0xffffffff, ss, off);
+	const float r = rsqrtf(ss / d + eps);
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++) {
+		const int i = threadIdx.x + k * blockDim.x;
+		if (i < nv)
+			x[i] = far_scale(xf[k], g[k], r);
+	}
+#else
 	extern __shared__ float smem[];
-	float *partial = smem + threadIdx.y * 32; // hand: ROWS rows per block
-	const long t = (long)blockIdx.x * ROWS + threadIdx.y; // hand:
-	const bool live = t < tokens;                          // hand:
+	float *partial = smem, *xs = smem + 32;
+	const long t = blockIdx.x;
 	far_word *x = reinterpret_cast<far_word *>(in + t * d);
 	far_word *res = reinterpret_cast<far_word *>(residual + t * d);
 	const far_word *wv = reinterpret_cast<const far_word *>(w);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
 	float ss = 0.f;
-#if ITEMS > 0
-	far_fvec keep[ITEMS]; // hand: x stays in registers
+	for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
+		far_word a = x[i], b = res[i], s;
+		const __nv_bfloat162 *ap = reinterpret_cast<const __nv_bfloat162 *>(&a);
+		const __nv_bfloat162 *bp = reinterpret_cast<const __nv_bfloat162 *>(&b);
+		__nv_bfloat162 *sp = reinterpret_cast<__nv_bfloat162 *>(&s);
 #pragma unroll
-	for (int k = 0; k < ITEMS; k++) {
-		const int i = threadIdx.x + k * blockDim.x;
-		if (live && i < d / VEC) {
-			far_word a = x[i], b = res[i];
-			keep[k] = far_add(a, b, ss);
-			res[i] = b;
+		for (int k = 0; k < VEC / 2; k++) {
+			float2 f = __bfloat1622float2(ap[k]), g = __bfloat1622float2(bp[k]);
+			float u = f.x + g.x, v = f.y + g.y;
+			ss += u * u + v * v;
+			xs[i * VEC + 2 * k] = u;
+			xs[i * VEC + 2 * k + 1] = v;
+			sp[k] = __floats2bfloat162_rn(u, v);
 		}
+		res[i] = s;
 	}
-#else
-	far_fvec *xs = reinterpret_cast<far_fvec *>(smem + ROWS * 32) +
-		       threadIdx.y * (d / VEC);
-	if (live)
-		for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
-			far_word a = x[i], b = res[i];
-			xs[i] = far_add(a, b, ss);
-			res[i] = b;
-		}
-#endif
 #pragma unroll
 	for (int off = 16; off > 0; off /= 2)
 		ss += __shfl_xor_sync(0xffffffff, ss, off);
@@ -145,52 +239,41 @@ extern "C" __global__ void fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ 
 	__syncthreads();
 	const float r = partial[0];
 
-#if ITEMS > 0
+	for (int i = threadIdx.x; i < d / VEC; i += blockDim.x) {
+		far_word g = wv[i], ov;
+		const __nv_bfloat162 *q = reinterpret_cast<const __nv_bfloat162 *>(&g);
+		__nv_bfloat162 *op = reinterpret_cast<__nv_bfloat162 *>(&ov);
 #pragma unroll
-	for (int k = 0; k < ITEMS; k++) {
-		const int i = threadIdx.x + k * blockDim.x;
-		if (live && i < d / VEC)
-			x[i] = far_scale(keep[k], wv[i], r);
+		for (int k = 0; k < VEC / 2; k++) {
+			float2 s = __bfloat1622float2(q[k]);
+			op[k] = __floats2bfloat162_rn(xs[i * VEC + 2 * k] * r * s.x,
+						      xs[i * VEC + 2 * k + 1] * r * s.y);
+		}
+		x[i] = ov;
 	}
-#else
-	if (live)
-		for (int i = threadIdx.x; i < d / VEC; i += blockDim.x)
-			x[i] = far_scale(xs[i], wv[i], r);
 #endif
 }
 
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 
-// d must be a multiple of VEC; the row must fit the block (or the
-// shared memory).
+// d must be a multiple of VEC * CLUSTER and, where x waits in shared
+// memory, at most 8192 (the row in shared memory).
 static cudaError_t fused_add_rmsnorm(__nv_bfloat16 *in, __nv_bfloat16 *residual,
 				     const __nv_bfloat16 *w, int tokens, int d,
 				     float eps, cudaStream_t stream)
 {
-	if (d % VEC || tokens <= 0)
+	if (d % VEC || (ITEMS == 0 && d > 8192) || tokens <= 0) // hand: ITEMS
 		return cudaErrorInvalidValue;
 	int threads = d / VEC < BLOCK ? d / VEC : BLOCK;
-	if (ITEMS > 0) // hand: enough threads to hold the row
-		threads = (d / VEC + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
+	if (ITEMS > 0) // hand: enough threads to hold the block's share of the row
+		threads = (d / VEC / CLUSTER + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
 	threads = (threads + 31) / 32 * 32;
-	size_t smem = ITEMS > 0 ? ROWS * 32 * sizeof(float)
-				: ROWS * (32 + d) * sizeof(float);
-	int dev = 0, optin = 0;
-	cudaGetDevice(&dev);
-	cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-	if (threads * ROWS > 1024 || smem > (size_t)optin)
+	if (d % (VEC * CLUSTER) || threads > 1024) // hand: this size does not fit the config
 		return cudaErrorInvalidConfiguration;
-	if (smem > 48 * 1024) {
-		cudaError_t e = cudaFuncSetAttribute(
-			fused_add_rmsnorm_kernel,
-			cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e != cudaSuccess)
-			return e;
-	}
-	dim3 grid((tokens + ROWS - 1) / ROWS), block(threads, ROWS);
-	fused_add_rmsnorm_kernel<<<grid, block, smem, stream>>>(in, residual, w,
-								tokens, d, eps);
+	size_t smem = ITEMS > 0 ? 0 : (32 + d) * sizeof(float); // hand: ITEMS
+	fused_add_rmsnorm_kernel<<<tokens * CLUSTER, threads, smem, stream>>>(
+		in, residual, w, d, eps);
 	return cudaGetLastError();
 }
 #endif
