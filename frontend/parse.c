@@ -14,6 +14,8 @@
  * side wants for `<<<...>>>`. The frontend supplies stand-ins as unsaved
  * files in a folder searched after every real one (-idirafter), so a
  * toolkit that still has the headers wins; nothing is written to disk.
+ * clang 19 also lacks the cache-hint loads and stores (__ldcg, __stcs, ...)
+ * nvcc has; the stand-in declares them.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "frontend/frontend.h"
@@ -40,7 +42,35 @@ static const struct {
      " * which clang 19's CUDA wrapper and <<<>>> still use. */\n"
      "#pragma once\n"
      "extern \"C\" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 "
-     "blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"},
+     "blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
+     "#include \"ktc_cache_hints.h\"\n"},
+    /* clang 19 leaves out sm_32_intrinsics.h (it defines __ldg itself)
+     * and so the cache-hint loads and stores nvcc has; declarations are
+     * enough for a parse. */
+    {"ktc_cache_hints.h",
+     "#pragma once\n"
+     "#define KTC_HINTS(T)                                              \\\n"
+     "\t__device__ T __ldcg(const T *);                              \\\n"
+     "\t__device__ T __ldca(const T *);                              \\\n"
+     "\t__device__ T __ldcs(const T *);                              \\\n"
+     "\t__device__ T __ldlu(const T *);                              \\\n"
+     "\t__device__ T __ldcv(const T *);                              \\\n"
+     "\t__device__ void __stcg(T *, T);                              \\\n"
+     "\t__device__ void __stcs(T *, T);                              \\\n"
+     "\t__device__ void __stwb(T *, T);                              \\\n"
+     "\t__device__ void __stwt(T *, T);\n"
+     "KTC_HINTS(char) KTC_HINTS(signed char) KTC_HINTS(short)\n"
+     "KTC_HINTS(int) KTC_HINTS(long) KTC_HINTS(long long)\n"
+     "KTC_HINTS(unsigned char) KTC_HINTS(unsigned short)\n"
+     "KTC_HINTS(unsigned int) KTC_HINTS(unsigned long)\n"
+     "KTC_HINTS(unsigned long long) KTC_HINTS(float) KTC_HINTS(double)\n"
+     "KTC_HINTS(char2) KTC_HINTS(char4) KTC_HINTS(short2) KTC_HINTS(short4)\n"
+     "KTC_HINTS(int2) KTC_HINTS(int4) KTC_HINTS(longlong2)\n"
+     "KTC_HINTS(uchar2) KTC_HINTS(uchar4) KTC_HINTS(ushort2)\n"
+     "KTC_HINTS(ushort4) KTC_HINTS(uint2) KTC_HINTS(uint4)\n"
+     "KTC_HINTS(ulonglong2) KTC_HINTS(float2) KTC_HINTS(float4)\n"
+     "KTC_HINTS(double2)\n"
+     "#undef KTC_HINTS\n"},
     {"surface_functions.h", "#pragma once\n"},
     {"texture_functions.h", "#pragma once\n"},
     {"surface_fetch_functions.h", "#pragma once\n"},

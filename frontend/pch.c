@@ -5,7 +5,7 @@
  *
  * The cache key is a hash of everything that shapes the header's meaning:
  * libclang's version, the compiler arguments, the include lines, and the
- * CUDA headers' version stamp. clang itself checks that no input file of
+XX checks that no input file of
  * the PCH changed since it was built; a PCH it refuses is rebuilt once. A
  * preamble that does not compile on its own (a missing torch header) is
  * remembered as such and parsed the ordinary way. Files are written
@@ -95,7 +95,8 @@ static int cache_dir(kt_str *dir)
 	return rc ? rc : kt_fs_mkdirs(dir->ptr);
 }
 
-static uint64_t key_of(const kt_tu *tu, const kt_str *pre)
+static uint64_t key_of(const kt_tu *tu, const kt_str *pre,
+                       const struct CXUnsavedFile *stubs, unsigned nstubs)
 {
 	CXString v = clang_getClangVersion();
 	uint64_t h = kt_hash(KT_HASH_INIT, clang_getCString(v),
@@ -104,6 +105,8 @@ static uint64_t key_of(const kt_tu *tu, const kt_str *pre)
 	for (size_t i = 0; i < tu->nargs; i++)
 		h = kt_hash(h, tu->args[i], strlen(tu->args[i]) + 1);
 	h = kt_hash(h, pre->ptr, pre->len);
+	for (unsigned i = 0; i < nstubs; i++)
+		h = kt_hash(h, stubs[i].Contents, stubs[i].Length);
 	const char *root = getenv("CUDA_HOME");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/include/cuda.h",
@@ -167,7 +170,7 @@ char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
 	char *result = NULL;
 	if (preamble(tu, &pre) || cache_dir(&dir))
 		goto done;
-	uint64_t key = key_of(tu, &pre);
+	uint64_t key = key_of(tu, &pre, files, nfiles);
 	if (kt_str_addf(&hdr, "%s/%016" PRIx64 ".h", dir.ptr, key) ||
 	    kt_str_addf(&pch, "%s/%016" PRIx64 ".pch", dir.ptr, key))
 		goto done;

@@ -91,6 +91,17 @@ static void test_cuda_headers_parse_without_diagnostics(void)
 	run_release(&r);
 }
 
+static void test_cache_hint_loads_and_stores_parse(void)
+{
+	run r;
+	run_file(&r, IN("cache_hints.cu"), NULL, false);
+	CHECK_EQ_INT(r.rc, 0);
+	CHECK_EQ_INT(r.d.len, 0);
+	kt_diags_print(&r.d, stderr, 0);
+	CHECK(r.c && r.c->nkernels == 1 && !r.c->kernels[0].has_errors);
+	run_release(&r);
+}
+
 static void test_missing_header_is_diagnosed_and_work_goes_on(void)
 {
 	run r;
@@ -475,6 +486,7 @@ static void test_every_plan_round_trips(void)
 int main(void)
 {
 	RUN(test_cuda_headers_parse_without_diagnostics);
+	RUN(test_cache_hint_loads_and_stores_parse);
 	RUN(test_missing_header_is_diagnosed_and_work_goes_on);
 	RUN(test_unreadable_file_is_an_error);
 	RUN(test_compile_commands_found_by_walking_up);
