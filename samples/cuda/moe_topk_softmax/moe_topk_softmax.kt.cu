@@ -1,17 +1,26 @@
-// moe_topk_softmax.kt.cu - the template of moe_topk_softmax.cu (see there
-// for what it computes). Parameters, each defaulting to the literal it
-// replaced:
-//   WARPS   warps per block (4)
-//   LDG     bytes per load (16)
-//   SPREAD  1: a row over as many threads as 16-byte loads allow (the
-//           original's formula); 2, 4, 8: over that many times fewer
-//           threads, each holding more values (fewer shuffle steps)
-//   ITERS   groups of rows each warp takes in turn (1)
-// Written by hand (ktc annotate was not there yet) following its
-// conventions; lines that go beyond replacing a literal say "hand:".
+// moe_topk_softmax.cu - MoE routing: per token, the softmax of its fp32
+// router logits over the experts, then the k largest probabilities in
+// decreasing order (ties to the lower expert) with their experts. In the
+// style of SGLang's topkGatingSoftmax (from vLLM/TensorRT-LLM): the expert
+// count is a template argument, 4 warps per block, 16-byte loads; a row is
+// spread over EXPERTS / VPT threads of a warp, each holding VPT values in
+// registers, and every reduction (max, sum, each of the k arg-max steps) is
+// a butterfly of shuffles inside that group of threads.
+// hand: the template's parameters, each defaulting to the original's
+// literal or code path:
+//   WARPS      warps per block (4)
+//   LDG        bytes per load (16)
+//   SPREAD     1: a row over as many threads as 16-byte loads allow (the
+//              original's formula); 2, 4, 8: over that many times fewer
+//              threads, each holding more values (fewer shuffle steps)
+//   ITERS      groups of rows each warp takes in turn (1)
+//   LATE_NORM  0: every probability is normalised before the top-k (the
+//              original); 1: the top-k runs on the unnormalised exponentials
+//              (same order: x * (1 / s) is monotonic) and only the k chosen
+//              are multiplied, off the selection's critical path
 #include <cuda_runtime.h>
 
-#ifndef WARPS
+#ifndef WARPS // hand: the parameters (see the block below)
 #define WARPS 4
 #endif
 #ifndef LDG
@@ -23,11 +32,19 @@
 #ifndef ITERS
 #define ITERS 1
 #endif
+#ifndef LATE_NORM
+#define LATE_NORM 0
+#endif
 
+// hand: this whole block. annotate derives no parameter here: the launch
+// is in topk_softmax_launch<EXPERTS> (4 warps, the rows per block from the
+// same constexpr formula), and the widths and the spread are constexpr
+// arithmetic over the template argument, not literals of a launch
 #pragma kt param WARPS values(1, 2, 4, 8, 16) default(4)
 #pragma kt param LDG values(4, 8, 16) default(16)
 #pragma kt param SPREAD values(1, 2, 4, 8) default(1)
 #pragma kt param ITERS values(1, 2, 4) default(1)
+#pragma kt param LATE_NORM values(0, 1) default(0)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem E values(256, 64) default(256)
 #pragma kt problem K values(8)
@@ -49,7 +66,7 @@ __global__ void __launch_bounds__(WARPS * 32)
 topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weights,
 		    int *__restrict__ ids, int tokens, int k)
 {
-	constexpr int ELTS = LDG / sizeof(float); // floats per load
+	constexpr int ELTS = LDG / sizeof(float); // floats per load; hand: LDG
 	constexpr int VECS = (EXPERTS / (ELTS * 32) > 1 ? EXPERTS / (ELTS * 32) : 1) *
 			     SPREAD;              // hand: SPREAD
 	constexpr int VPT = VECS * ELTS;          // values per thread
@@ -58,11 +75,11 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 	struct __align__(LDG) ldg_t {
 		float f[ELTS];
 	};
-	const int lane = threadIdx.x % TPR;
 	for (int it = 0; it < ITERS; it++) { // hand: ITERS row groups per warp
 		const int row = ((blockIdx.x * WARPS + threadIdx.y) * ITERS + it) * RPW +
 				threadIdx.x / TPR;
 		const bool live = row < tokens;
+		const int lane = threadIdx.x % TPR;
 		const ldg_t *src =
 			reinterpret_cast<const ldg_t *>(logits + (long)row * EXPERTS);
 
@@ -91,9 +108,11 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 		for (int off = TPR / 2; off > 0; off /= 2)
 			s += __shfl_xor_sync(0xffffffff, s, off, TPR);
 		const float inv = 1.f / s;
+#if !LATE_NORM // hand: LATE_NORM normalises only the k chosen
 #pragma unroll
 		for (int i = 0; i < VPT; i++)
 			v[i] *= inv;
+#endif
 
 		for (int kk = 0; kk < k; kk++) {
 			float best = -1.f;
@@ -116,7 +135,11 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 				}
 			}
 			if (live && lane == 0) {
+#if LATE_NORM
+				weights[(long)row * k + kk] = best * inv; // hand: LATE_NORM
+#else
 				weights[(long)row * k + kk] = best;
+#endif
 				ids[(long)row * k + kk] = bi;
 			}
 #pragma unroll
@@ -134,7 +157,7 @@ template <int EXPERTS>
 static cudaError_t topk_softmax_launch(const float *logits, float *weights, int *ids,
 				       int tokens, int k, cudaStream_t stream)
 {
-	constexpr int ELTS = LDG / 4;
+	constexpr int ELTS = LDG / 4; // hand: the kernel's formulas over the parameters
 	constexpr int VECS = (EXPERTS / (ELTS * 32) > 1 ? EXPERTS / (ELTS * 32) : 1) *
 			     SPREAD;
 	static_assert(EXPERTS % (VECS * ELTS) == 0 && VECS * ELTS <= 64,
