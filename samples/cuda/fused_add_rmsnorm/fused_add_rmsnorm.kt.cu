@@ -132,10 +132,10 @@ __device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
 #pragma kt arg eps float = 1e-6
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(4 * T * D * 2 + D * 2)
-extern "C" __global__ void FAR_CLUSTER_DIMS
-fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ in,
-			 __nv_bfloat16 *__restrict__ residual,
-			 const __nv_bfloat16 *__restrict__ w, int d, float eps)
+extern "C" __global__ void FAR_CLUSTER_DIMS fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ in,
+						    __nv_bfloat16 *__restrict__ residual,
+						    const __nv_bfloat16 *__restrict__ w,
+						    int d, float eps)
 {
 #if ITEMS > 0 // hand: the register path (new code, see the top)
 	const unsigned rank = blockIdx.x % CLUSTER;
@@ -196,7 +196,8 @@ fused_add_rmsnorm_kernel(__nv_bfloat16 *__restrict__ in,
 		if (i < nv)
 			x[i] = far_scale(xf[k], g[k], r);
 	}
-#else
+#else // hand: the original's path, its width a parameter: uint4 -> far_word,
+      // 8 -> VEC, 4 -> VEC / 2 (annotate: "needs the vectorize refactor")
 	extern __shared__ float smem[];
 	float *partial = smem, *xs = smem + 32;
 	const long t = blockIdx.x;
@@ -265,7 +266,7 @@ static cudaError_t fused_add_rmsnorm(__nv_bfloat16 *in, __nv_bfloat16 *residual,
 {
 	if (d % VEC || (ITEMS == 0 && d > 8192) || tokens <= 0) // hand: ITEMS
 		return cudaErrorInvalidValue;
-	int threads = d / VEC < BLOCK ? d / VEC : BLOCK;
+	int threads = d / VEC < BLOCK ? d / VEC : BLOCK; // hand: VEC, BLOCK as above
 	if (ITEMS > 0) // hand: enough threads to hold the block's share of the row
 		threads = (d / VEC / CLUSTER + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
 	threads = (threads + 31) / 32 * 32;

@@ -122,10 +122,10 @@ __device__ __forceinline__ void rms_put(float *p, unsigned rank, float v)
 #pragma kt arg eps float = 1e-6
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(2 * T * D * 2 + D * 2)
-extern "C" __global__ void RMS_CLUSTER_DIMS
-rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
-	       const __nv_bfloat16 *__restrict__ in,
-	       const __nv_bfloat16 *__restrict__ w, int d, float eps)
+extern "C" __global__ void RMS_CLUSTER_DIMS rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
+					  const __nv_bfloat16 *__restrict__ in,
+					  const __nv_bfloat16 *__restrict__ w, int d,
+					  float eps)
 {
 #if ITEMS > 0 // hand: the register path (new code, see the top)
 	const unsigned rank = blockIdx.x % CLUSTER;
@@ -182,7 +182,8 @@ rmsnorm_kernel(__nv_bfloat16 *__restrict__ out,
 		if (i < nv)
 			o[i] = rms_scale(v[k], g[k], r);
 	}
-#else
+#else // hand: the original's path, its width a parameter: uint4 -> rms_word,
+      // 8 -> VEC, 4 -> VEC / 2 (annotate: "needs the vectorize refactor")
 	const long t = blockIdx.x;
 	const rms_word *x = reinterpret_cast<const rms_word *>(in + t * d);
 	const rms_word *wv = reinterpret_cast<const rms_word *>(w);
@@ -242,7 +243,7 @@ static cudaError_t rmsnorm(__nv_bfloat16 *out, const __nv_bfloat16 *in,
 {
 	if (d % VEC || tokens <= 0)
 		return cudaErrorInvalidValue;
-	int threads = d / VEC < BLOCK ? d / VEC : BLOCK;
+	int threads = d / VEC < BLOCK ? d / VEC : BLOCK; // hand: VEC, BLOCK as above
 	if (ITEMS > 0) // hand: enough threads to hold the block's share of the row
 		threads = (d / VEC / CLUSTER + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
 	threads = (threads + 31) / 32 * 32;
