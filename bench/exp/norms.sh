@@ -31,29 +31,25 @@ export PATH=$PATH:/usr/local/cuda/bin
 
 # name sample source -D options... (rows of the table). Threads per block at
 # D=4096 / D=7168 with VEC=8: i1 512/896, i2 256/448, c2i2 128/224, c4i1
-# 128/224, c8i1 64/112, v4i4 256/448.
-configs='
-orig rmsnorm rmsnorm.cu
-default rmsnorm rmsnorm.kt.cu
-i1 rmsnorm rmsnorm.kt.cu -DITEMS=1
-i2 rmsnorm rmsnorm.kt.cu -DITEMS=2
-v4i4 rmsnorm rmsnorm.kt.cu -DVEC=4 -DITEMS=4
-c2i2 rmsnorm rmsnorm.kt.cu -DITEMS=2 -DCLUSTER=2
-c4i1 rmsnorm rmsnorm.kt.cu -DITEMS=1 -DCLUSTER=4
-c8i1 rmsnorm rmsnorm.kt.cu -DITEMS=1 -DCLUSTER=8
-orig fused_add_rmsnorm fused_add_rmsnorm.cu
-default fused_add_rmsnorm fused_add_rmsnorm.kt.cu
-i1 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DITEMS=1
-i2 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DITEMS=2
-v4i4 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DVEC=4 -DITEMS=4
-c2i2 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DITEMS=2 -DCLUSTER=2
-c4i1 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DITEMS=1 -DCLUSTER=4
-c8i1 fused_add_rmsnorm fused_add_rmsnorm.kt.cu -DITEMS=1 -DCLUSTER=8
-'
+# 128/224, c8i1 64/112; w0 variants load w after the reduction (WPRE=0: fewer
+# registers, more blocks per SM, for prefill).
+configs=''
+for s in rmsnorm fused_add_rmsnorm; do
+	configs="$configs
+orig $s $s.cu
+default $s $s.kt.cu
+i1 $s $s.kt.cu -DITEMS=1
+i2 $s $s.kt.cu -DITEMS=2
+i2w0 $s $s.kt.cu -DITEMS=2 -DWPRE=0
+v4i4w0 $s $s.kt.cu -DVEC=4 -DITEMS=4 -DWPRE=0
+c2i2 $s $s.kt.cu -DITEMS=2 -DCLUSTER=2
+c4i1 $s $s.kt.cu -DITEMS=1 -DCLUSTER=4
+c8i1 $s $s.kt.cu -DITEMS=1 -DCLUSTER=8"
+done
 # sample sizes... (each timed for every configuration of the sample)
 sizes='
-rmsnorm T=1,D=4096 T=64,D=4096 T=64,D=8192 T=4096,D=4096
-fused_add_rmsnorm T=1,D=7168 T=64,D=7168 T=64,D=8192 T=4096,D=7168
+rmsnorm T=1,D=4096 T=64,D=4096 T=4096,D=4096
+fused_add_rmsnorm T=1,D=7168 T=64,D=7168 T=4096,D=7168
 '
 
 {

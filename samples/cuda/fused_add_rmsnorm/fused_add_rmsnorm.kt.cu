@@ -10,8 +10,10 @@
 //   BLOCK    the cap on threads per row of the shared-memory path (1024)
 //   ITEMS    0: x waits in shared memory between the passes (the
 //            original); k > 0: each thread keeps its k vectors of x in
-//            float registers, and w is loaded with in and residual before
-//            the reduction (one DRAM round trip)
+//            float registers
+//   WPRE     with ITEMS > 0: 1 loads w with in and residual, before the
+//            reduction (one DRAM round trip: decode); 0 after it (fewer
+//            registers, more blocks per SM: prefill, where w comes from L2)
 //   CLUSTER  blocks per row (1: one block per token, the original); k > 1:
 //            the row is split over a thread-block cluster of k blocks
 //            (sm_90) whose sums of squares meet in distributed shared
@@ -29,6 +31,9 @@
 #endif
 #ifndef CLUSTER // hand: a new code path (row split over a cluster)
 #define CLUSTER 1
+#endif
+#ifndef WPRE // hand: a choice inside the register path
+#define WPRE 1
 #endif
 
 // hand: a vector of VEC bf16 is one integer word of 2 * VEC bytes (uint4 at
@@ -110,10 +115,11 @@ __device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
 
 // hand: the parameters, sizes, launch and buffers (annotate leaves them to
 // be completed; problem names T and D as in the other samples):
-#pragma kt param VEC values(2, 4, 8) default(8)
+#pragma kt param VEC values(4, 8) default(8)
 #pragma kt param BLOCK values(128, 256, 512, 1024) default(1024)
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
 #pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
+#pragma kt param WPRE values(0, 1) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(7168)
 #pragma kt set NVB = D / VEC / CLUSTER
@@ -122,6 +128,7 @@ __device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
 #pragma kt constraint D % (VEC * CLUSTER) == 0
 #pragma kt constraint ITEMS == 0 || BLOCK == 1024
 #pragma kt constraint ITEMS > 0 || CLUSTER == 1
+#pragma kt constraint ITEMS > 0 && CLUSTER == 1 || WPRE == 1
 #pragma kt constraint TPB <= 1024
 #pragma kt constraint SMEM <= DEVICE_SMEM_PER_BLOCK
 #pragma kt launch grid(T * CLUSTER) block(TPB) smem(SMEM)
@@ -156,7 +163,8 @@ extern "C" __global__ void FAR_CLUSTER_DIMS fused_add_rmsnorm_kernel(__nv_bfloat
 		if (i < nv) {
 			a[k] = x[i];
 			b[k] = res[i];
-			g[k] = wv[i];
+			if (WPRE)
+				g[k] = wv[i];
 		}
 	}
 	float2 xf[ITEMS][VEC / 2];
@@ -193,8 +201,11 @@ extern "C" __global__ void FAR_CLUSTER_DIMS fused_add_rmsnorm_kernel(__nv_bfloat
 #pragma unroll
 	for (int k = 0; k < ITEMS; k++) {
 		const int i = threadIdx.x + k * blockDim.x;
-		if (i < nv)
+		if (i < nv) {
+			if (!WPRE)
+				g[k] = wv[i];
 			x[i] = far_scale(xf[k], g[k], r);
+		}
 	}
 #else // hand: the original's path, its width a parameter: uint4 -> far_word,
       // 8 -> VEC, 4 -> VEC / 2 (annotate: "needs the vectorize refactor")

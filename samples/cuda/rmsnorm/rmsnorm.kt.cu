@@ -8,8 +8,10 @@
 //   VEC      bf16 per vector access (8: 16 bytes, the original's uint4)
 //   BLOCK    the cap on threads per row of the two-pass path (1024)
 //   ITEMS    0: the original's two passes, the row read twice; k > 0: each
-//            thread keeps k vectors of x and of w in registers, loaded
-//            together before the reduction (one DRAM round trip, one read)
+//            thread keeps its k vectors of x in registers (one read)
+//   WPRE     with ITEMS > 0: 1 loads w with x, before the reduction (one
+//            DRAM round trip: decode); 0 after it (fewer registers, more
+//            blocks per SM: prefill, where w comes from L2)
 //   CLUSTER  blocks per row (1: one block per token, the original); k > 1:
 //            the row is split over a thread-block cluster of k blocks
 //            (sm_90) whose sums of squares meet in distributed shared
@@ -27,6 +29,9 @@
 #endif
 #ifndef CLUSTER // hand: a new code path (row split over a cluster)
 #define CLUSTER 1
+#endif
+#ifndef WPRE // hand: a choice inside the register path
+#define WPRE 1
 #endif
 
 // hand: a vector of VEC bf16 is one integer word of 2 * VEC bytes (uint4 at
@@ -102,10 +107,11 @@ __device__ __forceinline__ void rms_put(float *p, unsigned rank, float v)
 
 // hand: the parameters, sizes, launch and buffers (annotate leaves them to
 // be completed; problem names T and D as in the other samples):
-#pragma kt param VEC values(2, 4, 8) default(8)
+#pragma kt param VEC values(4, 8) default(8)
 #pragma kt param BLOCK values(128, 256, 512, 1024) default(1024)
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
 #pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
+#pragma kt param WPRE values(0, 1) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(4096)
 #pragma kt set NVB = D / VEC / CLUSTER
@@ -113,6 +119,7 @@ __device__ __forceinline__ void rms_put(float *p, unsigned rank, float v)
 #pragma kt constraint D % (VEC * CLUSTER) == 0
 #pragma kt constraint ITEMS == 0 || BLOCK == 1024
 #pragma kt constraint ITEMS > 0 || CLUSTER == 1
+#pragma kt constraint ITEMS > 0 && CLUSTER == 1 || WPRE == 1
 #pragma kt constraint TPB <= 1024
 #pragma kt launch grid(T * CLUSTER) block(TPB)
 #pragma kt arg out bf16[T * D] out
@@ -146,7 +153,8 @@ extern "C" __global__ void RMS_CLUSTER_DIMS rmsnorm_kernel(__nv_bfloat16 *__rest
 		const int i = threadIdx.x + k * blockDim.x;
 		if (i < nv) {
 			v[k] = x[i];
-			g[k] = wv[i];
+			if (WPRE)
+				g[k] = wv[i];
 		}
 	}
 #pragma unroll
@@ -179,8 +187,11 @@ extern "C" __global__ void RMS_CLUSTER_DIMS rmsnorm_kernel(__nv_bfloat16 *__rest
 #pragma unroll
 	for (int k = 0; k < ITEMS; k++) {
 		const int i = threadIdx.x + k * blockDim.x;
-		if (i < nv)
+		if (i < nv) {
+			if (!WPRE)
+				g[k] = wv[i];
 			o[i] = rms_scale(v[k], g[k], r);
+		}
 	}
 #else // hand: the original's path, its width a parameter: uint4 -> rms_word,
       // 8 -> VEC, 4 -> VEC / 2 (annotate: "needs the vectorize refactor")
