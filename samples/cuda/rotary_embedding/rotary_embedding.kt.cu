@@ -1,28 +1,54 @@
-// rotary_embedding.kt.cu - the template of rotary_embedding.cu (see there
-// for what it computes). Parameters, each defaulting to the literal it
-// replaced:
+// rotary_embedding.cu - NeoX-style rotary position embedding, in place on
+// the bf16 query [tokens, qheads, dim] and key [tokens, kheads, dim]: for
+// each head, element r < dim / 2 pairs with r + dim / 2 and the pair turns
+// by the angle of (position, r), read from an fp32 cache [pos][dim] holding
+// dim / 2 cosines then dim / 2 sines. In the style of the rotary kernel
+// SGLang took from vLLM: one block per token, min(qheads * dim / 2, 512)
+// threads, each thread one pair at a time with 2-byte loads.
+//
+// hand: the template's parameters, each defaulting to the literal it
+// replaced (VEC, HPT and HSPLIT at 1 take the original's code path):
+//   BLOCK   the cap on threads per block (512)
 //   VEC     pairs per thread, adjacent (1: 2-byte loads; 8: 16-byte loads
 //           of each half, 32 bytes of each of cos and sin)
-//   BLOCK   the cap on threads per token (512)
-//   ROWS    tokens per block (1)
+//   HPT     heads per thread in flight: a thread keeps one slice of the
+//           pair (its cos and sin loaded once) and loads that slice of HPT
+//           heads before it rotates and stores them (1)
 //   HSPLIT  blocks per token, each taking a share of the heads (1);
 //           decode sizes leave most SMs idle with one block per token
-// Written by hand (ktc annotate was not there yet) following its
-// conventions; lines that go beyond replacing a literal say "hand:".
+// Off the original's path a block is (heads side by side) x (dim / 2 /
+// VEC) threads, at most BLOCK.
 #include <cuda_bf16.h>
 
-#ifndef VEC
-#define VEC 1
-#endif
-#ifndef BLOCK
+#ifndef BLOCK // hand: annotate keeps the launch's 512 (a cap in a ?:)
 #define BLOCK 512
 #endif
-#ifndef ROWS
-#define ROWS 1
+#ifndef VEC // hand: the pair loop is not a vectorize loop annotate knows
+#define VEC 1
 #endif
-#ifndef HSPLIT
+#ifndef HPT // hand: a new loop
+#define HPT 1
+#endif
+#ifndef HSPLIT // hand: a new grid dimension
 #define HSPLIT 1
 #endif
+// hand: the original's code path, and the block's size for the compiler
+// off it (the original has none)
+#define ROPE_ORIGINAL (VEC == 1 && HPT == 1 && HSPLIT == 1)
+#if ROPE_ORIGINAL
+#define ROPE_BOUNDS
+#else
+#define ROPE_BOUNDS __launch_bounds__(BLOCK)
+#endif
+
+__device__ __forceinline__ void rotate_pair(__nv_bfloat16 *x, const float *cache,
+					    int r, int embed)
+{
+	const float c = cache[r], s = cache[embed + r];
+	const float a = __bfloat162float(x[r]), b = __bfloat162float(x[embed + r]);
+	x[r] = __float2bfloat16(a * c - b * s);
+	x[embed + r] = __float2bfloat16(b * c + a * s);
+}
 
 // hand: VEC bf16 and VEC floats, each moved as whole words (a struct of
 // bf16 or float elements would be copied element by element)
@@ -41,93 +67,121 @@ union rope_f {
 	float v[VEC];
 };
 
-// hand: VEC pairs from r on
-__device__ __forceinline__ void rotate_pairs(__nv_bfloat16 *x, const float *cache,
-					     int r, int embed)
-{
-	typedef kt_word<2 * VEC>::type hw;
-	typedef kt_word<4 * VEC>::type fw;
-	rope_f c, s;
-	rope_h a, b;
-#pragma unroll
-	for (int k = 0; k < (VEC < 8 ? 1 : 2); k++) {
-		c.w[k] = reinterpret_cast<const fw *>(cache + r)[k];
-		s.w[k] = reinterpret_cast<const fw *>(cache + embed + r)[k];
-	}
-	a.w = *reinterpret_cast<const hw *>(x + r);
-	b.w = *reinterpret_cast<const hw *>(x + embed + r);
-#pragma unroll
-	for (int k = 0; k < VEC; k++) {
-		const float fa = __bfloat162float(a.v[k]), fb = __bfloat162float(b.v[k]);
-		a.v[k] = __float2bfloat16(fa * c.v[k] - fb * s.v[k]);
-		b.v[k] = __float2bfloat16(fb * c.v[k] + fa * s.v[k]);
-	}
-	*reinterpret_cast<hw *>(x + r) = a.w;
-	*reinterpret_cast<hw *>(x + embed + r) = b.w;
-}
-
-#pragma kt param VEC values(1, 2, 4, 8) default(1)
+// hand: the space; off the original's path the block is HG heads side by
+// side, EV threads each (one per VEC pairs of a head)
 #pragma kt param BLOCK values(64, 128, 256, 512, 1024) default(512)
-#pragma kt param ROWS values(1, 2, 4, 8) default(1)
+#pragma kt param VEC values(1, 2, 4, 8) default(1)
+#pragma kt param HPT values(1, 2, 4, 8) default(1)
 #pragma kt param HSPLIT values(1, 2, 4, 8) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem QH values(32)
 #pragma kt problem KH values(8)
 #pragma kt problem HD values(128)
-#pragma kt set THREADS = min(div_ceil(QH * HD / 2 / VEC, HSPLIT), BLOCK)
-#pragma kt constraint HD % (2 * VEC) == 0
-#pragma kt constraint THREADS * ROWS <= 1024
-#pragma kt launch grid(div_ceil(T, ROWS), HSPLIT) block(THREADS, ROWS)
+#pragma kt set ORIG = VEC == 1 && HPT == 1 && HSPLIT == 1
+#pragma kt set EV = HD / 2 / VEC
+#pragma kt set PER = div_ceil(QH + KH, HSPLIT)
+#pragma kt set HG = min(div_ceil(PER, HPT), BLOCK / EV)
+#pragma kt set THREADS = ORIG ? min(QH * HD / 2, BLOCK) : HG * EV
+#pragma kt constraint HD % (2 * VEC) == 0 && EV <= BLOCK
+#pragma kt constraint BLOCK == 64 || (ORIG ? QH * HD / 2 : div_ceil(PER, HPT) * EV) > BLOCK / 2
+#pragma kt launch grid(T, HSPLIT) block(THREADS)
 #pragma kt arg positions i64[T] in init(random(0, 4095))
 #pragma kt arg query bf16[T * QH * HD] inout
 #pragma kt arg key bf16[T * KH * HD] inout
 #pragma kt arg cache f32[4096 * HD] in
-#pragma kt arg tokens int = T
 #pragma kt arg dim int = HD
 #pragma kt arg qheads int = QH
 #pragma kt arg kheads int = KH
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(2 * T * (QH + KH) * HD * 2 + T * HD * 4 + T * 8)
-extern "C" __global__ void __launch_bounds__(1024)
+extern "C" __global__ void ROPE_BOUNDS
 rotary_embedding_kernel(const long *__restrict__ positions,
 			__nv_bfloat16 *__restrict__ query,
 			__nv_bfloat16 *__restrict__ key,
-			const float *__restrict__ cache, int tokens, int dim,
-			int qheads, int kheads)
+			const float *__restrict__ cache,
+			int dim, int qheads, int kheads)
 {
-	const long t = (long)blockIdx.x * ROWS + threadIdx.y; // hand: ROWS
-	if (t >= tokens)
-		return;
+#if ROPE_ORIGINAL
+	const long t = blockIdx.x;
 	const float *row = cache + positions[t] * dim;
+	const int embed = dim / 2;
+	for (int i = threadIdx.x; i < qheads * embed; i += blockDim.x)
+		rotate_pair(query + (t * qheads + i / embed) * dim, row, i % embed, embed);
+	for (int i = threadIdx.x; i < kheads * embed; i += blockDim.x)
+		rotate_pair(key + (t * kheads + i / embed) * dim, row, i % embed, embed);
+#else
+	// hand: thread = (head hl, pairs r .. r + VEC - 1); heads of this block
+	// [blockIdx.y * per, ...) of the qheads + kheads, query's first
+	typedef kt_word<2 * VEC>::type hw;
+	typedef kt_word<4 * VEC>::type fw;
+	const long t = blockIdx.x;
 	const int embed = dim / 2, ev = embed / VEC;
-	const int qn = qheads * ev, kn = kheads * ev;                // hand:
-	const int qper = (qn + HSPLIT - 1) / HSPLIT, kper = (kn + HSPLIT - 1) / HSPLIT;
-	const int qhi = min(qn, (int)(blockIdx.y + 1) * qper);      // hand: HSPLIT
-	const int khi = min(kn, (int)(blockIdx.y + 1) * kper);      // hand:
-	for (int i = blockIdx.y * qper + threadIdx.x; i < qhi; i += blockDim.x)
-		rotate_pairs(query + (t * qheads + i / ev) * dim, row, i % ev * VEC, embed);
-	for (int i = blockIdx.y * kper + threadIdx.x; i < khi; i += blockDim.x)
-		rotate_pairs(key + (t * kheads + i / ev) * dim, row, i % ev * VEC, embed);
+	const int r = threadIdx.x % ev * VEC, hl = threadIdx.x / ev, hstep = blockDim.x / ev;
+	const int nh = qheads + kheads, per = (nh + HSPLIT - 1) / HSPLIT;
+	const int h1 = min(nh, (int)(blockIdx.y + 1) * per);
+	const float *row = cache + positions[t] * dim;
+	rope_f c, s;
+#pragma unroll
+	for (int k = 0; k < (VEC < 8 ? 1 : 2); k++) {
+		c.w[k] = reinterpret_cast<const fw *>(row + r)[k];
+		s.w[k] = reinterpret_cast<const fw *>(row + embed + r)[k];
+	}
+	for (int h = blockIdx.y * per + hl; h < h1; h += hstep * HPT) {
+		rope_h a[HPT], b[HPT];
+		__nv_bfloat16 *x[HPT];
+#pragma unroll
+		for (int k = 0; k < HPT; k++) {
+			const int hk = h + k * hstep;
+			x[k] = hk < qheads ? query + (t * qheads + hk) * dim + r
+					   : key + (t * kheads + hk - qheads) * dim + r;
+			if (hk < h1) {
+				a[k].w = *reinterpret_cast<const hw *>(x[k]);
+				b[k].w = *reinterpret_cast<const hw *>(x[k] + embed);
+			}
+		}
+#pragma unroll
+		for (int k = 0; k < HPT; k++) {
+			if (h + k * hstep >= h1)
+				break;
+#pragma unroll
+			for (int e = 0; e < VEC; e++) {
+				const float fa = __bfloat162float(a[k].v[e]);
+				const float fb = __bfloat162float(b[k].v[e]);
+				a[k].v[e] = __float2bfloat16(fa * c.v[e] - fb * s.v[e]);
+				b[k].v[e] = __float2bfloat16(fb * c.v[e] + fa * s.v[e]);
+			}
+			*reinterpret_cast<hw *>(x[k]) = a[k].w;
+			*reinterpret_cast<hw *>(x[k] + embed) = b[k].w;
+		}
+	}
+#endif
 }
 
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 
-// dim a multiple of 2 * VEC; positions index rows of cache.
+// dim even; positions index rows of cache.
 static cudaError_t rotary_embedding(const long *positions, __nv_bfloat16 *query,
 				    __nv_bfloat16 *key, const float *cache,
 				    int tokens, int qheads, int kheads, int dim,
 				    cudaStream_t stream)
 {
-	if (dim % (2 * VEC) || tokens <= 0)
+	if (dim % 2 || tokens <= 0)
 		return cudaErrorInvalidValue;
-	const int per = (qheads * dim / 2 / VEC + HSPLIT - 1) / HSPLIT; // hand:
-	const int threads = per < BLOCK ? per : BLOCK;
-	if (threads * ROWS > 1024)
-		return cudaErrorInvalidConfiguration;
-	dim3 grid((tokens + ROWS - 1) / ROWS, HSPLIT), block(threads, ROWS);
-	rotary_embedding_kernel<<<grid, block, 0, stream>>>(positions, query, key, cache,
-							   tokens, dim, qheads, kheads);
+#if ROPE_ORIGINAL
+	const int pairs = qheads * dim / 2;
+	rotary_embedding_kernel<<<tokens, pairs < BLOCK ? pairs : BLOCK, 0, stream>>>(
+		positions, query, key, cache, dim, qheads, kheads);
+#else
+	// hand: dim a multiple of 2 * VEC, one head's slices within BLOCK
+	const int ev = dim / 2 / VEC, per = (qheads + kheads + HSPLIT - 1) / HSPLIT;
+	if (dim % (2 * VEC) || ev > BLOCK)
+		return cudaErrorInvalidValue;
+	const int hg = (per + HPT - 1) / HPT < BLOCK / ev ? (per + HPT - 1) / HPT : BLOCK / ev;
+	dim3 grid(tokens, HSPLIT);
+	rotary_embedding_kernel<<<grid, hg * ev, 0, stream>>>(positions, query, key, cache,
+							       dim, qheads, kheads);
+#endif
 	return cudaGetLastError();
 }
 #endif
