@@ -1,7 +1,15 @@
-// per_token_group_quant_fp8.kt.cu - the template of
-// per_token_group_quant_fp8.cu (see there for what it computes). The group
-// (128) is the format, not a knob. Parameters, each defaulting to the
-// literal it replaced:
+// per_token_group_quant_fp8.cu - fp8 (e4m3) quantisation of bf16
+// activations in groups of 128 consecutive elements, one fp32 scale per
+// group (DeepSeek-V3's block-wise fp8 GEMM input): scale = max(absmax,
+// 1e-10) / 448, q = fp8(clamp(x / scale, -448, 448)). Written in the style
+// of SGLang's AOT per_token_group_quant_8bit: 16 threads per group, 16-byte
+// loads, a 16-lane xor-shuffle max, the group read a second time to
+// quantise, one-byte stores, and as many groups per block (16, 8, 4, 2 or
+// 1) as divide the number of groups.
+//
+// hand: the template's parameters, each defaulting to the literal it
+// replaced (VEC 8, ONCE 0, PACK 0, ITEMS 1 take the original's code path;
+// the group, 128, is the format, not a knob):
 //   TPG    threads per group (16)
 //   VEC    bf16 per vector load (8: 16 bytes)
 //   GPB    the most groups per block; the block takes the largest power of
@@ -10,30 +18,47 @@
 //          it in registers and read it once
 //   PACK   0: one-byte stores (the original); 1: the VEC codes of a vector
 //          in one store
-// Written by hand (ktc annotate was not there yet) following its
-// conventions; lines that go beyond replacing a literal say "hand:".
+//   ITEMS  sets of GPB groups per block, a grid-stride loop of fixed
+//          length whose loads are all issued before the first set is
+//          quantised (1); used when ITEMS * GPB divides the number of
+//          groups, else the block takes at most GPB / 2 groups and one set
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 
+// hand: annotate sees no tie between the 16s and the launch (they are
+// threads per group and groups per block, both in the launch's ?: chain)
 #ifndef TPG
 #define TPG 16
 #endif
-#ifndef VEC
+#ifndef VEC // hand: 'const uint4' fixes the width; annotate cannot vectorize it
 #define VEC 8
 #endif
 #ifndef GPB
 #define GPB 16
 #endif
-#ifndef ONCE
+#ifndef ONCE // hand: a change of algorithm
 #define ONCE 0
 #endif
-#ifndef PACK
+#ifndef PACK // hand: a change of algorithm
 #define PACK 0
+#endif
+#ifndef ITEMS // hand: a new loop
+#define ITEMS 1
+#endif
+// hand: the original's code path, and the block's size for the compiler
+// off it (the original has none)
+#define PTG_ORIGINAL (VEC == 8 && !ONCE && !PACK && ITEMS == 1)
+#if PTG_ORIGINAL
+#define PTG_BOUNDS
+#else
+#define PTG_BOUNDS __launch_bounds__(GPB * TPG)
 #endif
 
 // hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
-// word: a struct of bf16 pairs would be copied 4 bytes at a time)
+// word: a struct of bf16 pairs would be copied 4 bytes at a time); N fp8
+// codes in one store of N bytes
 template <int BYTES> struct kt_word;
+template <> struct kt_word<2> { typedef unsigned short type; };
 template <> struct kt_word<4> { typedef unsigned int type; };
 template <> struct kt_word<8> { typedef uint2 type; };
 template <> struct kt_word<16> { typedef uint4 type; };
@@ -41,56 +66,52 @@ typedef kt_word<2 * VEC>::type ptg_word;
 union ptg_vec {
 	ptg_word w;
 	__nv_bfloat162 h[VEC / 2];
+	__nv_bfloat16 e[VEC];
 };
-// hand: N fp8 codes in one store of N bytes
 template <int N> struct ptg_codes;
-template <> struct ptg_codes<2> { typedef unsigned short type; };
 template <> struct ptg_codes<4> { typedef unsigned int type; };
 template <> struct ptg_codes<8> { typedef unsigned long long type; };
 
-
-#pragma kt param TPG values(2, 4, 8, 16, 32) default(16)
-#pragma kt param VEC values(2, 4, 8) default(8)
+// hand: the space, the problem sizes and the buffers; the launch as the
+// host computes it
+#pragma kt param TPG values(2, 4, 8, 16) default(16)
+#pragma kt param VEC values(4, 8) default(8)
 #pragma kt param GPB values(1, 2, 4, 8, 16, 32, 64) default(16)
 #pragma kt param ONCE values(0, 1) default(0)
 #pragma kt param PACK values(0, 1) default(0)
+#pragma kt param ITEMS values(1, 2, 4, 8) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(7168, 4096) default(7168)
 #pragma kt set GROUPS = T * D / 128
-#pragma kt set PB = min(GPB, GROUPS & -GROUPS)
+#pragma kt set FAST = ITEMS > 1 && GROUPS % (GPB * ITEMS) == 0
+#pragma kt set PB = FAST ? GPB : min(ITEMS > 1 ? GPB / 2 : GPB, GROUPS & -GROUPS)
 #pragma kt constraint D % 128 == 0 && 128 % (TPG * VEC) == 0
 #pragma kt constraint GPB * TPG >= 32 && GPB * TPG <= 1024
-#pragma kt launch grid(GROUPS / PB) block(PB * TPG)
+#pragma kt constraint ITEMS == 1 || (ONCE == 1 && PACK == 1 && GPB >= 2 && GPB * ITEMS <= 256)
+#pragma kt launch grid(GROUPS / (PB * (FAST ? ITEMS : 1))) block(PB * TPG)
 #pragma kt arg in bf16[T * D] in init(random(-8, 8))
 #pragma kt arg q fp8e4m3[T * D] out
 #pragma kt arg scales f32[T * D / 128] out
 #pragma kt verify rtol(0) atol(0)
 #pragma kt objective bandwidth(T * D * 2 + T * D + T * D / 128 * 4)
-extern "C" __global__ void __launch_bounds__(GPB * TPG) per_token_group_quant_fp8_kernel(
+extern "C" __global__ void PTG_BOUNDS per_token_group_quant_fp8_kernel(
 	const __nv_bfloat16 *__restrict__ in, __nv_fp8_e4m3 *__restrict__ q,
 	float *__restrict__ scales)
 {
+#if PTG_ORIGINAL // hand: the original's code path, TPG for its 16 threads per group
 	constexpr int kGroup = 128;
-	constexpr int kPer = kGroup / (TPG * VEC); // hand: vectors per thread
 	const int lane = threadIdx.x % TPG;
 	const long g = (long)blockIdx.x * (blockDim.x / TPG) + threadIdx.x / TPG;
-	const ptg_word *x = reinterpret_cast<const ptg_word *>(in + g * kGroup);
+	const uint4 *x = reinterpret_cast<const uint4 *>(in + g * kGroup);
 	const unsigned mask = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
 
 	float amax = 1e-10f;
-#if ONCE
-	ptg_word keep[kPer]; // hand: the group stays in registers
-#endif
+	for (int i = lane; i < kGroup / 8; i += TPG) {
+		uint4 v = x[i];
+		const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
 #pragma unroll
-	for (int j = 0; j < kPer; j++) {
-		ptg_vec v;
-		v.w = x[lane + j * TPG];
-#if ONCE
-		keep[j] = v.w;
-#endif
-#pragma unroll
-		for (int k = 0; k < VEC / 2; k++) {
-			float2 f = __bfloat1622float2(v.h[k]);
+		for (int k = 0; k < 4; k++) {
+			float2 f = __bfloat1622float2(p[k]);
 			amax = fmaxf(amax, fmaxf(fabsf(f.x), fabsf(f.y)));
 		}
 	}
@@ -101,37 +122,83 @@ extern "C" __global__ void __launch_bounds__(GPB * TPG) per_token_group_quant_fp
 	if (lane == 0)
 		scales[g] = scale;
 
-#pragma unroll
-	for (int j = 0; j < kPer; j++) {
-		const int i = lane + j * TPG;
-		ptg_vec v;
-#if ONCE
-		v.w = keep[j];
-#else
-		v.w = x[i];
-#endif
+	for (int i = lane; i < kGroup / 8; i += TPG) {
+		uint4 v = x[i];
 		const __nv_bfloat16 *p = reinterpret_cast<const __nv_bfloat16 *>(&v);
-#if PACK
-		// hand: the VEC codes packed into one word of VEC bytes
-		unsigned long long w = 0;
 #pragma unroll
-		for (int k = 0; k < VEC; k++) {
+		for (int k = 0; k < 8; k++) {
 			float y = fminf(fmaxf(__bfloat162float(p[k]) / scale, -448.f), 448.f);
-			w |= (unsigned long long)__nv_cvt_float_to_fp8(y, __NV_SATFINITE,
-								      __NV_E4M3)
-			     << (8 * k);
-		}
-		typedef ptg_codes<VEC>::type codes;
-		reinterpret_cast<codes *>(q + g * kGroup)[i] = (codes)w;
-#else
-#pragma unroll
-		for (int k = 0; k < VEC; k++) {
-			float y = fminf(fmaxf(__bfloat162float(p[k]) / scale, -448.f), 448.f);
-			q[g * kGroup + i * VEC + k].__x =
+			q[g * kGroup + i * 8 + k].__x =
 				__nv_cvt_float_to_fp8(y, __NV_SATFINITE, __NV_E4M3);
 		}
-#endif
 	}
+#else
+	// hand: set s of this block is groups ((s * gridDim.x + blockIdx.x) *
+	// pb + ...); every load of every set is issued before the first max
+	constexpr int kGroup = 128, kPer = kGroup / (TPG * VEC);
+	const int lane = threadIdx.x % TPG, pb = blockDim.x / TPG;
+	const int items = pb == GPB ? ITEMS : 1;
+	const unsigned mask = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
+	long g[ITEMS];
+	ptg_vec v[ITEMS][kPer];
+#pragma unroll
+	for (int s = 0; s < ITEMS; s++) {
+		g[s] = ((long)s * gridDim.x + blockIdx.x) * pb + threadIdx.x / TPG;
+		const ptg_word *x = reinterpret_cast<const ptg_word *>(in + g[s] * kGroup);
+		if (s < items)
+#pragma unroll
+			for (int j = 0; j < kPer; j++)
+				v[s][j].w = x[lane + j * TPG];
+	}
+#pragma unroll
+	for (int s = 0; s < ITEMS; s++) {
+		if (s >= items)
+			break;
+		float amax = 1e-10f;
+#pragma unroll
+		for (int j = 0; j < kPer; j++)
+#pragma unroll
+			for (int k = 0; k < VEC / 2; k++) {
+				float2 f = __bfloat1622float2(v[s][j].h[k]);
+				amax = fmaxf(amax, fmaxf(fabsf(f.x), fabsf(f.y)));
+			}
+#pragma unroll
+		for (int off = TPG / 2; off > 0; off /= 2)
+			amax = fmaxf(amax, __shfl_xor_sync(mask, amax, off));
+		const float scale = amax / 448.f;
+		if (lane == 0)
+			scales[g[s]] = scale;
+#pragma unroll
+		for (int j = 0; j < kPer; j++) {
+			const int i = lane + j * TPG;
+			ptg_vec w;
+#if ONCE
+			w.w = v[s][j].w;
+#else
+			w.w = reinterpret_cast<const ptg_word *>(in + g[s] * kGroup)[i];
+#endif
+#if PACK
+			typedef ptg_codes<VEC>::type codes;
+			unsigned long long c = 0;
+#pragma unroll
+			for (int k = 0; k < VEC; k++) {
+				float y = fminf(fmaxf(__bfloat162float(w.e[k]) / scale, -448.f), 448.f);
+				c |= (unsigned long long)__nv_cvt_float_to_fp8(y, __NV_SATFINITE,
+									      __NV_E4M3)
+				     << (8 * k);
+			}
+			reinterpret_cast<codes *>(q + g[s] * kGroup)[i] = (codes)c;
+#else
+#pragma unroll
+			for (int k = 0; k < VEC; k++) {
+				float y = fminf(fmaxf(__bfloat162float(w.e[k]) / scale, -448.f), 448.f);
+				q[g[s] * kGroup + i * VEC + k].__x =
+					__nv_cvt_float_to_fp8(y, __NV_SATFINITE, __NV_E4M3);
+			}
+#endif
+		}
+	}
+#endif
 }
 
 #ifndef __CUDACC_RTC__
@@ -146,10 +213,16 @@ static cudaError_t per_token_group_quant_fp8(const __nv_bfloat16 *in,
 	if (d % 128 || tokens <= 0)
 		return cudaErrorInvalidValue;
 	const long groups = (long)tokens * d / 128;
-	const long low = groups & -groups; // hand: GPB replaces 16, 8, 4, 2, 1
-	const int per_block = low < GPB ? (int)low : GPB;
-	per_token_group_quant_fp8_kernel<<<groups / per_block, per_block * TPG, 0,
-					   stream>>>(in, q, scales);
+	// hand: GPB replaces 16, 8, 4, 2, 1; ITEMS sets of GPB groups per block
+	// where they divide the groups, else a block of fewer than GPB groups
+	// (the kernel reads one set from that)
+	const long low = groups & -groups;
+	const bool fast = ITEMS > 1 && groups % ((long)GPB * ITEMS) == 0;
+	const long cap = ITEMS > 1 ? GPB / 2 : GPB;
+	const int per_block = fast ? GPB : (int)(low < cap ? low : cap);
+	const long blocks = groups / per_block / (fast ? ITEMS : 1);
+	per_token_group_quant_fp8_kernel<<<blocks, per_block * TPG, 0, stream>>>(in, q,
+										scales);
 	return cudaGetLastError();
 }
 #endif

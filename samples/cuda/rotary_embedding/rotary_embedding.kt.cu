@@ -67,8 +67,10 @@ union rope_f {
 	float v[VEC];
 };
 
-// hand: the space; off the original's path the block is HG heads side by
-// side, EV threads each (one per VEC pairs of a head)
+// hand: the space, the problem sizes (names as the checkers' and the
+// benchmark's) and the buffers' lengths, the arguments in the kernel's
+// order; off the original's path the block is HG heads side by side, EV
+// threads each (one per VEC pairs of a head)
 #pragma kt param BLOCK values(64, 128, 256, 512, 1024) default(512)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt param HPT values(1, 2, 4, 8) default(1)
@@ -94,14 +96,13 @@ union rope_f {
 #pragma kt arg kheads int = KH
 #pragma kt verify rtol(0.02) atol(0.001)
 #pragma kt objective bandwidth(2 * T * (QH + KH) * HD * 2 + T * HD * 4 + T * 8)
-extern "C" __global__ void ROPE_BOUNDS
-rotary_embedding_kernel(const long *__restrict__ positions,
-			__nv_bfloat16 *__restrict__ query,
-			__nv_bfloat16 *__restrict__ key,
-			const float *__restrict__ cache,
-			int dim, int qheads, int kheads)
+extern "C" __global__ void ROPE_BOUNDS rotary_embedding_kernel(const long *__restrict__ positions,
+						   __nv_bfloat16 *__restrict__ query,
+						   __nv_bfloat16 *__restrict__ key,
+						   const float *__restrict__ cache,
+						   int dim, int qheads, int kheads)
 {
-#if ROPE_ORIGINAL
+#if ROPE_ORIGINAL // hand: the original's code path
 	const long t = blockIdx.x;
 	const float *row = cache + positions[t] * dim;
 	const int embed = dim / 2;
@@ -168,7 +169,7 @@ static cudaError_t rotary_embedding(const long *positions, __nv_bfloat16 *query,
 {
 	if (dim % 2 || tokens <= 0)
 		return cudaErrorInvalidValue;
-#if ROPE_ORIGINAL
+#if ROPE_ORIGINAL // hand: the original's launch
 	const int pairs = qheads * dim / 2;
 	rotary_embedding_kernel<<<tokens, pairs < BLOCK ? pairs : BLOCK, 0, stream>>>(
 		positions, query, key, cache, dim, qheads, kheads);

@@ -22,7 +22,7 @@
 // element-wise path.
 #include <cuda_bf16.h>
 
-#ifndef TILE
+#ifndef TILE // hand: annotate's BLOCK_SIZE, renamed (the tile's side)
 #define TILE 32
 #endif
 #ifndef BROWS // hand: annotate keeps the 8 (no tie to the launch it sees)
@@ -60,6 +60,8 @@ union tr_vec {
 #define TR_BOUNDS __launch_bounds__(TILE / VEC * BROWS)
 #endif
 
+// hand: the space (annotate finds BLOCK_SIZE alone, and only in the tile's
+// first dimension), the problem sizes and the buffers' lengths
 #pragma kt param TILE values(16, 32, 64, 128) default(32)
 #pragma kt param BROWS values(2, 4, 8, 16, 32) default(8)
 #pragma kt param PAD values(0, 1, 2) default(1)
@@ -77,11 +79,11 @@ union tr_vec {
 #pragma kt arg cols int = H
 #pragma kt verify rtol(0) atol(0)
 #pragma kt objective bandwidth(2 * T * H * 2)
-extern "C" __global__ void TR_BOUNDS
-transpose_kernel(__nv_bfloat16 *__restrict__ out, const __nv_bfloat16 *__restrict__ in,
-		 int rows, int cols)
+extern "C" __global__ void TR_BOUNDS transpose_kernel(__nv_bfloat16 *__restrict__ out,
+					    const __nv_bfloat16 *__restrict__ in,
+					    int rows, int cols)
 {
-#if VEC == 1 && !REGS
+#if VEC == 1 && !REGS // hand: the original's code path
 	__shared__ __nv_bfloat16 tile[TILE][TILE + PAD];
 	const int x = blockIdx.x * TILE + threadIdx.x;
 	const int y = blockIdx.y * TILE + threadIdx.y;
@@ -178,6 +180,7 @@ static cudaError_t transpose(__nv_bfloat16 *out, const __nv_bfloat16 *in, int ro
 {
 	if (rows <= 0 || cols <= 0)
 		return cudaErrorInvalidValue;
+	// hand: VEC columns per thread, BROWS rows of threads
 	dim3 grid((cols + (TILE - 1)) / TILE, (rows + (TILE - 1)) / TILE), block(TILE / VEC, BROWS);
 	transpose_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
 	return cudaGetLastError();
