@@ -4,13 +4,13 @@
 # moe_topk_softmax,moe_sum_reduce}): builds the GPU checker
 # (samples/cuda/build_check.sh) around the original, the template at its
 # defaults and a few hand-picked configurations (the one-wave absmax pass
-# A_SMS, the reversed quantise pass Q_REV, the vector count and shared
-# aggregation of moe_align_block_size CNT_VEC/S_AGG, LATE_NORM of the top-k,
-# the earlier tuned points); runs each checker's `check` (every size it
-# lists against the CPU reference, 2 seeds) and times each at the
-# benchmark's shapes on the checkers' one harness; then, while time is
-# left and ktc is there, lets `ktc tune` (random and bayes, 64) pick, the
-# absmax pass at T=4096 D=8192 first (its goal: 90% of the copy bandwidth).
+# A_SMS, the reversed quantise pass Q_REV, CNT_VEC and S_AGG of
+# moe_align_block_size, LATE_NORM and TREE of the top-k, the points the
+# last benchmark tuned); runs each checker's `check` (every size it lists
+# against the CPU reference, 2 seeds) and times each at the benchmark's
+# shapes on the checkers' one harness; then, while time is left and ktc is
+# there, lets `ktc tune` (random and bayes, 64) pick, the absmax pass at
+# T=4096 D=8192 first (its goal: 90% of the copy bandwidth).
 #
 #   OUT=DIR [KTC_BIN=DIR] [ONLY=REGEX] bench/exp/moe.sh   (from the repo root)
 #
@@ -22,7 +22,8 @@
 # OUT/builds/NAME.log, OUT/floor.txt (the harness's empty kernel and a copy
 # of the absmax pass's bytes), OUT/tune/*.summary.json and *.t4.json,
 # OUT/tune.txt (default and best of each tuning run; for the absmax pass
-# the best's fraction of the copy bandwidth the floor measured). About 80 s
+# the best's GB/s, its fraction of the H200's 4155 GB/s copy bandwidth and
+# the harness's time for a copy of as many bytes). About 80 s
 # on an H100/H200 box with 16 cores; every GPU command runs under
 # `timeout`.
 set -u
@@ -60,8 +61,9 @@ orig moe_topk_softmax moe_topk_softmax.cu
 default moe_topk_softmax moe_topk_softmax.kt.cu
 s4 moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4
 s4ln moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4 -DLATE_NORM=1
-w8l8s4ln moe_topk_softmax moe_topk_softmax.kt.cu -DWARPS=8 -DLDG=8 -DSPREAD=4 -DLATE_NORM=1
-s8ln moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=8 -DLATE_NORM=1
+s4lnT moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4 -DLATE_NORM=1 -DTREE=1
+w8l8s4lnT moe_topk_softmax moe_topk_softmax.kt.cu -DWARPS=8 -DLDG=8 -DSPREAD=4 -DLATE_NORM=1 -DTREE=1
+s8lnT moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=8 -DLATE_NORM=1 -DTREE=1
 orig moe_sum_reduce moe_sum_reduce.cu
 default moe_sum_reduce moe_sum_reduce.kt.cu
 w1v1g16 moe_sum_reduce moe_sum_reduce.kt.cu -DWARPS=1 -DVPL=1 -DGX_DIV=16

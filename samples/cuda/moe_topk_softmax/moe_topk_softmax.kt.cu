@@ -13,11 +13,12 @@
 //   SPREAD     1: a row over as many threads as 16-byte loads allow (the
 //              original's formula); 2, 4, 8: over that many times fewer
 //              threads, each holding more values (fewer shuffle steps)
-//   ITERS      groups of rows each warp takes in turn (1)
 //   LATE_NORM  0: every probability is normalised before the top-k (the
 //              original); 1: the top-k runs on the unnormalised exponentials
 //              (same order: x * (1 / s) is monotonic) and only the k chosen
 //              are multiplied, off the selection's critical path
+//   TREE       0: a thread's max, sum and arg-max run along its values
+//              (the original); 1: as pairwise trees (shorter chains)
 #include <cuda_runtime.h>
 
 #ifndef WARPS // hand: the parameters (see the block below)
@@ -29,12 +30,65 @@
 #ifndef SPREAD
 #define SPREAD 1
 #endif
-#ifndef ITERS
-#define ITERS 1
-#endif
 #ifndef LATE_NORM
 #define LATE_NORM 0
 #endif
+#ifndef TREE
+#define TREE 0
+#endif
+
+// hand: TREE: a thread's max, sum and arg-max as pairwise trees, log2(VPT)
+// dependent steps instead of VPT (at these sizes a few warps per scheduler
+// wait on these chains). The arg-max tree keeps the lower slot on ties, as
+// the linear scan does; the sum's order changes its rounding only.
+template <int N> __device__ __forceinline__ float tk_tree_max(const float (&v)[N])
+{
+	float t[N];
+#pragma unroll
+	for (int i = 0; i < N; i++)
+		t[i] = v[i];
+#pragma unroll
+	for (int w = 1; w < N; w *= 2)
+#pragma unroll
+		for (int i = 0; i + w < N; i += 2 * w)
+			t[i] = fmaxf(t[i], t[i + w]);
+	return t[0];
+}
+
+template <int N> __device__ __forceinline__ float tk_tree_sum(const float (&v)[N])
+{
+	float t[N];
+#pragma unroll
+	for (int i = 0; i < N; i++)
+		t[i] = v[i];
+#pragma unroll
+	for (int w = 1; w < N; w *= 2)
+#pragma unroll
+		for (int i = 0; i + w < N; i += 2 * w)
+			t[i] += t[i + w];
+	return t[0];
+}
+
+template <int N> __device__ __forceinline__ int tk_tree_argmax(const float (&v)[N], float &best)
+{
+	float t[N];
+	int slot[N];
+#pragma unroll
+	for (int i = 0; i < N; i++) {
+		t[i] = v[i];
+		slot[i] = i;
+	}
+#pragma unroll
+	for (int w = 1; w < N; w *= 2)
+#pragma unroll
+		for (int i = 0; i + w < N; i += 2 * w)
+			if (t[i + w] > t[i]) {
+				t[i] = t[i + w];
+				slot[i] = slot[i + w];
+			}
+	best = t[0];
+	return slot[0];
+}
 
 // hand: this whole block. annotate derives no parameter here: the launch
 // is in topk_softmax_launch<EXPERTS> (4 warps, the rows per block from the
@@ -43,8 +97,8 @@
 #pragma kt param WARPS values(1, 2, 4, 8, 16) default(4)
 #pragma kt param LDG values(4, 8, 16) default(16)
 #pragma kt param SPREAD values(1, 2, 4, 8) default(1)
-#pragma kt param ITERS values(1, 2, 4) default(1)
 #pragma kt param LATE_NORM values(0, 1) default(0)
+#pragma kt param TREE values(0, 1) default(0)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem E values(256, 64) default(256)
 #pragma kt problem K values(8)
@@ -53,7 +107,7 @@
 #pragma kt set ROWS_PER_WARP = 32 / (E / VALUES_PER_THREAD)
 #pragma kt constraint E % VALUES_PER_THREAD == 0 && E / VALUES_PER_THREAD <= 32 && VALUES_PER_THREAD <= 64
 #pragma kt kernel template(E)
-#pragma kt launch grid(div_ceil(T, WARPS * ROWS_PER_WARP * ITERS)) block(32, WARPS)
+#pragma kt launch grid(div_ceil(T, WARPS * ROWS_PER_WARP)) block(32, WARPS)
 #pragma kt arg logits f32[T * E] in init(random(-4, 4))
 #pragma kt arg weights f32[T * K] out
 #pragma kt arg ids i32[T * K] out
@@ -69,86 +123,102 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 	constexpr int ELTS = LDG / sizeof(float); // floats per load; hand: LDG
 	constexpr int VECS = (EXPERTS / (ELTS * 32) > 1 ? EXPERTS / (ELTS * 32) : 1) *
 			     SPREAD;              // hand: SPREAD
-	constexpr int VPT = VECS * ELTS;          // values per thread
-	constexpr int TPR = EXPERTS / VPT;        // threads per row
-	constexpr int RPW = 32 / TPR;             // rows per warp
+	constexpr int VPT = VECS * ELTS;         // values per thread
+	constexpr int TPR = EXPERTS / VPT;       // threads per row
+	constexpr int RPW = 32 / TPR;            // rows per warp
 	struct __align__(LDG) ldg_t {
 		float f[ELTS];
 	};
-	for (int it = 0; it < ITERS; it++) { // hand: ITERS row groups per warp
-		const int row = ((blockIdx.x * WARPS + threadIdx.y) * ITERS + it) * RPW +
-				threadIdx.x / TPR;
-		const bool live = row < tokens;
-		const int lane = threadIdx.x % TPR;
-		const ldg_t *src =
-			reinterpret_cast<const ldg_t *>(logits + (long)row * EXPERTS);
+	const int row = (blockIdx.x * WARPS + threadIdx.y) * RPW + threadIdx.x / TPR;
+	const bool live = row < tokens;
+	const int lane = threadIdx.x % TPR;
+	const ldg_t *src = reinterpret_cast<const ldg_t *>(logits + (long)row * EXPERTS);
 
-		float v[VPT];
+	float v[VPT];
 #pragma unroll
-		for (int j = 0; j < VECS; j++) {
-			ldg_t x = live ? src[j * TPR + lane] : ldg_t{};
+	for (int j = 0; j < VECS; j++) {
+		ldg_t x = live ? src[j * TPR + lane] : ldg_t{};
 #pragma unroll
-			for (int e = 0; e < ELTS; e++)
-				v[j * ELTS + e] = x.f[e];
-		}
-		float m = v[0];
+		for (int e = 0; e < ELTS; e++)
+			v[j * ELTS + e] = x.f[e];
+	}
+#if TREE
+	float m = tk_tree_max<VPT>(v); // hand: TREE
+#else
+	float m = v[0];
 #pragma unroll
-		for (int i = 1; i < VPT; i++)
-			m = fmaxf(m, v[i]);
+	for (int i = 1; i < VPT; i++)
+		m = fmaxf(m, v[i]);
+#endif
 #pragma unroll
-		for (int off = TPR / 2; off > 0; off /= 2)
-			m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, off, TPR));
-		float s = 0.f;
+	for (int off = TPR / 2; off > 0; off /= 2)
+		m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, off, TPR));
+#if TREE
 #pragma unroll
-		for (int i = 0; i < VPT; i++) {
-			v[i] = __expf(v[i] - m);
-			s += v[i];
-		}
+	for (int i = 0; i < VPT; i++)
+		v[i] = __expf(v[i] - m);
+	float s = tk_tree_sum<VPT>(v); // hand: TREE
+#else
+	float s = 0.f;
 #pragma unroll
-		for (int off = TPR / 2; off > 0; off /= 2)
-			s += __shfl_xor_sync(0xffffffff, s, off, TPR);
-		const float inv = 1.f / s;
+	for (int i = 0; i < VPT; i++) {
+		v[i] = __expf(v[i] - m);
+		s += v[i];
+	}
+#endif
+#pragma unroll
+	for (int off = TPR / 2; off > 0; off /= 2)
+		s += __shfl_xor_sync(0xffffffff, s, off, TPR);
+	const float inv = 1.f / s;
 #if !LATE_NORM // hand: LATE_NORM normalises only the k chosen
 #pragma unroll
-		for (int i = 0; i < VPT; i++)
-			v[i] *= inv;
+	for (int i = 0; i < VPT; i++)
+		v[i] *= inv;
 #endif
 
-		for (int kk = 0; kk < k; kk++) {
-			float best = -1.f;
-			int bi = EXPERTS;
-#pragma unroll
-			for (int j = 0; j < VECS; j++)
-#pragma unroll
-				for (int e = 0; e < ELTS; e++)
-					if (v[j * ELTS + e] > best) {
-						best = v[j * ELTS + e];
-						bi = (j * TPR + lane) * ELTS + e;
-					}
-#pragma unroll
-			for (int off = TPR / 2; off > 0; off /= 2) {
-				float ob = __shfl_xor_sync(0xffffffff, best, off, TPR);
-				int oi = __shfl_xor_sync(0xffffffff, bi, off, TPR);
-				if (ob > best || (ob == best && oi < bi)) {
-					best = ob;
-					bi = oi;
-				}
-			}
-			if (live && lane == 0) {
-#if LATE_NORM
-				weights[(long)row * k + kk] = best * inv; // hand: LATE_NORM
+	for (int kk = 0; kk < k; kk++) {
+#if TREE
+		// hand: TREE; slot j * ELTS + e holds expert (j * TPR + lane) *
+		// ELTS + e, and none when every value is taken (-1)
+		float best;
+		const int slot = tk_tree_argmax<VPT>(v, best);
+		int bi = best > -1.f ? ((slot / ELTS) * TPR + lane) * ELTS + slot % ELTS
+				     : EXPERTS;
 #else
-				weights[(long)row * k + kk] = best;
+		float best = -1.f;
+		int bi = EXPERTS;
+#pragma unroll
+		for (int j = 0; j < VECS; j++)
+#pragma unroll
+			for (int e = 0; e < ELTS; e++)
+				if (v[j * ELTS + e] > best) {
+					best = v[j * ELTS + e];
+					bi = (j * TPR + lane) * ELTS + e;
+				}
 #endif
-				ids[(long)row * k + kk] = bi;
+#pragma unroll
+		for (int off = TPR / 2; off > 0; off /= 2) {
+			float ob = __shfl_xor_sync(0xffffffff, best, off, TPR);
+			int oi = __shfl_xor_sync(0xffffffff, bi, off, TPR);
+			if (ob > best || (ob == best && oi < bi)) {
+				best = ob;
+				bi = oi;
 			}
-#pragma unroll
-			for (int j = 0; j < VECS; j++)
-#pragma unroll
-				for (int e = 0; e < ELTS; e++)
-					if ((j * TPR + lane) * ELTS + e == bi)
-						v[j * ELTS + e] = -1.f; // taken
 		}
+		if (live && lane == 0) {
+#if LATE_NORM
+			weights[(long)row * k + kk] = best * inv; // hand: LATE_NORM
+#else
+			weights[(long)row * k + kk] = best;
+#endif
+			ids[(long)row * k + kk] = bi;
+		}
+#pragma unroll
+		for (int j = 0; j < VECS; j++)
+#pragma unroll
+			for (int e = 0; e < ELTS; e++)
+				if ((j * TPR + lane) * ELTS + e == bi)
+					v[j * ELTS + e] = -1.f; // taken
 	}
 }
 
@@ -162,7 +232,7 @@ static cudaError_t topk_softmax_launch(const float *logits, float *weights, int 
 			     SPREAD;
 	static_assert(EXPERTS % (VECS * ELTS) == 0 && VECS * ELTS <= 64,
 		      "this configuration does not take this expert count");
-	constexpr int rows_per_block = WARPS * (32 / (EXPERTS / (VECS * ELTS))) * ITERS;
+	constexpr int rows_per_block = WARPS * (32 / (EXPERTS / (VECS * ELTS)));
 	dim3 grid((tokens + rows_per_block - 1) / rows_per_block), block(32, WARPS);
 	topk_softmax_kernel<EXPERTS><<<grid, block, 0, stream>>>(logits, weights, ids,
 								 tokens, k);

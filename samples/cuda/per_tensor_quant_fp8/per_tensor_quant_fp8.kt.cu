@@ -92,7 +92,8 @@ __device__ __forceinline__ float warp_max(float v)
 	return v;
 }
 
-// hand: the max of |x| over one vector of A_VEC bf16
+// hand: the max of |x| over one vector of A_VEC bf16 (the loop body of
+// the original, for the A_ITEMS loop)
 __device__ __forceinline__ float pt_absmax(float m, pt_aword v)
 {
 	const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
@@ -128,8 +129,15 @@ extern "C" __global__ void PT_ABOUNDS per_tensor_absmax_kernel(const __nv_bfloat
 	const pt_aword *x = reinterpret_cast<const pt_aword *>(in);
 	float m = 0.f;
 #if A_ITEMS == 1
-	for (long i = tid; i < n / A_VEC; i += stride)
-		m = pt_absmax(m, x[i]);
+	for (long i = tid; i < n / A_VEC; i += stride) {
+		pt_aword v = x[i];
+		const __nv_bfloat162 *p = reinterpret_cast<const __nv_bfloat162 *>(&v);
+#pragma unroll
+		for (int k = 0; k < A_VEC / 2; k++) {
+			float2 f = __bfloat1622float2(p[k]);
+			m = fmaxf(m, fmaxf(fabsf(f.x), fabsf(f.y)));
+		}
+	}
 #else
 	// hand: A_ITEMS loads issued before any is used, then the rest one by one
 	long i = tid;
