@@ -80,7 +80,9 @@ template <> struct al_word<4> {
 };
 
 // hand: the block and grid ranges below: annotate's 32..1024 step 32 would
-// break the warp scan's and the fill's arithmetic for no gain
+// break the warp scan's and the fill's arithmetic for no gain. annotate's
+// VEC (the zeroing of the shared counts, vectorized) is left out: 256 ints
+// of shared memory, nothing to win, and it would double the space
 #pragma kt param BLOCK_SIZE values(128, 256, 512, 1024) default(1024)
 #pragma kt param FILL_VEC values(2, 4) default(4)
 #pragma kt param FILL_BLOCKS values(1, 2, 4, 8) default(1)
