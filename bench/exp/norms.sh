@@ -108,7 +108,7 @@ awk '
 			for (c = 0; c < nc; c++) {
 				v = t[k, cols[c]]
 				if (v == "" || v == "-") printf " %14s", "-"
-				else if (o != "" && o != "-") printf " %6.2f(%.2fx)", v, o / v
+				else if (o != "" && o != "-") printf " %7.2f(%.2fx)", v, o / v
 				else printf " %14s", v
 			}
 			printf "\n"
