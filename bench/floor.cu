@@ -5,9 +5,11 @@
 // run moves, so the report can set a tuned time beside a copy of as many
 // bytes on the same harness (a cold L2, the median of 50 launches).
 //
-//   floor BYTES...    prints "empty time_us=X" once, then for each BYTES
-//                     "copy bytes=BYTES time_us=X spread=Y" (half read,
-//                     half written, 16-byte words, 256-thread blocks)
+//   floor BYTES...    prints "empty time_us=X spread=Y graph_us=Z" once,
+//                     then for each BYTES "copy bytes=BYTES time_us=..."
+//                     (half read, half written, 16-byte words, 256-thread
+//                     blocks); time_us on a cold L2, graph_us in the steady
+//                     state of a CUDA graph (samples/cuda/common/check.h)
 #include "../samples/cuda/common/check.h"
 
 __global__ void floor_empty_kernel() {}
@@ -22,7 +24,8 @@ __global__ void floor_copy_kernel(int4 *__restrict__ dst,
 
 static void print_time(const char *what, double us, double spread)
 {
-	printf("%s time_us=%.3f spread=%.3f\n", what, us, spread);
+	printf("%s time_us=%.3f spread=%.3f graph_us=%.3f\n", what, us, spread,
+	       ck_graph_us);
 }
 
 int main(int argc, char **argv)

@@ -120,7 +120,7 @@ builds=$!
 # The harness's floor (bench/floor.cu): an empty kernel, and a copy of
 # as many bytes as each memory-bound run moves.
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o "$work/bin/floor" \
+"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --default-stream per-thread -o "$work/bin/floor" \
 	bench/floor.cu >"$work/bin/floor.log" 2>&1 &
 floor_build=$!
 

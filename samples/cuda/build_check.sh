@@ -10,5 +10,5 @@ shift 3
 dir=$(cd "$(dirname "$0")" && pwd)/$sample
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 exec "$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
-	-diag-suppress=161 -Werror all-warnings \
+	-diag-suppress=161 -Werror all-warnings --default-stream per-thread \
 	-DSAMPLE_SRC="\"$src\"" "$@" -o "$out" "$dir/check.cu" "$dir/ref.c"
