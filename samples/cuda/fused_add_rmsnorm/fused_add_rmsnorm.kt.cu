@@ -36,14 +36,16 @@
 #define WPRE 1
 #endif
 
-// hand: a vector of VEC bf16 is one integer word of 2 * VEC bytes (uint4 at
-// the default, as in the original; a struct of bf16 pairs would be copied
-// 4 bytes at a time)
-template <int BYTES> struct kt_word;
-template <> struct kt_word<4> { typedef unsigned int type; };
-template <> struct kt_word<8> { typedef uint2 type; };
-template <> struct kt_word<16> { typedef uint4 type; };
-typedef kt_word<2 * VEC>::type far_word;
+// hand: a vector of VEC bf16 is one unsigned word of VEC * 2 bytes (uint4
+// at the default, as in the original), named as annotate's vectorize
+// refactor names it (a struct of bf16 pairs would be copied 4 bytes at a time)
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
+typedef kt_vec<VEC * 2>::t far_word;
 
 #if ITEMS > 0 // hand: helpers of the register path (new code)
 // x = a + b in float (into xf); returns x in bf16; the sum of squares grows
