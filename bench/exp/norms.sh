@@ -46,10 +46,15 @@ c2i2 $s $s.kt.cu -DITEMS=2 -DCLUSTER=2
 c4i1 $s $s.kt.cu -DITEMS=1 -DCLUSTER=4
 c8i1 $s $s.kt.cu -DITEMS=1 -DCLUSTER=8"
 done
-# sample sizes... (each timed for every configuration of the sample)
+# sample size (each timed for every configuration of the sample), decode
+# first: if time runs out, prefill goes
 sizes='
-rmsnorm T=1,D=4096 T=64,D=4096 T=4096,D=4096
-fused_add_rmsnorm T=1,D=7168 T=64,D=7168 T=4096,D=7168
+fused_add_rmsnorm T=1,D=7168
+rmsnorm T=1,D=4096
+fused_add_rmsnorm T=64,D=7168
+rmsnorm T=64,D=4096
+fused_add_rmsnorm T=4096,D=7168
+rmsnorm T=4096,D=4096
 '
 
 {
