@@ -2,16 +2,18 @@
 # bench/exp/act.sh - GPU experiment for the activation and merge templates
 # (samples/cuda/{silu_and_mul,gelu_and_mul,merge_attn_states}): builds the
 # GPU checker (samples/cuda/build_check.sh) around the original and a few
-# hand-picked configurations: the one-pass spread of a row over many
-# blocks (SPLIT=0) with small blocks, more loads in flight (ITEMS), the
-# approximate division (FAST) for decode sizes; one block per token with
-# ITEMS for prefill; for merge_attn_states the value loads issued before
-# the lse math (EARLY) and the fast math (FAST). The previous session's
-# tuned configurations are timed too (old_*), on the new template. Runs
-# each checker's `check` (every size it lists against the CPU reference, 2
-# seeds) and times each at the sizes of its class (d: T=1 and T=64, p:
-# T=4096, a: all three) on the checkers' one harness; then, while time is
-# left and ktc is there, lets `ktc tune` (random, 64) pick at T=64.
+# hand-picked configurations: for decode sizes, the one-pass spread of a
+# row over many small blocks (SPLIT=0), more loads in flight (ITEMS), the
+# approximate division (FAST), for gelu_and_mul y's load issued with x's
+# (EARLY); for prefill, one block per token with ITEMS; for
+# merge_attn_states the value loads issued before the lse math (EARLY),
+# the fast math (FAST) and the index by shift and mask (POW2).
+# The previous session's tuned configurations are timed too (old_*), on
+# the new templates. Runs each checker's `check` (every size it lists
+# against the CPU reference, 2 seeds) and times each at the sizes of its
+# class (d: T=64 and T=1, p: T=4096, a: all three) on the checkers' one
+# harness, decode sizes first and nothing after 85 s; then, while time is
+# left and ktc is there, lets `ktc tune` (random, 64) pick at T=64 / T=1.
 #
 #   OUT=DIR [KTC_BIN=DIR] [ONLY=REGEX] bench/exp/act.sh   (from the repo root)
 #
@@ -51,23 +53,25 @@ f silu_and_mul p silu_and_mul.kt.cu -DFAST=1
 b512i2f silu_and_mul p silu_and_mul.kt.cu -DBLOCK=512 -DITEMS=2 -DFAST=1
 s0b256i2f silu_and_mul p silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DITEMS=2 -DFAST=1
 orig gelu_and_mul a gelu_and_mul.cu
+e gelu_and_mul a gelu_and_mul.kt.cu -DEARLY=1
 s0b128 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128
-s0b64 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=64
-s0b128i2 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128 -DITEMS=2
-s0b256v4 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DVEC=4
+s0b128e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128 -DEARLY=1
+s0b64e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=64 -DEARLY=1
+s0b256v4e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DVEC=4 -DEARLY=1
 old_t64 gelu_and_mul d gelu_and_mul.kt.cu -DVEC=4 -DBLOCK=256 -DSPLIT=16 -DUNROLL=2
-b512i2 gelu_and_mul p gelu_and_mul.kt.cu -DBLOCK=512 -DITEMS=2
-s0b256i2 gelu_and_mul p gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DITEMS=2
+i2e gelu_and_mul p gelu_and_mul.kt.cu -DITEMS=2 -DEARLY=1
+b256i4e gelu_and_mul p gelu_and_mul.kt.cu -DBLOCK=256 -DITEMS=4 -DEARLY=1
 orig merge_attn_states a merge_attn_states.cu
 e merge_attn_states d merge_attn_states.kt.cu -DEARLY=1
 f merge_attn_states d merge_attn_states.kt.cu -DFAST=1
-ef merge_attn_states a merge_attn_states.kt.cu -DEARLY=1 -DFAST=1
-efb64 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DBLOCK_SIZE=64
-efb32 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DBLOCK_SIZE=32
-efp2 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPPT=2
-efv4p4 merge_attn_states a merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DVEC=4 -DPPT=4 -DBLOCK_SIZE=256
+ef merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1
+efq merge_attn_states a merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1
+efqb64 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1 -DBLOCK_SIZE=64
+efqb32 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1 -DBLOCK_SIZE=32
+efqp2 merge_attn_states d merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1 -DPPT=2
+efqv4p4 merge_attn_states a merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1 -DVEC=4 -DPPT=4 -DBLOCK_SIZE=256
 old_t64 merge_attn_states d merge_attn_states.kt.cu -DBLOCK_SIZE=256 -DVEC=4 -DPPT=4
-efb256 merge_attn_states p merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DBLOCK_SIZE=256
+efqb256 merge_attn_states p merge_attn_states.kt.cu -DEARLY=1 -DFAST=1 -DPOW2=1 -DBLOCK_SIZE=256
 '
 # sample class sizes (T, the other dimensions at the benchmark's shapes)
 # (decode first: if time runs out, prefill goes)

@@ -20,13 +20,16 @@
 // hand:          them above the divisions' slow-path branches, so a thread
 // hand:          waits for DRAM twice in a row: lse, then values)
 // hand:   FAST   1: __expf, __fdividef, __logf (no slow-path branches) (0)
+// hand:   POW2   1: where dim / VEC / PPT is a power of two, the token and
+// hand:          head by a shift, the pack by a mask (0: a 64-bit division
+// hand:          of ~30 instructions before the first load, as written)
 #include <cuda_bf16.h>
 
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 128
 #endif
 // hand: parameters annotate keeps as literals (the 16-byte word) or that
-// are not literals (PPT, EARLY, FAST)
+// are not literals (PPT, EARLY, FAST, POW2)
 #ifndef VEC
 #define VEC 8
 #endif
@@ -38,6 +41,9 @@
 #endif
 #ifndef FAST
 #define FAST 0
+#endif
+#ifndef POW2
+#define POW2 0
 #endif
 
 // hand: a vector of VEC bf16 is one access of 2 * VEC bytes (annotate's
@@ -65,10 +71,11 @@ __device__ __forceinline__ merge_word merge_pack(merge_word a, merge_word b,
 }
 
 #pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512) default(128) // hand: powers of two (the multiples of 32 between add nothing but search time)
-#pragma kt param VEC values(2, 4, 8) default(8) // hand: VEC to FAST: see the top
+#pragma kt param VEC values(2, 4, 8) default(8) // hand: VEC to POW2: see the top
 #pragma kt param PPT values(1, 2, 4, 8) default(1)
 #pragma kt param EARLY values(0, 1) default(0)
 #pragma kt param FAST values(0, 1) default(0)
+#pragma kt param POW2 values(0, 1) default(0)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096) // hand: sizes from the models (annotate cannot know them)
 #pragma kt problem H values(32, 64) default(32) // hand:
 #pragma kt problem HD values(128) // hand:
@@ -95,8 +102,14 @@ extern "C" __global__ void merge_attn_states_kernel(
 	const long gid = (long)blockIdx.x * BLOCK_SIZE + threadIdx.x;
 	if (gid >= (long)tokens * heads * packs)
 		return;
+#if POW2 // hand: a shift and a mask where the threads per head are a power of two
+	const bool kt_pow2 = (packs & (packs - 1)) == 0;
+	const long th = kt_pow2 ? gid >> (__ffs(packs) - 1) : gid / packs;
+	const int pack = kt_pow2 ? (int)(gid & (packs - 1)) : (int)(gid % packs);
+#else
 	const long th = gid / packs; // token * heads + head
 	const int pack = gid % packs;
+#endif
 	merge_word a[PPT], b[PPT]; // hand: PPT packs, pack + p * packs
 #if EARLY // hand: the value loads first (see the top)
 #pragma unroll
