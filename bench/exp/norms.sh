@@ -84,9 +84,11 @@ for f in "$out"/checks/*.txt; do
 done | tee "$out/checks.txt"
 log "checks done"
 
-# Times, one at a time: the floor (an empty kernel; a copy of the bytes a
-# decode run of rmsnorm moves), then every configuration at every size.
-[ -x "$work/floor" ] && timeout 20 "$work/floor" 24576 1056768 2>&1 | tee "$out/floor.txt"
+# Times, one at a time: the floor (an empty kernel; a copy of the bytes each
+# timed size moves: rmsnorm T=1, 64, 4096 at D=4096, fused_add_rmsnorm T=1,
+# 64, 4096 at D=7168), then every configuration at every size.
+[ -x "$work/floor" ] && timeout 20 "$work/floor" 24576 1056768 67117056 \
+	71680 3684352 234895360 2>&1 | tee "$out/floor.txt"
 : >"$out/times.txt"
 printf '%s\n' "$sizes" | awk 'NF' | while read -r s szs; do
 	for z in $szs; do
