@@ -65,6 +65,7 @@ transpose transpose_kernel prefill T=4096 H=7168
 full_entries='
 silu_and_mul silu_and_mul_kernel token T=1 D=14336
 gelu_and_mul gelu_and_mul_kernel decode T=64 D=14336
+rmsnorm rmsnorm_kernel token T=1 D=4096
 rmsnorm rmsnorm_kernel large T=16384 D=8192
 fused_add_rmsnorm fused_add_rmsnorm_kernel token T=1 D=7168
 fused_add_rmsnorm fused_add_rmsnorm_kernel large T=16384 D=8192
