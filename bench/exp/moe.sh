@@ -5,7 +5,7 @@
 # (samples/cuda/build_check.sh) around the original, the template at its
 # defaults and a few hand-picked configurations (the one-wave absmax pass
 # A_SMS, the reversed quantise pass Q_REV, CNT_VEC and S_AGG of
-# moe_align_block_size, LATE_NORM and TREE of the top-k, the points the
+# moe_align_block_size, LATE_NORM, TREE and CACHE of the top-k, the points the
 # last benchmark tuned); runs each checker's `check` (every size it lists
 # against the CPU reference, 2 seeds) and times each at the benchmark's
 # shapes on the checkers' one harness; then, while time is left and ktc is
@@ -62,8 +62,10 @@ default moe_topk_softmax moe_topk_softmax.kt.cu
 s4 moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4
 s4ln moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4 -DLATE_NORM=1
 s4lnT moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4 -DLATE_NORM=1 -DTREE=1
-w8l8s4lnT moe_topk_softmax moe_topk_softmax.kt.cu -DWARPS=8 -DLDG=8 -DSPREAD=4 -DLATE_NORM=1 -DTREE=1
-s8lnT moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=8 -DLATE_NORM=1 -DTREE=1
+s4c4 moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=4 -DLATE_NORM=1 -DTREE=1 -DCACHE=4
+s8c4 moe_topk_softmax moe_topk_softmax.kt.cu -DSPREAD=8 -DLATE_NORM=1 -DTREE=1 -DCACHE=4
+w8l8s4c4 moe_topk_softmax moe_topk_softmax.kt.cu -DWARPS=8 -DLDG=8 -DSPREAD=4 -DLATE_NORM=1 -DTREE=1 -DCACHE=4
+s1c4 moe_topk_softmax moe_topk_softmax.kt.cu -DLATE_NORM=1 -DTREE=1 -DCACHE=4
 orig moe_sum_reduce moe_sum_reduce.cu
 default moe_sum_reduce moe_sum_reduce.kt.cu
 w1v1g16 moe_sum_reduce moe_sum_reduce.kt.cu -DWARPS=1 -DVPL=1 -DGX_DIV=16

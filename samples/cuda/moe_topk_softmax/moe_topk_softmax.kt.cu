@@ -19,6 +19,12 @@
 //              are multiplied, off the selection's critical path
 //   TREE       0: a thread's max, sum and arg-max run along its values
 //              (the original); 1: as pairwise trees (shorter chains)
+//   CACHE      0: each of the k steps scans all of a thread's values and
+//              clears the one taken (the original); 4: each thread sorts
+//              its 4 best values once; a step reads the head, the winner
+//              pops it, and only a thread whose cache ran dry scans again
+//              (for what comes after the last value it gave): k steps of
+//              about 5 operations per value become one pass of about 24
 #include <cuda_runtime.h>
 
 #ifndef WARPS // hand: the parameters (see the block below)
@@ -35,6 +41,9 @@
 #endif
 #ifndef TREE
 #define TREE 0
+#endif
+#ifndef CACHE
+#define CACHE 0
 #endif
 
 // hand: TREE: a thread's max, sum and arg-max as pairwise trees, log2(VPT)
@@ -69,6 +78,37 @@ template <int N> __device__ __forceinline__ float tk_tree_sum(const float (&v)[N
 	return t[0];
 }
 
+// hand: CACHE: a thread's CACHE largest values not yet taken (by value,
+// then by slot), from those after (lv, ls) in that order; a value left out
+// is -1, below every probability
+template <int N, int C>
+__device__ __forceinline__ void tk_cache_fill(const float (&v)[N], float (&cv)[C],
+					      int (&cs)[C], float lv, int ls)
+{
+#pragma unroll
+	for (int c = 0; c < C; c++) {
+		cv[c] = -1.f;
+		cs[c] = N;
+	}
+#pragma unroll
+	for (int i = 0; i < N; i++) {
+		float x = v[i] < lv || (v[i] == lv && i > ls) ? v[i] : -1.f;
+		int xs = i;
+		bool shift = false; // x went in above: the rest moves down one
+#pragma unroll
+		for (int c = 0; c < C; c++) { // an equal value stays behind
+			const bool gt = shift || x > cv[c];
+			shift = gt;
+			const float tv = gt ? cv[c] : x;
+			const int ts = gt ? cs[c] : xs;
+			cv[c] = gt ? x : cv[c];
+			cs[c] = gt ? xs : cs[c];
+			x = tv;
+			xs = ts;
+		}
+	}
+}
+
 template <int N> __device__ __forceinline__ int tk_tree_argmax(const float (&v)[N], float &best)
 {
 	float t[N];
@@ -95,10 +135,11 @@ template <int N> __device__ __forceinline__ int tk_tree_argmax(const float (&v)[
 // same constexpr formula), and the widths and the spread are constexpr
 // arithmetic over the template argument, not literals of a launch
 #pragma kt param WARPS values(1, 2, 4, 8, 16) default(4)
-#pragma kt param LDG values(4, 8, 16) default(16)
+#pragma kt param LDG values(8, 16) default(16) // hand: 4-byte loads dropped, never better
 #pragma kt param SPREAD values(1, 2, 4, 8) default(1)
 #pragma kt param LATE_NORM values(0, 1) default(0)
 #pragma kt param TREE values(0, 1) default(0)
+#pragma kt param CACHE values(0, 4) default(0) // hand: 2 or 3 run dry too often (a CPU model of the steps: 2.2 and 0.5 rescans a row at E=256, 32 values a thread; 4: 0.08)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem E values(256, 64) default(256)
 #pragma kt problem K values(8)
@@ -176,8 +217,20 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 		v[i] *= inv;
 #endif
 
+#if CACHE
+	// hand: CACHE: the top-k reads each thread's cached candidates; only a
+	// thread whose cache ran dry scans its values again (the warp votes)
+	float cv[CACHE], lv = __int_as_float(0x7f800000); // +inf: nothing taken
+	int cs[CACHE], ls = -1;
+	tk_cache_fill<VPT, CACHE>(v, cv, cs, lv, ls);
+#endif
 	for (int kk = 0; kk < k; kk++) {
-#if TREE
+#if CACHE
+		float best = cv[0];
+		int bi = best > -1.f ? ((cs[0] / ELTS) * TPR + lane) * ELTS + cs[0] % ELTS
+				     : EXPERTS;
+		const int cand = bi;
+#elif TREE
 		// hand: TREE; slot j * ELTS + e holds expert (j * TPR + lane) *
 		// ELTS + e, and none when every value is taken (-1)
 		float best;
@@ -213,12 +266,29 @@ topk_softmax_kernel(const float *__restrict__ logits, float *__restrict__ weight
 #endif
 			ids[(long)row * k + kk] = bi;
 		}
+#if CACHE
+		const bool mine = cv[0] > -1.f && cand == bi; // hand: CACHE, taken
+		if (mine) {
+			lv = cv[0];
+			ls = cs[0];
+		}
+#pragma unroll
+		for (int c = 0; c + 1 < CACHE; c++) {
+			cv[c] = mine ? cv[c + 1] : cv[c];
+			cs[c] = mine ? cs[c + 1] : cs[c];
+		}
+		cv[CACHE - 1] = mine ? -1.f : cv[CACHE - 1];
+		const bool dry = mine && !(cv[0] > -1.f);
+		if (__any_sync(0xffffffff, dry) && dry)
+			tk_cache_fill<VPT, CACHE>(v, cv, cs, lv, ls);
+#else
 #pragma unroll
 		for (int j = 0; j < VECS; j++)
 #pragma unroll
 			for (int e = 0; e < ELTS; e++)
 				if ((j * TPR + lane) * ELTS + e == bi)
 					v[j * ELTS + e] = -1.f; // taken
+#endif
 	}
 }
 
