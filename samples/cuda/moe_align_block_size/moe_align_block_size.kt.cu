@@ -79,7 +79,9 @@ template <> struct al_word<4> {
 	static __device__ __forceinline__ int4 make(int x) { return make_int4(x, x, x, x); }
 };
 
-// hand: the block and grid ranges below: annotate's 32..1024 step 32 would
+// hand: the blocks below complete annotate's (its "ktc: complete" lines:
+// the launch, buffer lengths and problem sizes over T, K, E, BS) and add
+// the parameters above. The block and grid ranges below: annotate's 32..1024 step 32 would
 // break the warp scan's and the fill's arithmetic for no gain. annotate's
 // VEC (the zeroing of the shared counts, vectorized) is left out: 256 ints
 // of shared memory, nothing to win, and it would double the space

@@ -105,6 +105,9 @@ __device__ __forceinline__ float pt_absmax(float m, pt_aword v)
 	return m;
 }
 
+// hand: the block below completes annotate's (its "ktc: complete" lines:
+// the tensor's T x D, buffer lengths, inputs, verify, objective), adds the
+// parameters above and the A_SMS launch form
 #pragma kt param BLOCK_SIZE values(128, 256, 512, 1024) default(256) // hand: powers of two (the block reduction's warps)
 #pragma kt param A_VEC values(4, 8) default(8)
 #pragma kt param A_ITEMS values(1, 2, 4, 8) default(1)
@@ -194,6 +197,8 @@ __device__ __forceinline__ void pt_quant(pt_qword *__restrict__ o, long i,
 		o[i * pt_qout + u] = w[u];
 }
 
+// hand: as the absmax block (annotate's grid here used the absmax pass's
+// BLOCK_SIZE, as the original's one grid variable did)
 #pragma kt param BLOCK_SIZE_2 values(128, 256, 512, 1024) default(256) // hand: as BLOCK_SIZE
 #pragma kt param Q_ELEMS values(16, 32) default(16) // hand: 8 (8-byte stores) dropped, never better
 #pragma kt param Q_ITEMS values(1, 2, 4) default(1)
