@@ -81,7 +81,7 @@ template <> struct al_word<4> {
 
 // hand: the blocks below complete annotate's (its "ktc: complete" lines:
 // the launch, buffer lengths and problem sizes over T, K, E, BS) and add
-// the parameters above. The block and grid ranges below: annotate's 32..1024 step 32 would
+// the parameters above. Block sizes: annotate's 32..1024 step 32 would
 // break the warp scan's and the fill's arithmetic for no gain. annotate's
 // VEC (the zeroing of the shared counts, vectorized) is left out: 256 ints
 // of shared memory, nothing to win, and it would double the space
