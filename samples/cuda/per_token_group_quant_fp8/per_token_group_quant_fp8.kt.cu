@@ -57,12 +57,12 @@
 // hand: a vector of VEC bf16 is one access of 2 * VEC bytes (an integer
 // word: a struct of bf16 pairs would be copied 4 bytes at a time); N fp8
 // codes in one store of N bytes
-template <int BYTES> struct kt_word;
-template <> struct kt_word<2> { typedef unsigned short type; };
-template <> struct kt_word<4> { typedef unsigned int type; };
-template <> struct kt_word<8> { typedef uint2 type; };
-template <> struct kt_word<16> { typedef uint4 type; };
-typedef kt_word<2 * VEC>::type ptg_word;
+template <int N> struct kt_vec;
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
+typedef kt_vec<2 * VEC>::t ptg_word;
 union ptg_vec {
 	ptg_word w;
 	__nv_bfloat162 h[VEC / 2];

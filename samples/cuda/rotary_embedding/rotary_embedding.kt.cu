@@ -52,18 +52,18 @@ __device__ __forceinline__ void rotate_pair(__nv_bfloat16 *x, const float *cache
 
 // hand: VEC bf16 and VEC floats, each moved as whole words (a struct of
 // bf16 or float elements would be copied element by element)
-template <int BYTES> struct kt_word;
-template <> struct kt_word<2> { typedef unsigned short type; };
-template <> struct kt_word<4> { typedef unsigned int type; };
-template <> struct kt_word<8> { typedef uint2 type; };
-template <> struct kt_word<16> { typedef uint4 type; };
-template <> struct kt_word<32> { typedef uint4 type; };
+template <int N> struct kt_vec;
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
+template <> struct kt_vec<32> { typedef uint4 t; };
 union rope_h {
-	kt_word<2 * VEC>::type w;
+	kt_vec<2 * VEC>::t w;
 	__nv_bfloat16 v[VEC];
 };
 union rope_f {
-	kt_word<4 * VEC>::type w[VEC < 8 ? 1 : 2];
+	kt_vec<4 * VEC>::t w[VEC < 8 ? 1 : 2];
 	float v[VEC];
 };
 
@@ -113,20 +113,15 @@ extern "C" __global__ void ROPE_BOUNDS rotary_embedding_kernel(const long *__res
 #else
 	// hand: thread = (head hl, pairs r .. r + VEC - 1); heads of this block
 	// [blockIdx.y * per, ...) of the qheads + kheads, query's first
-	typedef kt_word<2 * VEC>::type hw;
-	typedef kt_word<4 * VEC>::type fw;
+	typedef kt_vec<2 * VEC>::t hw;
+	typedef kt_vec<4 * VEC>::t fw;
 	const long t = blockIdx.x;
 	const int embed = dim / 2, ev = embed / VEC;
 	const int r = threadIdx.x % ev * VEC, hl = threadIdx.x / ev, hstep = blockDim.x / ev;
 	const int nh = qheads + kheads, per = (nh + HSPLIT - 1) / HSPLIT;
 	const int h1 = min(nh, (int)(blockIdx.y + 1) * per);
-	const float *row = cache + positions[t] * dim;
 	rope_f c, s;
-#pragma unroll
-	for (int k = 0; k < (VEC < 8 ? 1 : 2); k++) {
-		c.w[k] = reinterpret_cast<const fw *>(row + r)[k];
-		s.w[k] = reinterpret_cast<const fw *>(row + embed + r)[k];
-	}
+	bool have_cs = false;
 	for (int h = blockIdx.y * per + hl; h < h1; h += hstep * HPT) {
 		rope_h a[HPT], b[HPT];
 		__nv_bfloat16 *x[HPT];
@@ -139,6 +134,17 @@ extern "C" __global__ void ROPE_BOUNDS rotary_embedding_kernel(const long *__res
 				a[k].w = *reinterpret_cast<const hw *>(x[k]);
 				b[k].w = *reinterpret_cast<const hw *>(x[k] + embed);
 			}
+		}
+		// cos and sin after the first heads' loads: those do not wait for
+		// the position
+		if (!have_cs) {
+			const float *row = cache + positions[t] * dim;
+#pragma unroll
+			for (int k = 0; k < (VEC < 8 ? 1 : 2); k++) {
+				c.w[k] = reinterpret_cast<const fw *>(row + r)[k];
+				s.w[k] = reinterpret_cast<const fw *>(row + embed + r)[k];
+			}
+			have_cs = true;
 		}
 #pragma unroll
 		for (int k = 0; k < HPT; k++) {

@@ -40,12 +40,12 @@
 
 // hand: VEC bf16 in one access, as a whole word (a struct of bf16 would be
 // copied element by element); the word's bf16 pairs as 32-bit halves
-template <int BYTES> struct kt_word;
-template <> struct kt_word<2> { typedef unsigned short type; };
-template <> struct kt_word<4> { typedef unsigned int type; };
-template <> struct kt_word<8> { typedef uint2 type; };
-template <> struct kt_word<16> { typedef uint4 type; };
-typedef kt_word<2 * VEC>::type tr_word;
+template <int N> struct kt_vec;
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
+typedef kt_vec<2 * VEC>::t tr_word;
 union tr_vec {
 	tr_word w;
 	__nv_bfloat16 v[VEC];
