@@ -165,26 +165,32 @@ printf '%s\n' "$sizes" | awk 'NF' | while read -r s szs; do
 			[ -x "$b" ] || continue
 			t=$(timeout 20 "$b" time ${z//,/ } 2>&1 | tail -n 1)
 			us=$(printf '%s\n' "$t" | sed -n 's/.*time_us=\([0-9.]*\).*/\1/p')
-			echo "$s $z $n ${us:--} | $t" >>"$out/times.txt"
+			g=$(printf '%s\n' "$t" | sed -n 's/.*graph_us=\([0-9.]*\).*/\1/p')
+			echo "$s $z $n ${us:--} ${g:--} | $t" >>"$out/times.txt"
 		done
 	done
 done
 log "times done"
 
-# The table: one row per sample and size, one column per configuration,
-# the speed-up over the original in parentheses.
+# The table: per sample and size, a line per configuration: the cold-L2
+# time and the graph steady state (check.h), each with the speed-up over
+# the original in parentheses.
 awk '
-	{ key = $1 " " $2; t[key, $3] = $4; if (!(key in seen)) { seen[key] = 1; rows[nr++] = key }
+	function cell(v, o) {
+		if (v == "" || v == "-") return sprintf("%18s", "-")
+		if (o != "" && o != "-") return sprintf("%8.2f us (%.2fx)", v, o / v)
+		return sprintf("%8.2f us        ", v)
+	}
+	{ key = $1 " " $2; t[key, $3] = $4; g[key, $3] = $5
+	  if (!(key in seen)) { seen[key] = 1; rows[nr++] = key }
 	  if (!($3 in cseen)) { cseen[$3] = 1; cols[nc++] = $3 } }
 	END {
 		for (r = 0; r < nr; r++) {
-			k = rows[r]; o = t[k, "orig"]; printf "%s\n", k
+			k = rows[r]; printf "%s  (cold L2 | graph)\n", k
 			for (c = 0; c < nc; c++) {
-				v = t[k, cols[c]]
-				if (v == "") continue
-				if (v == "-") printf "  %-12s %s\n", cols[c], "-"
-				else if (o != "" && o != "-") printf "  %-12s %8.2f us (%.2fx)\n", cols[c], v, o / v
-				else printf "  %-12s %8.2f us\n", cols[c], v
+				if (!((k, cols[c]) in t)) continue
+				printf "  %-12s %s | %s\n", cols[c], cell(t[k, cols[c]], t[k, "orig"]),
+					cell(g[k, cols[c]], g[k, "orig"])
 			}
 		}
 	}' "$out/times.txt" | tee "$out/summary.txt"
