@@ -201,5 +201,6 @@ if [ -n "$ktc" ] && [ -x "$ktc" ]; then
 	tune sum-64-random moe_sum_reduce moe_sum_reduce_kernel random T=64 K=8 D=7168
 	tune align-4096-random moe_align_block_size moe_align_block_size_kernel random T=4096
 	tune sort-4096-random moe_align_block_size count_and_sort_expert_tokens_kernel random T=4096
+	tune quant-4096-random $pt per_tensor_quant_fp8_kernel random T=4096 D=8192
 fi
 log "done"
