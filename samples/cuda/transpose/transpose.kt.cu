@@ -18,6 +18,9 @@
 //          transposes the VEC x VEC block in registers (byte permutes of
 //          bf16 pairs) and stores VEC words: 2 * VEC-byte accesses on both
 //          sides, no shared memory, no barrier
+//   SWAP   with REGS: 0 the grid's x walks the column tiles (blocks side by
+//          side read the same rows), 1 it walks the row tiles (blocks side
+//          by side write the same output rows)
 // A matrix whose rows or columns are not a multiple of VEC takes the
 // element-wise path.
 #include <cuda_bf16.h>
@@ -36,6 +39,9 @@
 #endif
 #ifndef REGS // hand: a different algorithm for the same tile
 #define REGS 0
+#endif
+#ifndef SWAP // hand: the order of the tiles
+#define SWAP 0
 #endif
 
 // hand: VEC bf16 in one access, as a whole word (a struct of bf16 would be
@@ -67,6 +73,7 @@ union tr_vec {
 #pragma kt param PAD values(0, 1, 2) default(1)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt param REGS values(0, 1) default(0)
+#pragma kt param SWAP values(0, 1) default(0)
 #pragma kt problem T values(4096, 16384) default(4096)
 #pragma kt problem H values(7168, 4096) default(7168)
 #pragma kt constraint TILE % VEC == 0 && BROWS <= TILE
@@ -76,7 +83,8 @@ union tr_vec {
 // TILE) threads) must store whole 32-byte sectors: 2 * VEC * VEC >= TILE
 #pragma kt constraint REGS == 1 || VEC == 1 || PAD >= 1
 #pragma kt constraint REGS == 0 || (PAD == 0 && TILE % (BROWS * VEC) == 0 && 2 * VEC * VEC >= TILE)
-#pragma kt launch grid(div_ceil(H, TILE), div_ceil(T, TILE)) block(TILE / VEC, BROWS)
+#pragma kt constraint SWAP == 0 || REGS == 1
+#pragma kt launch grid(div_ceil(SWAP ? T : H, TILE), div_ceil(SWAP ? H : T, TILE)) block(TILE / VEC, BROWS)
 #pragma kt arg out bf16[T * H] out
 #pragma kt arg in bf16[T * H] in
 #pragma kt arg rows int = T
@@ -145,11 +153,11 @@ extern "C" __global__ void TR_BOUNDS transpose_kernel(__nv_bfloat16 *__restrict_
 #else
 	// hand: the VEC x VEC block of rows r0.., columns c0.. in registers;
 	// output word k, half m holds rows 2m and 2m + 1 of column k
-	const int c0 = blockIdx.x * TILE + threadIdx.x * VEC;
+	const int c0 = (SWAP ? blockIdx.y : blockIdx.x) * TILE + threadIdx.x * VEC;
 	const bool vec_ok = cols % VEC == 0 && rows % VEC == 0;
 #pragma unroll
 	for (int j = 0; j < TILE; j += BROWS * VEC) {
-		const int r0 = blockIdx.y * TILE + threadIdx.y * VEC + j;
+		const int r0 = (SWAP ? blockIdx.x : blockIdx.y) * TILE + threadIdx.y * VEC + j;
 		if (r0 >= rows || c0 >= cols)
 			continue;
 		if (vec_ok) {
@@ -184,8 +192,10 @@ static cudaError_t transpose(__nv_bfloat16 *out, const __nv_bfloat16 *in, int ro
 {
 	if (rows <= 0 || cols <= 0)
 		return cudaErrorInvalidValue;
-	// hand: VEC columns per thread, BROWS rows of threads
+	// hand: VEC columns per thread, BROWS rows of threads, the tiles' order
 	dim3 grid((cols + (TILE - 1)) / TILE, (rows + (TILE - 1)) / TILE), block(TILE / VEC, BROWS);
+	if (SWAP)
+		grid = dim3(grid.y, grid.x);
 	transpose_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
 	return cudaGetLastError();
 }
