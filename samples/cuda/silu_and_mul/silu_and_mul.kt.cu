@@ -95,7 +95,15 @@ __device__ __forceinline__ silu_word silu_and_mul_vec(silu_word xv, silu_word yv
 #pragma kt arg d int = D // hand: the problem variable D for d
 #pragma kt verify rtol(0.02) atol(0.001) // hand: bf16 output
 #pragma kt objective bandwidth(3 * T * D * 2) // hand: bytes moved
-extern "C" __global__ void silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
+// hand: a thread of ITEMS > 1 vectors gets the registers to hold their loads
+// (without a bound ptxas sinks the later loads below the first store, to
+// save registers: a second DRAM round trip)
+#if ITEMS > 1
+#define KT_BOUNDS __launch_bounds__(BLOCK, 1)
+#else
+#define KT_BOUNDS
+#endif
+extern "C" __global__ void KT_BOUNDS silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 					       const __nv_bfloat16 *__restrict__ in,
 					       int d)
 {
