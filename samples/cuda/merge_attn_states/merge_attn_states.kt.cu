@@ -92,7 +92,15 @@ __device__ __forceinline__ merge_word merge_pack(merge_word a, merge_word b,
 #pragma kt arg dim int = HD // hand:
 #pragma kt verify rtol(0.02) atol(0.001) // hand: bf16 output
 #pragma kt objective bandwidth(3 * T * H * HD * 2 + 3 * T * H * 4) // hand: bytes moved
-extern "C" __global__ void merge_attn_states_kernel(
+// hand: a thread of PPT > 1 packs gets the registers to hold their loads
+// (without a bound ptxas sinks the later loads below the first store, to
+// save registers: a second DRAM round trip)
+#if PPT > 1
+#define KT_BOUNDS __launch_bounds__(BLOCK_SIZE, 1)
+#else
+#define KT_BOUNDS
+#endif
+extern "C" __global__ void KT_BOUNDS merge_attn_states_kernel(
 	__nv_bfloat16 *__restrict__ out, float *__restrict__ out_lse,
 	const __nv_bfloat16 *__restrict__ va, const float *__restrict__ sa,
 	const __nv_bfloat16 *__restrict__ vb, const float *__restrict__ sb,
