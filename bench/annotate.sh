@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/annotate.sh - how long `ktc annotate` takes on each sample kernel
-# (tests/annotate/inputs and tests/annotate/unseen): the median of 5 runs of
+# (tests/annotate/inputs, tests/annotate/unseen, and tests/annotate/suite:
+# copies of the originals of samples/cuda): the median of 5 runs of
 # `ktc annotate FILE -o OUT`, the whole command, verification included
 # (parse, plan, nvcc on the original and the annotated file, NVRTC on every
 # domain value). Writes the table into docs/annotate.md between the
@@ -26,7 +27,8 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=""
 worst=0
-for f in tests/annotate/inputs/*.cu tests/annotate/unseen/*.cu; do
+for f in tests/annotate/inputs/*.cu tests/annotate/unseen/*.cu \
+	tests/annotate/suite/*.cu; do
 	: >"$tmp/times"
 	for i in $(seq $runs); do
 		if ! { time "$ktc" annotate "$f" -o "$tmp/out.cu" \
@@ -39,6 +41,7 @@ for f in tests/annotate/inputs/*.cu tests/annotate/unseen/*.cu; do
 	wall=$(awk '{ print $1 }' "$tmp/times" | median)
 	cpu=$(awk '{ print $2 + $3 }' "$tmp/times" | median)
 	kept=$(sed -n 's/.*: \([0-9]*\) parameters\{0,1\} kept.*/\1/p' "$tmp/log")
+	kept=${kept:-0}
 	name=${f#tests/annotate/}
 	rows+="| \`$name\` | $kept | $(printf '%.2f' "$wall") | $(printf '%.2f' "$cpu") |"$'\n'
 	worst=$(awk -v a="$wall" -v b="$worst" 'BEGIN { print (a > b ? a : b) }')

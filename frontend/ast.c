@@ -417,3 +417,58 @@ bool fe_assigned(const fe_ast *a, int var)
 	}
 	return false;
 }
+
+int fe_var_init(const fe_ast *a, int var)
+{
+	int last = a->n[var].last;
+	if (last < 0)
+		return -1;
+	enum CXCursorKind k = a->n[last].kind;
+	if (k == CXCursor_TypeRef || clang_isAttribute(k) ||
+	    k == CXCursor_NamespaceRef || k == CXCursor_TemplateRef)
+		return -1;
+	return last;
+}
+
+/* A plain `var = E;` statement of the block that declares var: E, else -1. */
+static int plain_def(const fe_ast *a, int n, int var, int block)
+{
+	const fe_node *x = &a->n[n];
+	bool compound;
+	int lhs = fe_assign_lhs(a, n, &compound);
+	if (x->kind != CXCursor_BinaryOperator || compound || lhs < 0 ||
+	    a->n[lhs].kind != CXCursor_DeclRefExpr || a->n[lhs].ref != var ||
+	    x->parent != block)
+		return -1;
+	return fe_child(a, n, 1);
+}
+
+int fe_def_before(const fe_ast *a, int var, uint32_t at)
+{
+	int def = fe_var_init(a, var);
+	int stmt = a->n[var].parent;
+	int block = stmt >= 0 ? a->n[stmt].parent : -1;
+	if (def < 0 || stmt < 0 || a->n[stmt].kind != CXCursor_DeclStmt ||
+	    block < 0 || a->n[block].kind != CXCursor_CompoundStmt)
+		return fe_assigned(a, var) ? -1 : def;
+	uint32_t def_end = 0;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (x->kind == CXCursor_UnaryOperator &&
+		    x->op >= CXUnaryOperator_PostInc &&
+		    x->op <= CXUnaryOperator_PreDec)
+			lhs = fe_strip(a, x->first);
+		if (lhs < 0 || !fe_refers_to(a, lhs, var))
+			continue;
+		int e = plain_def(a, (int)i, var, block);
+		if (e < 0 || !x->in_main)
+			return -1; /* changed some other way */
+		if (x->e <= at && x->e >= def_end) {
+			def = e;
+			def_end = x->e;
+		}
+	}
+	return def;
+}

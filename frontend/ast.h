@@ -63,6 +63,13 @@ bool fe_refers_to(const fe_ast *a, int n, int decl);
 int fe_assign_lhs(const fe_ast *a, int n, bool *compound);
 /* True when something assigns to (or increments) the variable var. */
 bool fe_assigned(const fe_ast *a, int var);
+/* The initialiser of a variable declaration node, or -1. */
+int fe_var_init(const fe_ast *a, int var);
+/* The expression that gives var its value at offset `at`: the initialiser,
+ * or the last `var = E;` before `at`, where every change of var is such a
+ * statement of the block that declares it (straight-line code); -1 when
+ * var changes any other way or has no initialiser. */
+int fe_def_before(const fe_ast *a, int var, uint32_t at);
 /* Source text of a node (main file). */
 const char *fe_text(const fe_ast *a, int n, size_t *len);
 /* The declaration node a cursor refers to, or -1. */

@@ -16,6 +16,7 @@ typedef struct fe_launch {
 	int host_fn;      /* the FunctionDecl around it */
 	int64_t block[3]; /* block dims when known (1 for absent dims) */
 	int ndims;        /* dims written at the site (1..3), 0 unknown */
+	bool capped;      /* the block size is a clamp at most its cap */
 } fe_launch;
 
 typedef struct fe_kern {
@@ -37,6 +38,7 @@ typedef struct fe_cand {
 	int tparam;     /* template parameter index, or -1 */
 	int loop;       /* ForStmt node it bounds / is on, or -1 */
 	bool per_block; /* a literal in `blockIdx.x * v`: units per block */
+	int64_t max;    /* a block size cap's largest value, 0: no limit */
 } fe_cand;
 
 struct kt_fe_facts {

@@ -221,22 +221,14 @@ static int find_launches(finder *F)
 
 /* --------------------------------------------------------- evaluation */
 
-/* The initialiser of a variable declaration node, or -1. */
-static int var_init(const fe_ast *a, int var)
+/* The value of the variable that reference node n names, where n reads it
+ * (fe_def_before), or -1. */
+static int var_value(const fe_ast *a, int n)
 {
-	int last = a->n[var].last;
-	if (last < 0)
+	int var = a->n[n].ref;
+	if (var < 0 || a->n[var].kind != CXCursor_VarDecl)
 		return -1;
-	enum CXCursorKind k = a->n[last].kind;
-	if (k == CXCursor_TypeRef || clang_isAttribute(k) ||
-	    k == CXCursor_NamespaceRef || k == CXCursor_TemplateRef)
-		return -1;
-	return last;
-}
-
-static bool assigned(const fe_ast *a, int var)
-{
-	return fe_assigned(a, var);
+	return fe_def_before(a, var, a->n[n].b);
 }
 
 static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
@@ -286,12 +278,9 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 	}
 	if (x->kind == CXCursor_BinaryOperator)
 		return eval_binop(F, n, v, lv, prod, depth);
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
-	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
-		int init = var_init(a, x->ref);
-		return init >= 0 && eval_r(F, init, v, lv, prod,
-		                           a->n[x->ref].name, depth + 1);
-	}
+	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0)
+		return eval_r(F, var_value(a, n), v, lv, prod,
+		              a->n[x->ref].name, depth + 1);
 	return false;
 }
 
@@ -307,9 +296,8 @@ static int dim3_call(const fe_ast *a, int n)
 {
 	n = fe_strip(a, n);
 	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
-	    !assigned(a, a->n[n].ref))
-		n = fe_strip(a, var_init(a, a->n[n].ref));
+	    var_value(a, n) >= 0)
+		n = fe_strip(a, var_value(a, n));
 	if (n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
 	    !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2)
 		return n;
@@ -508,6 +496,60 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 	kt_vec_release(&lv);
 }
 
+/* One cap leaf: the root (the first), or a literal that follows it. */
+static int cap_leaf(finder *F, int k, int li, const fe_leaf *l, int root,
+                    int64_t max)
+{
+	const char *ev =
+	    root >= 0 ? "the same cap of the block size"
+	              : fe_say(F,
+	                       "the cap of the block size of the launch of "
+	                       "'%s'; the kernel serves any block size",
+	                       F->f->kernels.items[k].name);
+	int c = leaf_cand(F, k, li, 0, l, KT_ROLE_BLOCK_SIZE, ev);
+	if (c < 0)
+		return root;
+	kt_candidate *x = &F->items.items[c];
+	if (x->site == KT_SITE_LAUNCH_BLOCK || x->site == KT_SITE_DIM3) {
+		x->site = KT_SITE_EXPR; /* inside the operand, not all of it */
+		x->kind = KT_CAND_LAUNCH;
+	}
+	if (root < 0) {
+		F->f->cx.items[c].max = max;
+		return c;
+	}
+	if (c != root && x->kind != KT_CAND_MACRO) {
+		x->link = root;
+		x->with = "$";
+	}
+	return root;
+}
+
+/* A block size clamped at run time (`min(d / 8, 1024)`): the cap is the
+ * root when the kernel serves any block size, else it is listed unsafe. */
+static void cap_root(finder *F, int k, int li, int n)
+{
+	fe_leaves lv = {0};
+	int64_t max = 0;
+	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	if (!fe_block_cap(F, n, &lv, &L->capped)) {
+		kt_vec_release(&lv);
+		return;
+	}
+	const char *why = fe_any_block_size(F, k, lv.items[0].value, &max);
+	int root = -1;
+	for (size_t i = 0; i < lv.len; i++)
+		if (why)
+			reject_leaf(F, k, li, 0, &lv.items[i], KT_REASON_UNSAFE,
+			            fe_say(F,
+			                   "the cap of a block size computed "
+			                   "at run time, but %s",
+			                   why));
+		else
+			root = cap_leaf(F, k, li, &lv.items[i], root, max);
+	kt_vec_release(&lv);
+}
+
 static void launch_block(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -519,6 +561,8 @@ static void launch_block(finder *F, int k, int li)
 	if (d3 < 0) {
 		L->ndims = 1;
 		block_dim(F, k, li, 0, op);
+		if (!L->ndims)
+			cap_root(F, k, li, op);
 		return;
 	}
 	L->ndims = fe_nwritten(a, d3);
@@ -559,9 +603,8 @@ static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
 			F->oom = 1;
 		return;
 	}
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
-	    a->n[x->ref].kind == CXCursor_VarDecl && !assigned(a, x->ref)) {
-		collect_leaves(F, var_init(a, x->ref), lv, a->n[x->ref].name,
+	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
+		collect_leaves(F, var_value(a, n), lv, a->n[x->ref].name,
 		               depth + 1);
 		return;
 	}

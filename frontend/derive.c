@@ -5,9 +5,14 @@
  * A launch operand is rewritten into the pragma grammar node by node: a
  * literal that became a parameter's use is written as that use (`BLOCK_SIZE`,
  * `(BLOCK_SIZE - 1)`), a host function's parameter becomes a problem
- * variable of the same name, a local variable is replaced by its
- * initialiser. Anything else (a call, a member, a variable assigned twice)
- * makes the expression underivable, and the user is told what to write.
+ * variable of the same name, a local variable is replaced by the
+ * definition that reaches the launch (its initialiser, or the last plain
+ * assignment of straight-line code: `threads = (threads + 31) / 32 * 32`).
+ * Anything else (a call, a member, a variable assigned twice) makes the
+ * expression underivable, and the user is told what to write. A floating-point
+ * host parameter (an `eps`, a `scale`) is no problem size: its default argument
+ * is its value where it has one; otherwise the user is asked for the value of
+ * the kernel argument it reaches.
  */
 #include "frontend/planner.h"
 
@@ -91,6 +96,33 @@ static bool lit_expr(planner *P, int n, kt_str *out)
 	return false;
 }
 
+static bool is_floating(CXType t)
+{
+	switch (clang_getCanonicalType(t).kind) {
+	case CXType_Float:
+	case CXType_Double:
+	case CXType_LongDouble:
+	case CXType_Half:
+	case CXType_Float16:
+	case CXType_BFloat16: return true;
+	default: return false;
+	}
+}
+
+/* A floating-point host parameter: its default argument (a literal), or
+ * nothing (P->float_ref says which parameter stopped the expression). */
+static bool float_parm_expr(planner *P, int d, kt_str *out)
+{
+	const fe_ast *a = P->a;
+	int def = fe_strip(a, a->n[d].last);
+	if (def >= 0 && a->n[def].in_main &&
+	    (a->n[def].kind == CXCursor_FloatingLiteral ||
+	     a->n[def].kind == CXCursor_IntegerLiteral))
+		return pl_expr(P, def, out, NULL);
+	P->float_ref = d;
+	return false;
+}
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -100,6 +132,8 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	const fe_node *decl = &a->n[d];
 	if (decl->kind == CXCursor_ParmDecl &&
 	    fe_ancestor(a, d, CXCursor_FunctionDecl) >= 0) {
+		if (is_floating(clang_getCursorType(decl->cur)))
+			return float_parm_expr(P, d, out);
 		kt_str_adds(out, decl->name);
 		return add_problem(P, problems, decl->name);
 	}
@@ -116,11 +150,13 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		}
 		return false;
 	}
-	if (decl->kind != CXCursor_VarDecl || decl->last < 0 ||
-	    fe_assigned(a, d))
+	int def = decl->kind == CXCursor_VarDecl
+	              ? fe_def_before(a, d, a->n[n].b)
+	              : -1;
+	if (def < 0)
 		return false;
 	kt_str e = KT_STR_INIT;
-	bool ok = pl_expr(P, decl->last, &e, problems);
+	bool ok = pl_expr(P, def, &e, problems);
 	bool simple = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
 	                            "OPQRSTUVWXYZ0123456789_") == e.len ||
 	              (e.ptr[0] == '(' && e.ptr[e.len - 1] == ')' &&
@@ -148,6 +184,22 @@ static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	}
 	kt_str_addc(out, ')');
 	return k >= 2;
+}
+
+/* `sizeof(float)`, `sizeof x`: its value, when clang can evaluate it. */
+static bool sizeof_expr(planner *P, int n, kt_str *out)
+{
+	size_t len;
+	const char *t = fe_text(P->a, n, &len);
+	if (!P->a->n[n].spelled || len < 6 || strncmp(t, "sizeof", 6))
+		return false;
+	CXEvalResult r = clang_Cursor_Evaluate(P->a->n[n].cur);
+	bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+	if (ok)
+		kt_str_addf(out, "%lld", clang_EvalResult_getAsLongLong(r));
+	if (r)
+		clang_EvalResult_dispose(r);
+	return ok;
 }
 
 bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
@@ -191,6 +243,7 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		return pl_expr(P, fe_child(a, n, 2), out, problems);
 	case CXCursor_DeclRefExpr: return ref_expr(P, n, out, problems);
 	case CXCursor_CallExpr: return call_expr(P, n, out, problems);
+	case CXCursor_UnaryExpr: return sizeof_expr(P, n, out);
 	default: return false;
 	}
 }
@@ -423,9 +476,22 @@ static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
 	const char *name = P->a->n[parm].name;
 	const char *type = type_name(P, clang_getCursorType(P->a->n[parm].cur));
 	kt_str e = KT_STR_INIT;
+	P->float_ref = -1;
 	if (arg >= 0 && pl_expr(P, arg, &e, problems))
 		add_pragma(P, K->name,
 		           pl_say(P, "arg %s %s = %s", name, type, e.ptr));
+	else if (P->float_ref >= 0)
+		add_need(P, K->name, "arg", pl_range(P, P->float_ref),
+		         pl_say(P,
+		                "'%s' is a %s the host passes to the kernel, "
+		                "not a problem size: add '#pragma kt arg %s %s "
+		                "= VALUE' with a literal (the value it is run "
+		                "with) or an expression over problem variables",
+		                P->a->n[P->float_ref].name,
+		                type_name(P, clang_getCursorType(
+		                                 P->a->n[P->float_ref].cur)),
+		                name, type),
+		         pl_say(P, "arg %s %s = ?", name, type));
 	else
 		add_need(P, K->name, "arg", pl_range(P, parm),
 		         pl_say(P,

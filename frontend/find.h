@@ -54,6 +54,16 @@ const char *fe_say(finder *F, const char *fmt, ...)
 kt_candidate fe_cand_init(void);
 fe_cand fe_cx_init(void);
 
+/* cap.c: the cap of a block size clamped at run time (`min(d / 8, 1024)`):
+ * its literals (one value), false when the expression has no single
+ * clamp; *bounded: the block size is the clamp, maybe rounded up to whole
+ * warps, so it never exceeds the cap. */
+bool fe_block_cap(finder *F, int n, fe_leaves *caps, bool *bounded);
+/* NULL when kernel k serves any block size up to 1024 (*max: the largest
+ * block size a cap may take: the original cap when a small shared array or
+ * __launch_bounds__ ties the kernel to it); else what stops it. */
+const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max);
+
 /* classify.c */
 int fe_find_items(finder *F, int k);
 int fe_classify_kernel(finder *F, int k);

@@ -247,6 +247,12 @@ static void domain(planner *P, int root, i64s *v)
 	case KT_ROLE_ITEMS_PER_THREAD: pow2s(v, 1, 8, &P->oom); break;
 	default: break;
 	}
+	int64_t max = P->f->cx.items[root].max; /* a block size cap's */
+	size_t kept = 0;
+	for (size_t i = 0; i < v->len; i++)
+		if (!max || v->items[i] <= max)
+			v->items[kept++] = v->items[i];
+	v->len = kept;
 	push_unique(v, d, &P->oom);
 	qsort(v->items, v->len, sizeof(int64_t), cmp_i64);
 }
@@ -565,7 +571,11 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 	int rc = check_input(c);
 	if (rc)
 		return rc;
-	planner P = {.c = c, .f = c->facts, .a = &c->facts->ast, .d = diags};
+	planner P = {.c = c,
+	             .f = c->facts,
+	             .a = &c->facts->ast,
+	             .d = diags,
+	             .float_ref = -1};
 	rc = kt_plan_new(&P.plan);
 	P.param_of = kt_malloc((c->len + 1) * sizeof(int));
 	if (!rc && !P.param_of)

@@ -28,6 +28,8 @@ typedef struct planner {
 	KT_VEC(kt_plan_pragma) pragmas;
 	KT_VEC(kt_plan_need) needs;
 	int *param_of; /* candidate index -> params index or -1 */
+	int float_ref; /* derive.c: a floating-point host parameter (no
+	                  problem size) the last expression referred to */
 	int oom;
 } planner;
 

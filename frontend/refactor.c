@@ -438,7 +438,8 @@ static bool param_expr(planner *P, int n, kt_str *out)
 }
 
 /* Threads per block: the product of the block's dims, when one of them is
- * a parameter other than a lone block size (whose domain is bounded). */
+ * a parameter other than a lone block size or a block size's cap (whose
+ * domains are bounded). */
 static void block_limit(planner *P, const fe_launch *L)
 {
 	const fe_ast *a = P->a;
@@ -473,7 +474,7 @@ static void block_limit(planner *P, const fe_launch *L)
 	}
 	bool lone = dims == 1 && with == 1 && lp >= 0 &&
 	            P->params.items[lp].p.role == KT_ROLE_BLOCK_SIZE;
-	if (with && !lone && one.len)
+	if (with && !lone && !(L->capped && dims == 1) && one.len)
 		pl_add_constraint(
 		    P,
 		    pl_say(P, "%s <= DEVICE_MAX_THREADS_PER_BLOCK", all.ptr));

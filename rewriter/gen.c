@@ -176,6 +176,8 @@ int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 	for (size_t i = 0; i < f->nincludes && !rc; i++) {
 		const kt_rewrite_include *inc = &f->includes[i];
 		const char *alt = rtc_else(inc->spelled);
+		if (inc->guarded)
+			continue; /* NVRTC never sees it */
 		if (rtc_safe(inc))
 			rc = kt_str_addf(s,
 			                 inc->angled ? "#include <%s>\n"
@@ -187,14 +189,21 @@ int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 	return rc;
 }
 
+/* Includes to guard: NVRTC cannot compile them and nothing guards them. */
+static bool needs_guard(const kt_rewrite_include *inc)
+{
+	return !inc->guarded && !rtc_safe(inc);
+}
+
 static int guard_includes(gen *g)
 {
 	const kt_rewrite_file *f = g->f;
 	for (size_t i = 0; i < f->nincludes; i++) {
-		if (rtc_safe(&f->includes[i]))
+		if (!needs_guard(&f->includes[i]))
 			continue;
 		size_t j = i;
-		while (j + 1 < f->nincludes && !rtc_safe(&f->includes[j + 1]) &&
+		while (j + 1 < f->nincludes &&
+		       needs_guard(&f->includes[j + 1]) &&
 		       only_space(f->text, f->includes[j].range.end.offset,
 		                  f->includes[j + 1].range.begin.offset))
 			j++;
@@ -227,10 +236,11 @@ static int guard_host_decls(gen *g)
 {
 	const kt_rewrite_file *f = g->f;
 	for (size_t i = 0; i < f->ndecls; i++) {
-		if (!f->decls[i].host_only)
+		if (!f->decls[i].host_only || f->decls[i].guarded)
 			continue;
 		size_t j = i;
 		while (j + 1 < f->ndecls && f->decls[j + 1].host_only &&
+		       !f->decls[j + 1].guarded &&
 		       only_space(
 		           f->text, f->decls[j].range.end.offset,
 		           kt_rw_line_start(
@@ -398,14 +408,16 @@ static bool use_first(const kt_plan_param *pp, size_t *first)
 
 /*
  * Where the parameter block goes: after the last #include before the first
- * use, else at the start of the declaration holding the first use.
+ * use (not one inside the file's own host-only branch), else at the start
+ * of the declaration holding the first use.
  */
 static size_t block_place(gen *g, size_t first, bool *after_include)
 {
 	const kt_rewrite_file *f = g->f;
 	size_t at = SIZE_MAX;
 	for (size_t i = 0; i < f->nincludes; i++)
-		if (f->includes[i].range.end.offset <= first)
+		if (f->includes[i].range.end.offset <= first &&
+		    !f->includes[i].guarded)
 			at = directive_next(f->text, f->len,
 			                    f->includes[i].range.begin.offset);
 	*after_include = at != SIZE_MAX;
@@ -1029,21 +1041,60 @@ static int param_lines(gen *g, kt_str *s, const char *kernel)
 	return rc;
 }
 
-static int other_lines(gen *g, kt_str *s, const char *kernel)
+/* Where a pragma line goes in the kernel's block: `problem` lines first
+ * (0), then the other lines (1), then the `arg` lines in the kernel's
+ * parameter order (2 + the parameter's index), as the grammar wants them. */
+static size_t slot(const kt_rewrite_decl *d, const char *line)
+{
+	if (!strncmp(line, "problem ", 8))
+		return 0;
+	if (!d || strncmp(line, "arg ", 4))
+		return 1;
+	const char *name = line + 4;
+	size_t len = strcspn(name, " ");
+	for (size_t i = 0; i < d->nparams; i++)
+		if (strlen(d->params[i]) == len &&
+		    !strncmp(d->params[i], name, len))
+			return 2 + i;
+	return 1;
+}
+
+/* The derived pragmas, then the lines to complete, of one slot. */
+static int lines_at(gen *g, kt_str *s, const char *kernel,
+                    const kt_rewrite_decl *d, size_t at)
 {
 	int rc = 0;
 	for (size_t i = 0; i < g->p->npragmas && !rc; i++) {
-		if (strcmp(g->p->pragmas[i].kernel, kernel))
+		const kt_plan_pragma *pr = &g->p->pragmas[i];
+		if (strcmp(pr->kernel, kernel) || slot(d, pr->line) != at)
 			continue;
-		char *l = subst_off(g, g->p->pragmas[i].line);
+		char *l = subst_off(g, pr->line);
 		rc = l ? kt_str_addf(s, "#pragma kt %s\n", l) : KT_ENOMEM;
 	}
 	for (size_t i = 0; i < g->p->nneeds && !rc; i++) {
 		const kt_plan_need *n = &g->p->needs[i];
-		if (strcmp(n->kernel, kernel) || !n->suggest)
+		if (strcmp(n->kernel, kernel) || !n->suggest ||
+		    slot(d, n->suggest) != at)
 			continue;
 		rc = kt_str_addf(s, KT_RW_TODO "%s\n", n->suggest);
 	}
+	return rc;
+}
+
+/* The plan's pragma lines and lines to complete for kernel k, by slot. */
+static int other_lines(gen *g, kt_str *s, const kt_plan_kernel *k)
+{
+	const kt_rewrite_decl *d = NULL;
+	for (size_t i = 0; i < g->f->ndecls && !d; i++)
+		if (g->f->decls[i].kernel && g->f->decls[i].nparams &&
+		    g->f->decls[i].range.begin.offset <=
+		        k->range.begin.offset &&
+		    k->range.begin.offset < g->f->decls[i].range.end.offset)
+			d = &g->f->decls[i];
+	size_t n = 2 + (d ? d->nparams : 0);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = lines_at(g, s, k->name, d, i);
 	return rc;
 }
 
@@ -1066,7 +1117,7 @@ static int pragma_blocks(gen *g)
 		kt_str s = KT_STR_INIT;
 		int rc = param_lines(g, &s, kk->name);
 		if (!rc)
-			rc = other_lines(g, &s, kk->name);
+			rc = other_lines(g, &s, kk);
 		char *text =
 		    !rc && s.len ? kt_arena_strdup(g->arena, s.ptr) : NULL;
 		kt_str_release(&s);

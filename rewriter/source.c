@@ -8,7 +8,11 @@
  * per run), through libclang's C API only; it classifies by CUDA attributes
  * on the cursors, never by looking at the text. It also lists the loops of
  * the `for (T i = a; i < b; i += c)` shape and the array subscripts inside
- * functions, which the vectorize refactor rewrites.
+ * functions, which the vectorize refactor rewrites. Declarations and
+ * includes already inside the file's own `#ifndef __CUDACC_RTC__` (or
+ * `#if !defined(__CUDACC_RTC__)`, or the `#else` of `#ifdef
+ * __CUDACC_RTC__`) are marked, from the directives' tokens, so the
+ * generator does not guard them a second time.
  */
 #include "ktc/rewrite.h"
 
@@ -17,8 +21,15 @@
 
 #include <string.h>
 
+/* [begin, end) of the file that NVRTC never sees: the file's own
+ * `#ifndef __CUDACC_RTC__` branches. */
+typedef struct span {
+	uint32_t begin, end;
+} span;
+
 typedef struct walk {
 	kt_tu *tu;
+	KT_VEC(span) host; /* sorted, disjoint */
 	KT_VEC(kt_rewrite_decl) decls;
 	KT_VEC(kt_rewrite_include) incs;
 	KT_VEC(kt_rewrite_loop) loops;
@@ -65,6 +76,164 @@ static bool host_only(CXCursor c, enum CXCursorKind k, attrs *a)
 	return false;
 }
 
+/* ---- the file's own host-only branches ---- */
+
+typedef struct toks {
+	kt_tu *tu;
+	CXToken *t;
+	unsigned n;
+} toks;
+
+static bool tok_is(const toks *k, unsigned i, const char *s)
+{
+	if (i >= k->n)
+		return false;
+	CXString x = clang_getTokenSpelling(k->tu->tu, k->t[i]);
+	bool r = !strcmp(clang_getCString(x), s);
+	clang_disposeString(x);
+	return r;
+}
+
+static uint32_t tok_off(const toks *k, unsigned i)
+{
+	uint32_t off = 0;
+	kt_fe_offset(k->tu, clang_getTokenLocation(k->tu->tu, k->t[i]), &off);
+	return off;
+}
+
+/* Tokens [i, end) of the directive whose `#` is token i: those before the
+ * end of its line (backslash-newline continues it). */
+static unsigned directive_end(const toks *k, unsigned i)
+{
+	const char *t = k->tu->text;
+	uint32_t eol = tok_off(k, i);
+	while (eol < k->tu->len &&
+	       (t[eol] != '\n' || (eol > 0 && t[eol - 1] == '\\')))
+		eol++;
+	unsigned j = i + 1;
+	while (j < k->n && tok_off(k, j) < eol)
+		j++;
+	return j;
+}
+
+/* A `#` that starts a line (only white space before it). */
+static bool at_line_start(const toks *k, unsigned i)
+{
+	if (!tok_is(k, i, "#"))
+		return false;
+	const char *t = k->tu->text;
+	for (uint32_t o = tok_off(k, i); o > 0 && t[o - 1] != '\n'; o--)
+		if (t[o - 1] != ' ' && t[o - 1] != '\t')
+			return false;
+	return true;
+}
+
+/* 1: `#ifndef __CUDACC_RTC__` or `#if !defined(__CUDACC_RTC__)` (host code
+ * follows); 2: `#ifdef __CUDACC_RTC__` or `#if defined(...)` (host code
+ * after its #else); 0: any other condition. */
+static int rtc_condition(const toks *k, unsigned i, unsigned end)
+{
+	const char *rtc = "__CUDACC_RTC__";
+	if (end == i + 3 && tok_is(k, i + 2, rtc))
+		return tok_is(k, i + 1, "ifndef")  ? 1
+		       : tok_is(k, i + 1, "ifdef") ? 2
+		                                   : 0;
+	if (!tok_is(k, i + 1, "if"))
+		return 0;
+	unsigned j = i + 2;
+	bool neg = tok_is(k, j, "!");
+	j += neg;
+	if (!tok_is(k, j++, "defined"))
+		return 0;
+	bool paren = tok_is(k, j, "(");
+	j += paren;
+	if (!tok_is(k, j++, rtc) || (paren && !tok_is(k, j++, ")")) || j != end)
+		return 0;
+	return neg ? 1 : 2;
+}
+
+/* Walks the conditional directives; a stack entry is its condition kind
+ * (above) and where its host branch began (UINT32_MAX: not in one). */
+static int find_host_spans(walk *w, const toks *k)
+{
+	KT_VEC(uint64_t) stack = {0};
+	int rc = 0;
+	for (unsigned i = 0; i < k->n && !rc; i++) {
+		if (!at_line_start(k, i))
+			continue;
+		unsigned end = directive_end(k, i);
+		uint32_t next = end < k->n ? tok_off(k, end) : w->tu->len;
+		bool opens = tok_is(k, i + 1, "if") ||
+		             tok_is(k, i + 1, "ifdef") ||
+		             tok_is(k, i + 1, "ifndef");
+		if (opens) {
+			int kind = rtc_condition(k, i, end);
+			uint32_t from = kind == 1 ? next : UINT32_MAX;
+			rc = kt_vec_push(&stack, (uint64_t)kind << 32 | from);
+		} else if (stack.len && (tok_is(k, i + 1, "else") ||
+		                         tok_is(k, i + 1, "elif") ||
+		                         tok_is(k, i + 1, "endif"))) {
+			uint64_t *top = &stack.items[stack.len - 1];
+			uint32_t from = (uint32_t)*top;
+			if (from != UINT32_MAX) {
+				span s = {from, tok_off(k, i)};
+				rc = kt_vec_push(&w->host, s);
+			}
+			bool host_else =
+			    *top >> 32 == 2 && tok_is(k, i + 1, "else");
+			*top = (*top >> 32) << 32 |
+			       (host_else ? next : UINT32_MAX);
+			if (tok_is(k, i + 1, "endif"))
+				stack.len--;
+		}
+		i = end - 1;
+	}
+	kt_vec_release(&stack);
+	return rc;
+}
+
+static int host_spans(walk *w)
+{
+	toks k = {.tu = w->tu};
+	clang_tokenize(w->tu->tu, kt_fe_source_range(w->tu, 0, w->tu->len),
+	               &k.t, &k.n);
+	int rc = find_host_spans(w, &k);
+	clang_disposeTokens(w->tu->tu, k.t, k.n);
+	return rc;
+}
+
+static bool in_host_span(const walk *w, const kt_range *r)
+{
+	for (size_t i = 0; i < w->host.len; i++)
+		if (w->host.items[i].begin <= r->begin.offset &&
+		    r->end.offset <= w->host.items[i].end)
+			return true;
+	return false;
+}
+
+/* A kernel's parameter names, in order (the `arg` lines follow them). */
+static int kernel_params(walk *w, CXCursor c, kt_rewrite_decl *d)
+{
+	int n = clang_Cursor_getNumArguments(c);
+	if (n <= 0)
+		return 0;
+	const char **names =
+	    kt_arena_alloc(&w->tu->arena, (size_t)n * sizeof(char *));
+	if (!names)
+		return KT_ENOMEM;
+	for (int i = 0; i < n; i++) {
+		CXString s = clang_getCursorSpelling(
+		    clang_Cursor_getArgument(c, (unsigned)i));
+		names[i] = kt_arena_strdup(&w->tu->arena, clang_getCString(s));
+		clang_disposeString(s);
+		if (!names[i])
+			return KT_ENOMEM;
+	}
+	d->params = names;
+	d->nparams = (size_t)n;
+	return 0;
+}
+
 static int add_decl(walk *w, CXCursor c, enum CXCursorKind k)
 {
 	kt_rewrite_decl d = {0};
@@ -73,6 +242,9 @@ static int add_decl(walk *w, CXCursor c, enum CXCursorKind k)
 	attrs a = {0};
 	d.host_only = host_only(c, k, &a);
 	d.kernel = a.global;
+	d.guarded = in_host_span(w, &d.range);
+	if (d.kernel && kernel_params(w, c, &d))
+		return KT_ENOMEM;
 	return kt_vec_push(&w->decls, d);
 }
 
@@ -87,6 +259,7 @@ static int add_include(walk *w, CXCursor c)
 	const char *t = w->tu->text + inc.range.begin.offset;
 	size_t n = inc.range.end.offset - inc.range.begin.offset;
 	inc.angled = memchr(t, '<', n) != NULL; /* `#include <...>` */
+	inc.guarded = in_host_span(w, &inc.range);
 	return inc.spelled ? kt_vec_push(&w->incs, inc) : KT_ENOMEM;
 }
 
@@ -232,8 +405,11 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 {
 	walk w = {.tu = tu};
 	memset(out, 0, sizeof(*out));
-	clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), top_visit,
-	                    &w);
+	w.rc = host_spans(&w);
+	if (!w.rc)
+		clang_visitChildren(clang_getTranslationUnitCursor(tu->tu),
+		                    top_visit, &w);
+	kt_vec_release(&w.host);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);

@@ -30,6 +30,9 @@ typedef struct kt_rewrite_decl {
 	kt_range range; /* the whole declaration */
 	bool host_only; /* NVRTC cannot compile it: kept under a guard */
 	bool kernel;
+	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
+	const char *const *params; /* a kernel's parameter names, in order */
+	size_t nparams;
 } kt_rewrite_decl;
 
 /* An #include directive of the file. */
@@ -37,6 +40,7 @@ typedef struct kt_rewrite_include {
 	kt_range range;      /* the directive */
 	const char *spelled; /* the header as written: `cstdint`, `k.cuh` */
 	bool angled;
+	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
 } kt_rewrite_include;
 
 /*

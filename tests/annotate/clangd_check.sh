@@ -1,7 +1,10 @@
 #!/bin/sh
 # clangd_check.sh - every annotated golden output (tests/annotate/golden/
 # */out.cu) is clean under clangd: `clangd-19 --check` with a
-# compile_commands.json that compiles it as CUDA, as a project would.
+# compile_commands.json that compiles it as CUDA, as a project would. An
+# original that clangd itself does not read cleanly (clang 19 lacks
+# nvcc's __ldcg for CUDA 13) is checked too, and the annotated file may
+# only have the errors the original has (same messages, any lines).
 # Skipped (77) without clangd-19 or the CUDA toolkit.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +34,24 @@ EOF
 	(cd "$dir" && "$clangd" --check="$name" >"$dir/log" 2>&1)
 	rc=$?
 	n=$((n + 1))
-	if [ $rc != 0 ] || ! grep -q "All checks completed, 0 errors" "$dir/log"; then
+	if grep -q "All checks completed, 0 errors" "$dir/log"; then
+		rc=0
+	elif grep -q "All checks completed" "$dir/log"; then
+		# the errors the original has too are not the annotation's
+		mkdir -p "$dir/orig"
+		cp "$input" "$dir/orig/$name"
+		sed "s|$dir|$dir/orig|g" "$dir/compile_commands.json" \
+			>"$dir/orig/compile_commands.json"
+		(cd "$dir/orig" && "$clangd" --check="$name" >"$dir/orig/log" 2>&1)
+		errs() { sed -n 's/^E\[[^]]*\] \(\[[a-z_]*\]\) Line [0-9]*:/\1/p' "$1" | sort; }
+		errs "$dir/log" >"$dir/e.out"
+		errs "$dir/orig/log" >"$dir/e.orig"
+		if [ -s "$dir/e.out" ] && cmp -s "$dir/e.out" "$dir/e.orig"; then
+			continue
+		fi
+		rc=1
+	fi
+	if [ $rc != 0 ]; then
 		echo "FAIL clangd reports errors in $(basename "$case")/out.cu:"
 		grep -E "^E\[|error" "$dir/log" | head -10
 		fail=1

@@ -53,8 +53,9 @@ static void use(kt_str *j, const char *text, int nth, const char *with,
 }
 
 /* The plan: TILE (macro), UNROLL (pragma), BLOCK (stride and launch);
- * macro_name is what TILE's parameter is called. */
-static kt_plan *plan(const char *macro_name)
+ * macro_name is what TILE's parameter is called; extra: more top-level
+ * fields (`, "pragmas": [...]`) or "". */
+static kt_plan *plan_with(const char *macro_name, const char *extra)
 {
 	kt_str j = KT_STR_INIT;
 	kt_str_addf(
@@ -82,7 +83,7 @@ static kt_plan *plan(const char *macro_name)
 	use(&j, "256", 1, "BLOCK", "expr", 0);
 	kt_str_adds(&j, ", ");
 	use(&j, "256", 2, "BLOCK", "launch_block", 1);
-	kt_str_adds(&j, "]}]}");
+	kt_str_addf(&j, "]}]%s}", extra);
 	kt_plan *p = NULL;
 	kt_diags d;
 	kt_diags_init(&d);
@@ -95,6 +96,11 @@ static kt_plan *plan(const char *macro_name)
 	return p;
 }
 
+static kt_plan *plan(const char *macro_name)
+{
+	return plan_with(macro_name, "");
+}
+
 /* The file's structure as the frontend would give it. */
 static kt_rewrite_file file(kt_rewrite_decl *decls, kt_rewrite_include *inc)
 {
@@ -103,6 +109,9 @@ static kt_rewrite_file file(kt_rewrite_decl *decls, kt_rewrite_include *inc)
 	decls[0].range.begin.offset = (uint32_t)(kern - src);
 	decls[0].range.end.offset = (uint32_t)(host - src - 1);
 	decls[0].kernel = true;
+	static const char *const params[] = {"y"};
+	decls[0].params = params;
+	decls[0].nparams = 1;
 	decls[1].range.begin.offset = (uint32_t)(host - src);
 	decls[1].range.end.offset = (uint32_t)strlen(src) - 1;
 	decls[1].host_only = true;
@@ -193,10 +202,41 @@ static void gen_marks_a_macro_use_that_is_not_its_define(void)
 	kt_plan_free(p);
 }
 
+static void gen_orders_problem_then_launch_then_args(void)
+{
+	kt_str x = KT_STR_INIT;
+	kt_str_adds(&x, ", \"pragmas\": [{\"kernel\": \"k\", \"line\": "
+	                "\"arg y float[N] out\"}, {\"kernel\": \"k\", "
+	                "\"line\": \"launch grid(1) block(BLOCK)\"}], "
+	                "\"needs\": [{\"kernel\": \"k\", \"what\": "
+	                "\"problem_values\", \"range\": ");
+	range(&x, "float *y", 1);
+	kt_str_adds(&x, ", \"message\": \"m\", \"suggest\": "
+	                "\"problem N values(?)\"}]");
+	kt_plan *p = plan_with("TILE", x.ptr);
+	kt_str_release(&x);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	bool on[3] = {true, true, true}, bad[3] = {0};
+	kt_str out = KT_STR_INIT;
+	CHECK_EQ_INT(generate(&out, p, on, bad), 0);
+	CHECK(strstr(out.ptr,
+	             "#pragma kt param BLOCK values(128, 256) default(256)\n"
+	             "// ktc: complete and uncomment: #pragma kt problem N "
+	             "values(?)\n"
+	             "#pragma kt launch grid(1) block(BLOCK)\n"
+	             "#pragma kt arg y float[N] out\n"
+	             "__global__") != NULL);
+	kt_str_release(&out);
+	kt_plan_free(p);
+}
+
 int main(void)
 {
 	RUN(gen_writes_the_template_conventions);
 	RUN(gen_leaves_a_unit_that_is_off_untouched);
 	RUN(gen_marks_a_macro_use_that_is_not_its_define);
+	RUN(gen_orders_problem_then_launch_then_args);
 	return check_summary();
 }

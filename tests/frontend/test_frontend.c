@@ -7,6 +7,7 @@
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include "ktc/annotate.h"
+#include "ktc/rewrite.h"
 
 #include "check.h"
 
@@ -99,6 +100,40 @@ static void test_cache_hint_loads_and_stores_parse(void)
 	CHECK_EQ_INT(r.d.len, 0);
 	kt_diags_print(&r.d, stderr, 0);
 	CHECK(r.c && r.c->nkernels == 1 && !r.c->kernels[0].has_errors);
+	run_release(&r);
+}
+
+/* The declaration of the rewrite file whose text starts with `head`. */
+static const kt_rewrite_decl *decl(const kt_rewrite_file *f, const char *head)
+{
+	for (size_t i = 0; i < f->ndecls; i++)
+		if (!strncmp(f->text + f->decls[i].range.begin.offset, head,
+		             strlen(head)))
+			return &f->decls[i];
+	return NULL;
+}
+
+static void test_host_code_under_the_files_own_guard_is_marked(void)
+{
+	run r;
+	run_file(&r, IN("rtc_guards.cu"), NULL, false);
+	CHECK_EQ_INT(r.rc, 0);
+	kt_rewrite_file f;
+	CHECK_EQ_INT(kt_rewrite_file_from_tu(&f, r.tu), 0);
+	const char *in[] = {"static int host_a", "static int host_b",
+	                    "static int host_c", "void launch"};
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		const kt_rewrite_decl *d = decl(&f, in[i]);
+		CHECK(d && d->host_only && d->guarded);
+	}
+	const kt_rewrite_decl *d = decl(&f, "static int host_d");
+	CHECK(d && d->host_only && !d->guarded);
+	d = decl(&f, "__global__ void zero");
+	CHECK(d && !d->host_only && !d->guarded);
+	CHECK_EQ_INT(f.nincludes, 2);
+	CHECK(f.nincludes == 2 && !f.includes[0].guarded &&
+	      f.includes[1].guarded);
+	kt_rewrite_file_release(&f);
 	run_release(&r);
 }
 
@@ -333,6 +368,70 @@ static void test_template_arguments_are_tiles(void)
 	run_release(&r);
 }
 
+static const kt_plan_need *need(const kt_plan *p, const char *what,
+                                const char *suggest)
+{
+	for (size_t i = 0; p && i < p->nneeds; i++)
+		if (!strcmp(p->needs[i].what, what) && p->needs[i].suggest &&
+		    !strcmp(p->needs[i].suggest, suggest))
+			return &p->needs[i];
+	return NULL;
+}
+
+static void test_float_arguments_are_not_problem_sizes(void)
+{
+	run r;
+	run_file(&r, IN("float_args.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	const kt_plan_need *eps = need(r.p, "arg", "arg eps float = ?");
+	CHECK(eps && strstr(eps->message, "'eps' is a float the host passes "
+	                                  "to the kernel, not a problem size"));
+	CHECK(eps && eps->range.begin.line == 12);
+	CHECK(has_pragma(r.p, "arg scale float = 0.5f"));
+	CHECK(has_pragma(r.p, "arg n int = n"));
+	CHECK(need(r.p, "problem_values", "problem n values(?)") != NULL);
+	for (size_t i = 0; r.p && i < r.p->nneeds; i++)
+		CHECK(!strstr(r.p->needs[i].message, "'eps' is a problem") &&
+		      !strstr(r.p->needs[i].message, "'scale' is a problem"));
+	run_release(&r);
+}
+
+static bool param_has_constraints(const kt_plan_param *pa)
+{
+	return pa && pa->nconstraints > 0;
+}
+
+static void test_block_size_cap_becomes_a_parameter(void)
+{
+	run r;
+	run_file(&r, IN("clamp.cu"), NULL, true);
+	CHECK_EQ_INT(r.rc, 0);
+	/* `d < 1024 ? d : 1024` through a dim3 variable: both literals */
+	const kt_plan_param *b = param(r.p, "BLOCK_SIZE");
+	CHECK(b && !strcmp(b->kernel, "row_scale") && b->def == 1024 &&
+	      b->role == KT_ROLE_BLOCK_SIZE && b->nuses == 2);
+	CHECK(b && b->nvalues == 32 && b->values[0] == 32 &&
+	      b->values[31] == 1024);
+	CHECK(b && b->nuses == 2 && b->uses[0].host &&
+	      b->uses[0].site == KT_SITE_EXPR);
+	CHECK(has_pragma(r.p, "launch grid(rows) block((d < BLOCK_SIZE ? d : "
+	                      "BLOCK_SIZE))"));
+	/* std::min, a variable assigned twice, rounded up to whole warps:
+	 * the block never exceeds the cap, so no constraint */
+	const kt_plan_param *s = param(r.p, "BLOCK_SIZE_2");
+	CHECK(s && !strcmp(s->kernel, "row_sum") && s->def == 1024 &&
+	      s->nuses == 1 && !param_has_constraints(s));
+	CHECK(has_pragma(r.p, "launch grid(rows) block((((min(d, "
+	                      "BLOCK_SIZE_2)) + 31) / 32 * 32))"));
+	/* threadIdx.x indexes a shared array: the cap stays */
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "256"), 2);
+	/* a shared array of 8 warps: no larger than the original cap */
+	const kt_plan_param *m = param(r.p, "BLOCK_SIZE_3");
+	CHECK(m && !strcmp(m->kernel, "row_max") && m->def == 256 &&
+	      m->nvalues == 8 && m->values[7] == 256);
+	run_release(&r);
+}
+
 static void test_equal_block_dims_are_left_alone(void)
 {
 	run r;
@@ -487,6 +586,7 @@ int main(void)
 {
 	RUN(test_cuda_headers_parse_without_diagnostics);
 	RUN(test_cache_hint_loads_and_stores_parse);
+	RUN(test_host_code_under_the_files_own_guard_is_marked);
 	RUN(test_missing_header_is_diagnosed_and_work_goes_on);
 	RUN(test_unreadable_file_is_an_error);
 	RUN(test_compile_commands_found_by_walking_up);
@@ -496,6 +596,8 @@ int main(void)
 	RUN(test_tiles_get_constraints_between_them);
 	RUN(test_pragma_unroll_becomes_a_parameter);
 	RUN(test_template_arguments_are_tiles);
+	RUN(test_float_arguments_are_not_problem_sizes);
+	RUN(test_block_size_cap_becomes_a_parameter);
 	RUN(test_equal_block_dims_are_left_alone);
 	RUN(test_warps_and_items_through_constants);
 	RUN(test_kernel_without_launch_needs_one);

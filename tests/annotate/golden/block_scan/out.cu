@@ -8,11 +8,11 @@
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(1024)
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+// ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-#pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg in int[?] in
 // ktc: complete and uncomment: #pragma kt arg out int[?] out
-// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt arg n int = n
 __global__ void block_scan_kernel(const int *__restrict__ in,
 				  int *__restrict__ out, int n)
 {

@@ -25,11 +25,11 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(8)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(8)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE * ITEMS_PER_THREAD) - 1) / (BLOCK_SIZE * ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-#pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg data uint8_t[?] in
 // ktc: complete and uncomment: #pragma kt arg bins unsigned int[?] inout
-// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt arg n int = n
 __global__ void histogram_kernel(const uint8_t *__restrict__ data,
 				 unsigned int *__restrict__ bins, int n)
 {

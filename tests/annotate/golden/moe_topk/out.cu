@@ -19,14 +19,14 @@
 
 #pragma kt param WARPS_PER_BLOCK values(1, 2, 4, 8, 16, 32) default(4)
 #pragma kt constraint (WARPS_PER_BLOCK * 32) <= DEVICE_MAX_THREADS_PER_BLOCK
+// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
+// ktc: complete and uncomment: #pragma kt problem k values(?)
 #pragma kt launch grid(((num_tokens + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)) block(WARPS_PER_BLOCK * 32)
-#pragma kt arg num_tokens int = num_tokens
-#pragma kt arg k int = k
 // ktc: complete and uncomment: #pragma kt arg logits float[?] in
 // ktc: complete and uncomment: #pragma kt arg topk_weights float[?] inout
 // ktc: complete and uncomment: #pragma kt arg topk_ids int[?] out
-// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
-// ktc: complete and uncomment: #pragma kt problem k values(?)
+#pragma kt arg num_tokens int = num_tokens
+#pragma kt arg k int = k
 __global__ void moe_topk_kernel(const float *__restrict__ logits,
 				float *__restrict__ topk_weights,
 				int *__restrict__ topk_ids, int num_tokens,

@@ -28,13 +28,13 @@ __device__ __forceinline__ float group_max(float v)
 
 #pragma kt param GROUPS_PER_BLOCK values(1, 2, 4, 8, 16, 32, 64) default(16)
 #pragma kt constraint (GROUPS_PER_BLOCK * 16) <= DEVICE_MAX_THREADS_PER_BLOCK
+// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid((((num_tokens * hidden / 128) + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK)) block(GROUPS_PER_BLOCK * 16)
-#pragma kt arg num_groups int = (num_tokens * hidden / 128)
 // ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
 // ktc: complete and uncomment: #pragma kt arg output __nv_fp8_e4m3[?] out
 // ktc: complete and uncomment: #pragma kt arg scales float[?] out
-// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
-// ktc: complete and uncomment: #pragma kt problem hidden values(?)
+#pragma kt arg num_groups int = (num_tokens * hidden / 128)
 __global__ void per_token_group_quant_fp8_kernel(
 	const __nv_bfloat16 *__restrict__ input,
 	__nv_fp8_e4m3 *__restrict__ output, float *__restrict__ scales,

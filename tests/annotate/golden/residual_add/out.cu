@@ -19,13 +19,13 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt constraint hidden % VEC == 0
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-#pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg out half[?] out
 // ktc: complete and uncomment: #pragma kt arg x half[?] in
 // ktc: complete and uncomment: #pragma kt arg r half[?] in
-// ktc: complete and uncomment: #pragma kt problem rows values(?)
-// ktc: complete and uncomment: #pragma kt problem hidden values(?)
+#pragma kt arg hidden int = hidden
 __global__ void residual_add_kernel(half *__restrict__ out,
 				    const half *__restrict__ x,
 				    const half *__restrict__ r, int hidden)

@@ -52,15 +52,14 @@ __device__ float block_sum(float v)
 #pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt constraint hidden % VEC == 0
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-#pragma kt arg hidden int = hidden
-#pragma kt arg eps float = eps
 // ktc: complete and uncomment: #pragma kt arg out half[?] out
 // ktc: complete and uncomment: #pragma kt arg input half[?] in
 // ktc: complete and uncomment: #pragma kt arg weight half[?] in
-// ktc: complete and uncomment: #pragma kt problem rows values(?)
-// ktc: complete and uncomment: #pragma kt problem hidden values(?)
-// ktc: complete and uncomment: #pragma kt problem eps values(?)
+#pragma kt arg hidden int = hidden
+// ktc: complete and uncomment: #pragma kt arg eps float = ?
 __global__ void rmsnorm_kernel(half *__restrict__ out,
 			       const half *__restrict__ input,
 			       const half *__restrict__ weight, int hidden,

@@ -19,12 +19,12 @@ __device__ __forceinline__ float silu(float x)
 }
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
-#pragma kt launch grid(num_tokens) block(BLOCK_SIZE)
-#pragma kt arg d int = d
-// ktc: complete and uncomment: #pragma kt arg out __nv_bfloat16[?] out
-// ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
+#pragma kt launch grid(num_tokens) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg out __nv_bfloat16[?] out
+// ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
+#pragma kt arg d int = d
 __global__ void silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 				    const __nv_bfloat16 *__restrict__ input,
 				    const int d)

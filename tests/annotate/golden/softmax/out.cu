@@ -29,12 +29,12 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt constraint cols % VEC == 0
-#pragma kt launch grid(rows) block(BLOCK_SIZE)
-#pragma kt arg cols int = cols
-// ktc: complete and uncomment: #pragma kt arg out float[?] out
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
+#pragma kt launch grid(rows) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg out float[?] out
+// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg cols int = cols
 __global__ void softmax_kernel(float *__restrict__ out,
 			       const float *__restrict__ in, int cols)
 {

@@ -24,6 +24,9 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #pragma kt param MATMUL_BK values(2, 4, 8, 16, 32, 64) default(16)
 #pragma kt constraint 4 * (MATMUL_BK) * (MATMUL_BM) + 4 * (MATMUL_BN) * (MATMUL_BK) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
+// ktc: complete and uncomment: #pragma kt problem N values(?)
+// ktc: complete and uncomment: #pragma kt problem M values(?)
+// ktc: complete and uncomment: #pragma kt problem K values(?)
 #pragma kt kernel template(MATMUL_BM, MATMUL_BN, MATMUL_BK)
 #pragma kt launch grid((N + (MATMUL_BN - 1)) / MATMUL_BN, (M + (MATMUL_BM - 1)) / MATMUL_BM) block(16, 16)
 #pragma kt arg M int = M
@@ -32,9 +35,6 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 // ktc: complete and uncomment: #pragma kt arg A float[?] in
 // ktc: complete and uncomment: #pragma kt arg B float[?] in
 // ktc: complete and uncomment: #pragma kt arg C float[?] out
-// ktc: complete and uncomment: #pragma kt problem N values(?)
-// ktc: complete and uncomment: #pragma kt problem M values(?)
-// ktc: complete and uncomment: #pragma kt problem K values(?)
 template <int BM, int BN, int BK>
 __global__ void matmul_kernel(const float *__restrict__ A,
 			      const float *__restrict__ B,

@@ -15,13 +15,13 @@
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
-#pragma kt launch grid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM) block(TILE_DIM, BLOCK_ROWS)
-#pragma kt arg rows int = rows
-#pragma kt arg cols int = cols
-// ktc: complete and uncomment: #pragma kt arg out float[?] out
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
+#pragma kt launch grid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM) block(TILE_DIM, BLOCK_ROWS)
+// ktc: complete and uncomment: #pragma kt arg out float[?] out
+// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg rows int = rows
+#pragma kt arg cols int = cols
 __global__ void transpose_kernel(float *__restrict__ out,
 				 const float *__restrict__ in, int rows,
 				 int cols)

@@ -29,13 +29,13 @@ __device__ __forceinline__ float gelu(float v)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt constraint cols % VEC == 0
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-#pragma kt arg cols int = cols
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] in
 // ktc: complete and uncomment: #pragma kt arg bias float[?] in
-// ktc: complete and uncomment: #pragma kt problem rows values(?)
-// ktc: complete and uncomment: #pragma kt problem cols values(?)
+#pragma kt arg cols int = cols
 __global__ void gelu_bias_kernel(float *__restrict__ out,
 				 const float *__restrict__ x,
 				 const float *__restrict__ bias, int cols)

@@ -33,14 +33,14 @@ __device__ __forceinline__ float warp_max(float v)
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
+// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
+// ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(((num_tokens + ((BLOCK_SIZE / 32) - 1)) / (BLOCK_SIZE / 32))) block(BLOCK_SIZE)
-#pragma kt arg num_tokens int64_t = num_tokens
-#pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
 // ktc: complete and uncomment: #pragma kt arg output __nv_fp8_e4m3[?] out
 // ktc: complete and uncomment: #pragma kt arg scale float[?] out
-// ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
-// ktc: complete and uncomment: #pragma kt problem hidden values(?)
+#pragma kt arg num_tokens int64_t = num_tokens
+#pragma kt arg hidden int = hidden
 __global__ void per_token_quant_fp8_kernel(
 	const __nv_bfloat16 *__restrict__ input,
 	__nv_fp8_e4m3 *__restrict__ output, float *__restrict__ scale,

@@ -14,10 +14,10 @@
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) * (1) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
+// ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / TILE_DIM, n / TILE_DIM, 1) block(TILE_DIM, BLOCK_ROWS, 1)
 // ktc: complete and uncomment: #pragma kt arg odata float[?] out
 // ktc: complete and uncomment: #pragma kt arg idata float[?] in
-// ktc: complete and uncomment: #pragma kt problem n values(?)
 __global__ void transpose_no_bank_conflicts(float *odata, const float *idata)
 {
 	__shared__ float tile[TILE_DIM][TILE_DIM + 1];

@@ -1,0 +1,67 @@
+// silu_and_mul.cu - the gated activation of a SwiGLU MLP on bf16:
+// out[t, i] = silu(x[t, i]) * x[t, d + i], x being [tokens, 2 * d] (the gate
+// and up halves of the fused projection). Written in the style of SGLang's
+// AOT activation kernel: one block per token, 16-byte vectors (8 bf16), at
+// most 1024 threads per block, the column loop kept rolled.
+#include <cuda_bf16.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 1024
+#endif
+#ifndef UNROLL
+#define UNROLL 1
+#endif
+constexpr int kt_unroll_UNROLL = UNROLL;
+
+__device__ __forceinline__ float silu(float x)
+{
+	return x / (1.0f + __expf(-x));
+}
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(1024)
+#pragma kt param UNROLL values(1, 2, 4, 8, 16) default(1)
+// ktc: complete and uncomment: #pragma kt problem tokens values(?)
+// ktc: complete and uncomment: #pragma kt problem d values(?)
+#pragma kt launch grid(tokens) block((d / 8 < BLOCK_SIZE ? d / 8 : BLOCK_SIZE))
+// ktc: complete and uncomment: #pragma kt arg out __nv_bfloat16[?] out
+// ktc: complete and uncomment: #pragma kt arg in __nv_bfloat16[?] in
+#pragma kt arg d int = d
+extern "C" __global__ void silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
+					       const __nv_bfloat16 *__restrict__ in,
+					       int d)
+{
+	const long t = blockIdx.x;
+	const uint4 *x = reinterpret_cast<const uint4 *>(in + t * 2 * d);
+	const uint4 *y = reinterpret_cast<const uint4 *>(in + t * 2 * d + d);
+	uint4 *o = reinterpret_cast<uint4 *>(out + t * d);
+#pragma unroll kt_unroll_UNROLL
+	for (int i = threadIdx.x; i < d / 8; i += blockDim.x) {
+		uint4 xv = x[i], yv = y[i], ov;
+		const __nv_bfloat162 *xp = reinterpret_cast<const __nv_bfloat162 *>(&xv);
+		const __nv_bfloat162 *yp = reinterpret_cast<const __nv_bfloat162 *>(&yv);
+		__nv_bfloat162 *op = reinterpret_cast<__nv_bfloat162 *>(&ov);
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			float2 a = __bfloat1622float2(xp[k]);
+			float2 b = __bfloat1622float2(yp[k]);
+			op[k] = __floats2bfloat162_rn(silu(a.x) * b.x, silu(a.y) * b.y);
+		}
+		o[i] = ov;
+	}
+}
+
+#ifndef __CUDACC_RTC__
+#include <cuda_runtime.h>
+
+// d must be a multiple of 8 (whole 16-byte vectors, aligned rows).
+static cudaError_t silu_and_mul(__nv_bfloat16 *out, const __nv_bfloat16 *in,
+				int tokens, int d, cudaStream_t stream)
+{
+	if (d % 8 || tokens <= 0)
+		return cudaErrorInvalidValue;
+	dim3 grid(tokens);
+	dim3 block(d / 8 < BLOCK_SIZE ? d / 8 : BLOCK_SIZE);
+	silu_and_mul_kernel<<<grid, block, 0, stream>>>(out, in, d);
+	return cudaGetLastError();
+}
+#endif
