@@ -70,7 +70,7 @@ __device__ __forceinline__ merge_word merge_pack(merge_word a, merge_word b,
 	return o;
 }
 
-#pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512) default(128) // hand: powers of two (the multiples of 32 between add nothing but search time)
+#pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512) default(128) // hand: powers of two to 512 only, to keep the space at a few hundred (annotate lists every multiple of 32 to 1024)
 #pragma kt param VEC values(2, 4, 8) default(8) // hand: VEC to POW2: see the top
 #pragma kt param PPT values(1, 2, 4, 8) default(1)
 #pragma kt param EARLY values(0, 1) default(0)
