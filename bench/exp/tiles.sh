@@ -3,12 +3,13 @@
 # and per_token_group_quant_fp8 templates: builds the GPU checker
 # (samples/cuda/build_check.sh) around each original, each template at its
 # defaults and a few configurations expected to be the best at prefill
-# sizes (transpose: VEC x VEC blocks transposed in registers, REGS=1;
-# rope: cos/sin once per thread and HPT heads in flight; group quant: ITEMS
-# sets of groups per block, read once, packed stores); runs each checker's
-# `check` (every size it lists against the CPU reference, 2 seeds) and
-# times each configuration at prefill sizes on the checkers' one harness
-# (median of 50 launches, L2 flushed).
+# sizes (transpose: VEC x VEC blocks transposed in registers, REGS=1, in
+# both tile orders, SWAP; rope: cos/sin once per thread and HPT heads in
+# flight; group quant: ITEMS sets of groups per block, read once, packed
+# stores, DIV=1: x / scale by the reciprocal and one correction); runs each
+# checker's `check` (every size it lists against the CPU reference, 2
+# seeds) and times each configuration at prefill sizes on the checkers' one
+# harness (median of 50 launches, L2 flushed).
 #
 #   OUT=DIR bench/exp/tiles.sh     (from the repository root; KTC_BIN unused)
 #
@@ -41,6 +42,8 @@ r64b4 transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=64 -DBROWS=4 -DPAD=0
 r128b8 transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=128 -DBROWS=8 -DPAD=0
 r128b4 transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=128 -DBROWS=4 -DPAD=0
 r32v4 transpose transpose.kt.cu -DREGS=1 -DVEC=4 -DTILE=32 -DBROWS=8 -DPAD=0
+r64b8s transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=64 -DBROWS=8 -DPAD=0 -DSWAP=1
+r128b4s transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=128 -DBROWS=4 -DPAD=0 -DSWAP=1
 orig rotary_embedding rotary_embedding.cu
 default rotary_embedding rotary_embedding.kt.cu
 v8s2 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DBLOCK=64 -DHSPLIT=2
@@ -54,12 +57,14 @@ orig per_token_group_quant_fp8 per_token_group_quant_fp8.cu
 default per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu
 t4p per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DPACK=1
 t4g64 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=64 -DONCE=1 -DPACK=1
+t4g64d per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=64 -DONCE=1 -DPACK=1 -DDIV=1
 t4g32i4 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=32 -DONCE=1 -DPACK=1 -DITEMS=4
-t4g64i2 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=64 -DONCE=1 -DPACK=1 -DITEMS=2
-t2g64i2 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=2 -DGPB=64 -DONCE=1 -DPACK=1 -DITEMS=2
-t8g32i4 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=8 -DGPB=32 -DONCE=1 -DPACK=1 -DITEMS=4
-t4g16i8 per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=16 -DONCE=1 -DPACK=1 -DITEMS=8
+t4g32i4d per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=32 -DONCE=1 -DPACK=1 -DITEMS=4 -DDIV=1
+t4g64i2d per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DGPB=64 -DONCE=1 -DPACK=1 -DITEMS=2 -DDIV=1
+t8g32i4d per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=8 -DGPB=32 -DONCE=1 -DPACK=1 -DITEMS=4 -DDIV=1
+t2g64i2d per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=2 -DGPB=64 -DONCE=1 -DPACK=1 -DITEMS=2 -DDIV=1
 '
+
 # sample size bytes (timed for every configuration of the sample; bytes:
 # the template's objective, read + written), prefill first
 sizes='
@@ -101,7 +106,8 @@ printf '%s\n' "$sizes" | awk 'NF' | while read -r s z bytes; do
 	awk -v s="$s" '$2 == s {print $1}' "$work/configs" | while read -r n; do
 		b=$work/${s}_$n
 		[ -x "$b" ] || continue
-		[ "$(elapsed)" -lt 82 ] || { log "no time left for $s $z $n"; continue; }
+		# out of time: a row without a time
+		[ "$(elapsed)" -lt 82 ] || { echo "$s $z $n - $bytes | not timed" >>"$out/times.txt"; continue; }
 		t=$(timeout 20 "$b" time ${z//,/ } 2>&1 | tail -n 1)
 		us=$(printf '%s\n' "$t" | sed -n 's/.*time_us=\([0-9.]*\).*/\1/p')
 		echo "$s $z $n ${us:--} $bytes | $t" >>"$out/times.txt"

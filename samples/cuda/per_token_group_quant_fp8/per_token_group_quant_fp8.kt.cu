@@ -18,6 +18,10 @@
 //          it in registers and read it once
 //   PACK   0: one-byte stores (the original); 1: the VEC codes of a vector
 //          in one store
+//   DIV    0: x / scale per element (the original); 1: the reciprocal once
+//          per group, then per element the product corrected by one fused
+//          multiply-add: the same fp8 codes as the division for every bf16
+//          input (divcheck.c tries all of them)
 //   ITEMS  sets of GPB groups per block, a grid-stride loop of fixed
 //          length whose loads are all issued before the first set is
 //          quantised (1); used when ITEMS * GPB divides the number of
@@ -45,9 +49,12 @@
 #ifndef ITEMS // hand: a new loop
 #define ITEMS 1
 #endif
+#ifndef DIV // hand: a change of arithmetic
+#define DIV 0
+#endif
 // hand: the original's code path, and the block's size for the compiler
 // off it (the original has none)
-#define PTG_ORIGINAL (VEC == 8 && !ONCE && !PACK && ITEMS == 1)
+#define PTG_ORIGINAL (VEC == 8 && !ONCE && !PACK && ITEMS == 1 && !DIV)
 #if PTG_ORIGINAL
 #define PTG_BOUNDS
 #else
@@ -72,6 +79,21 @@ template <int N> struct ptg_codes;
 template <> struct ptg_codes<4> { typedef unsigned int type; };
 template <> struct ptg_codes<8> { typedef unsigned long long type; };
 
+// hand: x / scale (DIV 0), or through r = 1 / scale and s = min(scale,
+// FLT_MAX) (DIV 1): one correction of the rounded product gives the
+// correctly rounded quotient wherever it is 2^-20 or more, and the same fp8
+// code everywhere (the clamp and the rounding to fp8 hide the last bit of
+// smaller quotients; s finite keeps an infinite scale's quotients at 0)
+__device__ __forceinline__ float ptg_quot(float x, float scale, float r, float s)
+{
+#if DIV
+	const float q = __fmul_rn(x, r);
+	return copysignf(__fmaf_rn(__fmaf_rn(-q, s, x), r, q), x);
+#else
+	return x / scale;
+#endif
+}
+
 // hand: the space, the problem sizes and the buffers; the launch as the
 // host computes it
 #pragma kt param TPG values(2, 4, 8, 16) default(16)
@@ -79,7 +101,8 @@ template <> struct ptg_codes<8> { typedef unsigned long long type; };
 #pragma kt param GPB values(1, 2, 4, 8, 16, 32, 64) default(16)
 #pragma kt param ONCE values(0, 1) default(0)
 #pragma kt param PACK values(0, 1) default(0)
-#pragma kt param ITEMS values(1, 2, 4, 8) default(1)
+#pragma kt param ITEMS values(1, 2, 4) default(1)
+#pragma kt param DIV values(0, 1) default(0)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(7168, 4096) default(7168)
 #pragma kt set GROUPS = T * D / 128
@@ -87,7 +110,8 @@ template <> struct ptg_codes<8> { typedef unsigned long long type; };
 #pragma kt set PB = FAST ? GPB : min(ITEMS > 1 ? GPB / 2 : GPB, GROUPS & -GROUPS)
 #pragma kt constraint D % 128 == 0 && 128 % (TPG * VEC) == 0
 #pragma kt constraint GPB * TPG >= 32 && GPB * TPG <= 1024
-#pragma kt constraint ITEMS == 1 || (ONCE == 1 && PACK == 1 && GPB >= 2 && GPB * ITEMS <= 256)
+#pragma kt constraint ITEMS == 1 || (ONCE == 1 && PACK == 1 && GPB >= 2 && GPB * ITEMS <= 256 && ITEMS <= TPG)
+#pragma kt constraint DIV == 0 || (PACK == 1 && ONCE == 1)
 #pragma kt launch grid(GROUPS / (PB * (FAST ? ITEMS : 1))) block(PB * TPG)
 #pragma kt arg in bf16[T * D] in init(random(-8, 8))
 #pragma kt arg q fp8e4m3[T * D] out
@@ -154,18 +178,20 @@ extern "C" __global__ void PTG_BOUNDS per_token_group_quant_fp8_kernel(
 	for (int s = 0; s < ITEMS; s++) {
 		if (s >= items)
 			break;
-		float amax = 1e-10f;
+		// the max of |x| over bf16 pairs (exact: it is one of them; a NaN
+		// is passed over as fmaxf does), then the original's floor
+		__nv_bfloat162 m = __float2bfloat162_rn(0.f);
 #pragma unroll
 		for (int j = 0; j < kPer; j++)
 #pragma unroll
-			for (int k = 0; k < VEC / 2; k++) {
-				float2 f = __bfloat1622float2(v[s][j].h[k]);
-				amax = fmaxf(amax, fmaxf(fabsf(f.x), fabsf(f.y)));
-			}
+			for (int k = 0; k < VEC / 2; k++)
+				m = __hmax2(m, __habs2(v[s][j].h[k]));
+		float amax = fmaxf(1e-10f, fmaxf(__low2float(m), __high2float(m)));
 #pragma unroll
 		for (int off = TPG / 2; off > 0; off /= 2)
 			amax = fmaxf(amax, __shfl_xor_sync(mask, amax, off));
 		const float scale = amax / 448.f;
+		const float rcp = DIV ? 1.0f / scale : 0.f, sfin = fminf(scale, 3.40282347e38f);
 		if (lane == 0)
 			scales[g[s]] = scale;
 #pragma unroll
@@ -184,8 +210,10 @@ extern "C" __global__ void PTG_BOUNDS per_token_group_quant_fp8_kernel(
 #pragma unroll
 			for (int k = 0; k < VEC; k += 2) {
 				float2 y;
-				y.x = fminf(fmaxf(__bfloat162float(w.e[k]) / scale, -448.f), 448.f);
-				y.y = fminf(fmaxf(__bfloat162float(w.e[k + 1]) / scale, -448.f), 448.f);
+				y.x = ptg_quot(__bfloat162float(w.e[k]), scale, rcp, sfin);
+				y.y = ptg_quot(__bfloat162float(w.e[k + 1]), scale, rcp, sfin);
+				y.x = fminf(fmaxf(y.x, -448.f), 448.f);
+				y.y = fminf(fmaxf(y.y, -448.f), 448.f);
 				c |= (unsigned long long)__nv_cvt_float2_to_fp8x2(y, __NV_SATFINITE,
 										 __NV_E4M3)
 				     << (8 * k);
@@ -194,7 +222,8 @@ extern "C" __global__ void PTG_BOUNDS per_token_group_quant_fp8_kernel(
 #else
 #pragma unroll
 			for (int k = 0; k < VEC; k++) {
-				float y = fminf(fmaxf(__bfloat162float(w.e[k]) / scale, -448.f), 448.f);
+				float y = ptg_quot(__bfloat162float(w.e[k]), scale, rcp, sfin);
+				y = fminf(fmaxf(y, -448.f), 448.f);
 				q[g[s] * kGroup + i * VEC + k].__x =
 					__nv_cvt_float_to_fp8(y, __NV_SATFINITE, __NV_E4M3);
 			}
