@@ -8,8 +8,8 @@
 // 1) as divide the number of groups.
 //
 // hand: the template's parameters, each defaulting to the literal it
-// replaced (VEC 8, ONCE 0, PACK 0, ITEMS 1 take the original's code path;
-// the group, 128, is the format, not a knob):
+// replaced (VEC 8, ONCE 0, PACK 0, ITEMS 1, DIV 0 take the original's code
+// path; the group, 128, is the format, not a knob):
 //   TPG    threads per group (16)
 //   VEC    bf16 per vector load (8: 16 bytes)
 //   GPB    the most groups per block; the block takes the largest power of
@@ -110,6 +110,8 @@ __device__ __forceinline__ float ptg_quot(float x, float scale, float r, float s
 #pragma kt set PB = FAST ? GPB : min(ITEMS > 1 ? GPB / 2 : GPB, GROUPS & -GROUPS)
 #pragma kt constraint D % 128 == 0 && 128 % (TPG * VEC) == 0
 #pragma kt constraint GPB * TPG >= 32 && GPB * TPG <= 1024
+// hand: ITEMS and DIV only with the group read once and packed stores (the
+// fast family); ITEMS * 128 / TPG bf16 per thread: at most 64 registers
 #pragma kt constraint ITEMS == 1 || (ONCE == 1 && PACK == 1 && GPB >= 2 && GPB * ITEMS <= 256 && ITEMS <= TPG)
 #pragma kt constraint DIV == 0 || (PACK == 1 && ONCE == 1)
 #pragma kt launch grid(GROUPS / (PB * (FAST ? ITEMS : 1))) block(PB * TPG)
