@@ -41,26 +41,26 @@ export PATH=$PATH:/usr/local/cuda/bin
 # ITEMS of them (b128: 14 blocks per token, b64: 28, b32: 56).
 configs='
 orig silu_and_mul a silu_and_mul.cu
-s0b128f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128 -DFAST=1
-s0b128 silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128
-s0b64f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=64 -DFAST=1
-s0b32f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=32 -DFAST=1
-s0b128i2f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128 -DITEMS=2 -DFAST=1
-s0b256v4f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DVEC=4 -DFAST=1
+s0b128f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=128 -DFAST=1
+s0b128 silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=128
+s0b64f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=64 -DFAST=1
+s0b32f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=32 -DFAST=1
+s0b128i2f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=128 -DITEMS=2 -DFAST=1
+s0b256v4f silu_and_mul d silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=256 -DVEC=4 -DFAST=1
 old_t1 silu_and_mul d silu_and_mul.kt.cu -DVEC=2 -DSPLIT=8
-old_t64 silu_and_mul d silu_and_mul.kt.cu -DVEC=2 -DBLOCK=256 -DITEMS=2 -DSPLIT=16
+old_t64 silu_and_mul d silu_and_mul.kt.cu -DVEC=2 -DBLOCK_SIZE=256 -DITEMS=2 -DSPLIT=16
 f silu_and_mul p silu_and_mul.kt.cu -DFAST=1
-b512i2f silu_and_mul p silu_and_mul.kt.cu -DBLOCK=512 -DITEMS=2 -DFAST=1
-s0b256i2f silu_and_mul p silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DITEMS=2 -DFAST=1
+b512i2f silu_and_mul p silu_and_mul.kt.cu -DBLOCK_SIZE=512 -DITEMS=2 -DFAST=1
+s0b256i2f silu_and_mul p silu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=256 -DITEMS=2 -DFAST=1
 orig gelu_and_mul a gelu_and_mul.cu
 e gelu_and_mul a gelu_and_mul.kt.cu -DEARLY=1
-s0b128 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128
-s0b128e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=128 -DEARLY=1
-s0b64e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=64 -DEARLY=1
-s0b256v4e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK=256 -DVEC=4 -DEARLY=1
-old_t64 gelu_and_mul d gelu_and_mul.kt.cu -DVEC=4 -DBLOCK=256 -DSPLIT=16 -DUNROLL=2
+s0b128 gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=128
+s0b128e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=128 -DEARLY=1
+s0b64e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=64 -DEARLY=1
+s0b256v4e gelu_and_mul d gelu_and_mul.kt.cu -DSPLIT=0 -DBLOCK_SIZE=256 -DVEC=4 -DEARLY=1
+old_t64 gelu_and_mul d gelu_and_mul.kt.cu -DVEC=4 -DBLOCK_SIZE=256 -DSPLIT=16 -DUNROLL=2
 i2e gelu_and_mul p gelu_and_mul.kt.cu -DITEMS=2 -DEARLY=1
-b256i4e gelu_and_mul p gelu_and_mul.kt.cu -DBLOCK=256 -DITEMS=4 -DEARLY=1
+b256i4e gelu_and_mul p gelu_and_mul.kt.cu -DBLOCK_SIZE=256 -DITEMS=4 -DEARLY=1
 orig merge_attn_states a merge_attn_states.cu
 e merge_attn_states d merge_attn_states.kt.cu -DEARLY=1
 f merge_attn_states d merge_attn_states.kt.cu -DFAST=1

@@ -46,13 +46,13 @@ r64b8s transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=64 -DBROWS=8 -DPAD=0 -D
 r128b4s transpose transpose.kt.cu -DREGS=1 -DVEC=8 -DTILE=128 -DBROWS=4 -DPAD=0 -DSWAP=1
 orig rotary_embedding rotary_embedding.cu
 default rotary_embedding rotary_embedding.kt.cu
-v8s2 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DBLOCK=64 -DHSPLIT=2
-v8h1 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DBLOCK=512
-v8h2 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=2 -DBLOCK=256
-v8h4 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=4 -DBLOCK=128
-v8h4b64 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=4 -DBLOCK=64
-v8h8 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=8 -DBLOCK=64
-v4h4 rotary_embedding rotary_embedding.kt.cu -DVEC=4 -DHPT=4 -DBLOCK=256
+v8s2 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DBLOCK_SIZE=64 -DHSPLIT=2
+v8h1 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DBLOCK_SIZE=512
+v8h2 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=2 -DBLOCK_SIZE=256
+v8h4 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=4 -DBLOCK_SIZE=128
+v8h4b64 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=4 -DBLOCK_SIZE=64
+v8h8 rotary_embedding rotary_embedding.kt.cu -DVEC=8 -DHPT=8 -DBLOCK_SIZE=64
+v4h4 rotary_embedding rotary_embedding.kt.cu -DVEC=4 -DHPT=4 -DBLOCK_SIZE=256
 orig per_token_group_quant_fp8 per_token_group_quant_fp8.cu
 default per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu
 t4p per_token_group_quant_fp8 per_token_group_quant_fp8.kt.cu -DTPG=4 -DPACK=1

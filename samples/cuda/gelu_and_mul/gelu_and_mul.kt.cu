@@ -4,15 +4,15 @@
 // style of SGLang's AOT activation kernel: one block per token, 16-byte
 // vectors (8 bf16), at most 1024 threads per block, the column loop rolled.
 // hand: this is the template gelu_and_mul.kt.cu: `ktc annotate` of the
-// hand: original (UNROLL), completed by hand; each parameter defaults to
+// hand: original (UNROLL, BLOCK_SIZE), completed by hand; each parameter defaults to
 // hand: the literal it replaced, and at the defaults nvcc emits the
 // hand: original's PTX:
 // hand:   UNROLL unroll of the column loop (1: "#pragma unroll 1")
 // hand:   VEC    bf16 per vector access (8: 16 bytes)
-// hand:   BLOCK  the cap on threads per block (1024)
+// hand:   BLOCK_SIZE  the cap on threads per block (1024)
 // hand:   ITEMS  vectors of each half a thread loads before it computes (1)
 // hand:   SPLIT  blocks per token, each taking a slice of the row (1); 0:
-// hand:          as many as the row needs for one pass of BLOCK * ITEMS
+// hand:          as many as the row needs for one pass of BLOCK_SIZE * ITEMS
 // hand:          vectors (every thread loads once, the row spread over SMs:
 // hand:          decode sizes leave most SMs idle with one block per token)
 // hand:   EARLY  1: gelu(x) * y computed as h + h * erf(x / sqrt(2)), h =
@@ -21,17 +21,17 @@
 // hand:          below the erfs: a second DRAM round trip per vector)
 #include <cuda_bf16.h>
 
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 1024
+#endif
 #ifndef UNROLL
 #define UNROLL 1
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
-// hand: parameters annotate keeps as literals (the 16-byte word, the 1024
-// cap, the block per token) or that are not literals (ITEMS, EARLY)
+// hand: parameters annotate keeps as literals (the 16-byte word, the
+// block per token) or that are not literals (ITEMS, EARLY)
 #ifndef VEC
 #define VEC 8
-#endif
-#ifndef BLOCK
-#define BLOCK 1024
 #endif
 #ifndef ITEMS
 #define ITEMS 1
@@ -81,7 +81,7 @@ __device__ __forceinline__ gelu_word gelu_and_mul_vec(gelu_word xv, gelu_word yv
 
 #pragma kt param UNROLL values(1, 2) default(1) // hand: 4 to 16 add nothing: ptxas does not hoist the next iteration's loads above this one's store (ITEMS does that)
 #pragma kt param VEC values(2, 4, 8) default(8) // hand: VEC to EARLY: see the top
-#pragma kt param BLOCK values(32, 64, 128, 256, 512, 1024) default(1024)
+#pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(1024) // hand: annotate's cap, powers of two only
 #pragma kt param ITEMS values(1, 2, 4) default(1)
 #pragma kt param SPLIT values(0, 1, 4, 16, 64) default(1)
 #pragma kt param EARLY values(0, 1) default(0)
@@ -89,9 +89,9 @@ __device__ __forceinline__ gelu_word gelu_and_mul_vec(gelu_word xv, gelu_word yv
 #pragma kt problem D values(14336, 18432) default(14336) // hand:
 #pragma kt set VECS = D / VEC // hand: vectors per half row
 #pragma kt set THREADS = div_ceil(SPLIT > 0 ? div_ceil(VECS, SPLIT) : VECS, ITEMS) // hand: threads a slice needs
-#pragma kt set THREADS_USED = min(THREADS, BLOCK) // hand:
+#pragma kt set THREADS_USED = min(THREADS, BLOCK_SIZE) // hand:
 #pragma kt constraint D % VEC == 0 // hand: the host code's precondition
-#pragma kt constraint BLOCK == 1024 || BLOCK < THREADS // hand: a cap that does not bind repeats the configuration of cap 1024
+#pragma kt constraint BLOCK_SIZE == 1024 || BLOCK_SIZE < THREADS // hand: a cap that does not bind repeats the configuration of cap 1024
 #pragma kt constraint UNROLL == 1 || (SPLIT == 1 && ITEMS == 1) // hand: unroll only where a thread loops, not with ITEMS as well
 #pragma kt constraint SPLIT <= 1 || THREADS_USED >= 32 // hand: a slice fills at least a warp
 #pragma kt launch grid(T, SPLIT > 0 ? SPLIT : div_ceil(VECS, THREADS_USED * ITEMS)) block(THREADS_USED) // hand: grid(tokens) block((d / 8 < 1024 ? d / 8 : 1024)) from annotate, generalised
@@ -104,7 +104,7 @@ __device__ __forceinline__ gelu_word gelu_and_mul_vec(gelu_word xv, gelu_word yv
 // (without a bound ptxas sinks the later loads below the first store, to
 // save registers: a second DRAM round trip)
 #if ITEMS > 1
-#define KT_BOUNDS __launch_bounds__(BLOCK, 1)
+#define KT_BOUNDS __launch_bounds__(BLOCK_SIZE, 1)
 #else
 #define KT_BOUNDS
 #endif
@@ -161,7 +161,7 @@ static cudaError_t gelu_and_mul(__nv_bfloat16 *out, const __nv_bfloat16 *in,
 	// hand: the launch of the #pragma kt launch line
 	const int vecs = d / VEC;
 	const int threads = ((SPLIT > 0 ? (vecs + SPLIT - 1) / SPLIT : vecs) + ITEMS - 1) / ITEMS;
-	const int used = threads < BLOCK ? threads : BLOCK;
+	const int used = threads < BLOCK_SIZE ? threads : BLOCK_SIZE;
 	dim3 grid(tokens, SPLIT > 0 ? SPLIT : (vecs + used * ITEMS - 1) / (used * ITEMS));
 	dim3 block(used);
 	gelu_and_mul_kernel<<<grid, block, 0, stream>>>(out, in, d);

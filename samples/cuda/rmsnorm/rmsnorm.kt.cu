@@ -3,10 +3,10 @@
 // one block per token, 16-byte vectors, min(d / 8, 1024) threads rounded up
 // to whole warps, the sum of squares reduced through warp shuffles and 32
 // floats of shared memory, then a second pass that reads the row again.
-// hand: the template's parameters (ktc annotate derives none of them from
+// hand: the template's parameters (ktc annotate derives only BLOCK_SIZE from
 // this file: the width is fixed by uint4, the rest are new code paths):
 //   VEC      bf16 per vector access (8: 16 bytes, the original's uint4)
-//   BLOCK    the cap on threads per row of the two-pass path (1024)
+//   BLOCK_SIZE    the cap on threads per row of the two-pass path (1024)
 //   ITEMS    0: the original's two passes, the row read twice; k > 0: each
 //            thread keeps its k vectors of x in registers (one read)
 //   WPRE     with ITEMS > 0: 1 loads w with x, before the reduction (one
@@ -18,11 +18,11 @@
 //            memory, so a decode batch of T tokens fills T * k SMs
 #include <cuda_bf16.h>
 
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 1024
+#endif
 #ifndef VEC // hand: the width of the uint4 accesses (annotate: "needs the vectorize refactor")
 #define VEC 8
-#endif
-#ifndef BLOCK // hand: the 1024 of the host's min(d / 8, 1024), a bound it does not link
-#define BLOCK 1024
 #endif
 #ifndef ITEMS // hand: a new code path (row in registers)
 #define ITEMS 0
@@ -110,16 +110,16 @@ __device__ __forceinline__ void rms_put(float *p, unsigned rank, float v)
 // hand: the parameters, sizes, launch and buffers (annotate leaves them to
 // be completed; problem names T and D as in the other samples):
 #pragma kt param VEC values(4, 8) default(8)
-#pragma kt param BLOCK values(128, 256, 512, 1024) default(1024)
+#pragma kt param BLOCK_SIZE values(128, 256, 512, 1024) default(1024) // hand: annotate's cap, powers of two only
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
 #pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
 #pragma kt param WPRE values(0, 1) default(1)
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(4096)
 #pragma kt set NVB = D / VEC / CLUSTER
-#pragma kt set TPB = div_ceil(ITEMS > 0 ? div_ceil(NVB, ITEMS) : min(NVB, BLOCK), 32) * 32
+#pragma kt set TPB = div_ceil(ITEMS > 0 ? div_ceil(NVB, ITEMS) : min(NVB, BLOCK_SIZE), 32) * 32
 #pragma kt constraint D % (VEC * CLUSTER) == 0
-#pragma kt constraint ITEMS == 0 || BLOCK == 1024
+#pragma kt constraint ITEMS == 0 || BLOCK_SIZE == 1024
 #pragma kt constraint ITEMS > 0 || CLUSTER == 1
 #pragma kt constraint ITEMS > 0 && CLUSTER == 1 || WPRE == 1
 #pragma kt constraint TPB <= 1024
@@ -256,7 +256,7 @@ static cudaError_t rmsnorm(__nv_bfloat16 *out, const __nv_bfloat16 *in,
 {
 	if (d % VEC || tokens <= 0)
 		return cudaErrorInvalidValue;
-	int threads = d / VEC < BLOCK ? d / VEC : BLOCK; // hand: VEC, BLOCK as above
+	int threads = d / VEC < BLOCK_SIZE ? d / VEC : BLOCK_SIZE; // hand: VEC, BLOCK_SIZE as above
 	if (ITEMS > 0) // hand: enough threads to hold the block's share of the row
 		threads = (d / VEC / CLUSTER + ITEMS - 1) / (ITEMS > 0 ? ITEMS : 1);
 	threads = (threads + 31) / 32 * 32;

@@ -8,7 +8,7 @@
 //
 // hand: the template's parameters, each defaulting to the literal it
 // replaced (VEC, HPT and HSPLIT at 1 take the original's code path):
-//   BLOCK   the cap on threads per block (512)
+//   BLOCK_SIZE   the cap on threads per block (512)
 //   VEC     pairs per thread, adjacent (1: 2-byte loads; 8: 16-byte loads
 //           of each half, 32 bytes of each of cos and sin)
 //   HPT     heads per thread in flight: a thread keeps one slice of the
@@ -17,11 +17,11 @@
 //   HSPLIT  blocks per token, each taking a share of the heads (1);
 //           decode sizes leave most SMs idle with one block per token
 // Off the original's path a block is (heads side by side) x (dim / 2 /
-// VEC) threads, at most BLOCK.
+// VEC) threads, at most BLOCK_SIZE.
 #include <cuda_bf16.h>
 
-#ifndef BLOCK // hand: annotate keeps the launch's 512 (a cap in a ?:)
-#define BLOCK 512
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 512
 #endif
 #ifndef VEC // hand: the pair loop is not a vectorize loop annotate knows
 #define VEC 1
@@ -38,7 +38,7 @@
 #if ROPE_ORIGINAL
 #define ROPE_BOUNDS
 #else
-#define ROPE_BOUNDS __launch_bounds__(BLOCK)
+#define ROPE_BOUNDS __launch_bounds__(BLOCK_SIZE)
 #endif
 
 __device__ __forceinline__ void rotate_pair(__nv_bfloat16 *x, const float *cache,
@@ -71,7 +71,7 @@ union rope_f {
 // benchmark's) and the buffers' lengths, the arguments in the kernel's
 // order; off the original's path the block is HG heads side by side, EV
 // threads each (one per VEC pairs of a head)
-#pragma kt param BLOCK values(64, 128, 256, 512, 1024) default(512)
+#pragma kt param BLOCK_SIZE values(64, 128, 256, 512, 1024) default(512) // hand: annotate's cap, powers of two only
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt param HPT values(1, 2, 4, 8) default(1)
 #pragma kt param HSPLIT values(1, 2, 4, 8) default(1)
@@ -82,10 +82,10 @@ union rope_f {
 #pragma kt set ORIG = VEC == 1 && HPT == 1 && HSPLIT == 1
 #pragma kt set EV = HD / 2 / VEC
 #pragma kt set PER = div_ceil(QH + KH, HSPLIT)
-#pragma kt set HG = min(div_ceil(PER, HPT), BLOCK / EV)
-#pragma kt set THREADS = ORIG ? min(QH * HD / 2, BLOCK) : HG * EV
-#pragma kt constraint HD % (2 * VEC) == 0 && EV <= BLOCK
-#pragma kt constraint BLOCK == 64 || (ORIG ? QH * HD / 2 : div_ceil(PER, HPT) * EV) > BLOCK / 2
+#pragma kt set HG = min(div_ceil(PER, HPT), BLOCK_SIZE / EV)
+#pragma kt set THREADS = ORIG ? min(QH * HD / 2, BLOCK_SIZE) : HG * EV
+#pragma kt constraint HD % (2 * VEC) == 0 && EV <= BLOCK_SIZE
+#pragma kt constraint BLOCK_SIZE == 64 || (ORIG ? QH * HD / 2 : div_ceil(PER, HPT) * EV) > BLOCK_SIZE / 2
 #pragma kt launch grid(T, HSPLIT) block(THREADS)
 #pragma kt arg positions i64[T] in init(random(0, 4095))
 #pragma kt arg query bf16[T * QH * HD] inout
@@ -177,14 +177,14 @@ static cudaError_t rotary_embedding(const long *positions, __nv_bfloat16 *query,
 		return cudaErrorInvalidValue;
 #if ROPE_ORIGINAL // hand: the original's launch
 	const int pairs = qheads * dim / 2;
-	rotary_embedding_kernel<<<tokens, pairs < BLOCK ? pairs : BLOCK, 0, stream>>>(
+	rotary_embedding_kernel<<<tokens, pairs < BLOCK_SIZE ? pairs : BLOCK_SIZE, 0, stream>>>(
 		positions, query, key, cache, dim, qheads, kheads);
 #else
-	// hand: dim a multiple of 2 * VEC, one head's slices within BLOCK
+	// hand: dim a multiple of 2 * VEC, one head's slices within BLOCK_SIZE
 	const int ev = dim / 2 / VEC, per = (qheads + kheads + HSPLIT - 1) / HSPLIT;
-	if (dim % (2 * VEC) || ev > BLOCK)
+	if (dim % (2 * VEC) || ev > BLOCK_SIZE)
 		return cudaErrorInvalidValue;
-	const int hg = (per + HPT - 1) / HPT < BLOCK / ev ? (per + HPT - 1) / HPT : BLOCK / ev;
+	const int hg = (per + HPT - 1) / HPT < BLOCK_SIZE / ev ? (per + HPT - 1) / HPT : BLOCK_SIZE / ev;
 	dim3 grid(tokens, HSPLIT);
 	rotary_embedding_kernel<<<grid, hg * ev, 0, stream>>>(positions, query, key, cache,
 							       dim, qheads, kheads);
