@@ -130,13 +130,28 @@ static bool structural(const kt_plan *p, size_t i)
 	return false;
 }
 
+/* Used only in host code, no refactor's: NVRTC never compiles any of its
+ * uses (host code stands under #ifndef __CUDACC_RTC__), so a per-value
+ * NVRTC check would prove nothing and is not made. */
+static bool host_only(const kt_plan *p, size_t i)
+{
+	const kt_plan_param *pp = &p->params[i];
+	for (size_t r = 0; r < p->nrefactors; r++)
+		if (!strcmp(p->refactors[r].param, pp->name))
+			return false;
+	for (size_t u = 0; u < pp->nuses; u++)
+		if (!pp->uses[u].host)
+			return false;
+	return pp->nuses > 0;
+}
+
 /* Appends the values of the parameters on, of one tier, to v. */
 static int add_values(kt_rw_values *v, const kt_plan *p, const bool *on,
                       bool tier)
 {
 	for (size_t i = 0; i < p->nparams; i++) {
 		const kt_plan_param *pp = &p->params[i];
-		if (!on[i] || structural(p, i) != tier)
+		if (!on[i] || structural(p, i) != tier || host_only(p, i))
 			continue;
 		for (size_t k = 0; k < pp->nvalues; k++) {
 			if (pp->values[k] == pp->def)

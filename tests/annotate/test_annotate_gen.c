@@ -232,11 +232,39 @@ static void gen_orders_problem_then_launch_then_args(void)
 	kt_plan_free(p);
 }
 
+static void values_of_a_host_only_parameter_are_not_compiled(void)
+{
+	kt_plan *p = plan("TILE");
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	kt_rewrite_decl decls[2] = {0};
+	kt_rewrite_include inc = {0};
+	kt_rewrite_file f = file(decls, &inc);
+	bool on[3] = {false, false, true}; /* BLOCK: a stride and a launch */
+	kt_rw_values v;
+	CHECK_EQ_INT(kt_rw_values_make(&v, p, on, &f, src, 1), 0);
+	CHECK_EQ_INT(v.n, 1); /* 128 (the default 256 is the original) */
+	kt_rw_values_release(&v);
+	/* without the kernel's stride, only the launch (host code) uses it */
+	kt_plan_param *b = &p->params[2];
+	b->uses++;
+	b->nuses--;
+	CHECK(b->nuses == 1 && b->uses[0].host);
+	CHECK_EQ_INT(kt_rw_values_make(&v, p, on, &f, src, 1), 0);
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+	b->uses--;
+	b->nuses++;
+	kt_plan_free(p);
+}
+
 int main(void)
 {
 	RUN(gen_writes_the_template_conventions);
 	RUN(gen_leaves_a_unit_that_is_off_untouched);
 	RUN(gen_marks_a_macro_use_that_is_not_its_define);
 	RUN(gen_orders_problem_then_launch_then_args);
+	RUN(values_of_a_host_only_parameter_are_not_compiled);
 	return check_summary();
 }
