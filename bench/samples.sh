@@ -103,7 +103,7 @@ log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 	echo "batch: $batch"
 	echo "set: $set_name"
 	echo "ktc: $("$ktc" --version 2>&1)"
-	echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "commit: ${KTC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$out/device.txt"
 cat "$out/device.txt"
 
