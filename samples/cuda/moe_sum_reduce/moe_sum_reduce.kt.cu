@@ -5,10 +5,11 @@
 // (two 16-byte loads, ld.global.cg, per expert) of a 512-column chunk, the
 // 8 experts unrolled; the grid's x size counts 8 elements per lane, so half
 // its blocks find no chunk.
-// hand: the whole template. ktc annotate cannot read the original yet
-// (its CUDA stand-in headers lack __ldcg), so this is the original with
-// what annotate does elsewhere (a macro with the literal as its default
-// per parameter, the #pragma kt block above the kernel) done by hand.
+// hand: the whole template. ktc annotate derives only BLOCK_SIZE, the
+// block's x size 32, which is the warp here (lanes split a 512-column
+// chunk; any other value repeats work), so the template keeps the 32 and
+// does by hand what annotate does elsewhere (a macro with the literal as
+// its default per parameter, the #pragma kt block above the kernel).
 // Parameters, each defaulting to the original's literal (the top-k, 8, is
 // the model's, not a knob):
 //   WARPS   warps (tokens) per block (8)
