@@ -61,8 +61,8 @@ hand_diff() { # sample -> 0 current (or updated), 1 stale or failed
 	fi
 	diff -u --label "$s.cu, as ktc annotate writes it" --label "$s.kt.cu" \
 		"$work/$s.annotated.cu" "$dir/$s.kt.cu" >"$work/$s.hand.diff"
-	added=$(grep -c '^+[^+]' "$work/$s.hand.diff")
-	removed=$(grep -c '^-[^-]' "$work/$s.hand.diff")
+	added=$(tail -n +3 "$work/$s.hand.diff" | grep -c '^+')
+	removed=$(tail -n +3 "$work/$s.hand.diff" | grep -c '^-')
 	if [ $update = 1 ]; then
 		cp "$work/$s.hand.diff" "$dir/$s.hand.diff"
 		echo "$s: hand diff written: $added lines added, $removed removed by hand"

@@ -60,6 +60,14 @@ foreach(entry ${KTC_SAMPLES})
         ENVIRONMENT "KTC_SAMPLES_CACHE=${CMAKE_BINARY_DIR}/samples-cubin-cache")
     endforeach()
   endif()
+  if(KTC_NVCC AND KTC_HAVE_LIBCLANG)
+    # The template is annotate's output plus the stored hand diff, and at
+    # its defaults it is the original (same PTX).
+    add_test(NAME sample_provenance_${sample}
+             COMMAND ${KTC_SAMPLES_DIR}/provenance.sh -k $<TARGET_FILE:ktc> ${sample})
+    set_tests_properties(sample_provenance_${sample} PROPERTIES
+      LABELS "samples;cuda" ENVIRONMENT "NVCC=${KTC_NVCC}")
+  endif()
   if(KTC_NVCC)
     set(out ${CMAKE_BINARY_DIR}/samples-check)
     add_test(NAME sample_nvcc_${sample}
@@ -73,3 +81,16 @@ foreach(entry ${KTC_SAMPLES})
     endforeach()
   endif()
 endforeach()
+
+# DIV=1 of per_token_group_quant_fp8 (a reciprocal and one fma correction
+# instead of a division) gives the original's fp8 codes for every bf16
+# input and scale: an exhaustive check, about 10 s.
+add_executable(test_sample_divcheck ${KTC_SAMPLES_DIR}/per_token_group_quant_fp8/divcheck.c)
+target_link_libraries(test_sample_divcheck PRIVATE m)
+include(CheckCCompilerFlag)
+check_c_compiler_flag(-mfma KTC_CC_HAS_MFMA)
+if(KTC_CC_HAS_MFMA)
+  target_compile_options(test_sample_divcheck PRIVATE -O2 -mfma)
+endif()
+add_test(NAME sample_divcheck COMMAND test_sample_divcheck)
+set_tests_properties(sample_divcheck PROPERTIES LABELS "samples;slow")
