@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/annotate.sh - how long `ktc annotate` takes on each sample kernel
-# (tests/annotate/inputs, tests/annotate/unseen, and tests/annotate/suite:
-# copies of the originals of samples/cuda): the median of 5 runs of
+# (tests/annotate/inputs, tests/annotate/unseen, and the originals of
+# samples/cuda): the median of 5 runs of
 # `ktc annotate FILE -o OUT`, the whole command, verification included
 # (parse, plan, nvcc on the original and the annotated file, NVRTC on every
 # domain value). Writes the table into docs/annotate.md between the
@@ -28,7 +28,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=""
 worst=0
 for f in tests/annotate/inputs/*.cu tests/annotate/unseen/*.cu \
-	tests/annotate/suite/*.cu; do
+	samples/cuda/*/*.cu; do
+	case $f in *.kt.cu | */check.cu) continue ;; esac # the originals only
 	: >"$tmp/times"
 	for i in $(seq $runs); do
 		if ! { time "$ktc" annotate "$f" -o "$tmp/out.cu" \
