@@ -231,14 +231,15 @@ __global__ void ck_flush_kernel(const int4 *p, size_t n, int *sink)
  * the host code is the per-thread stream, which can be captured. */
 static double ck_graph_us = -1; /* of the last ck_time_us */
 
-static inline double ck_time_graph_us(const std::function<cudaError_t()> &launch)
+static inline double
+ck_time_graph_us(const std::function<cudaError_t()> &launch)
 {
 	const int per = 20, reps = 15;
 	cudaStream_t st = cudaStreamPerThread;
 	cudaGraph_t g = nullptr;
 	cudaGraphExec_t x = nullptr;
-	bool ok = cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal) ==
-	          cudaSuccess;
+	bool ok = cudaStreamBeginCapture(
+	              st, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
 	for (int i = 0; ok && i < per; i++)
 		ok = launch() == cudaSuccess;
 	ok = cudaStreamEndCapture(st, &g) == cudaSuccess && ok;
