@@ -114,21 +114,14 @@ def parse_checks(results):
             key = (m.group(1), m.group(2))
             verdicts[key] = "no verdict"
             continue
-        m = re.match(r"== time (orig|default|tuned) (\S+) (\S+)", line)
+        # "== time VARIANT SAMPLE SHAPE" or "== floor ENTRY", the time next
+        m = (re.match(r"== time (orig|default|tuned) (\S+) (\S+)", line)
+             or re.match(r"== (floor) (\S+)()", line))
         if m:
             key = None
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            t = timing(nxt)
+            t = timing(lines[i + 1] if i + 1 < len(lines) else "")
             if t:
-                times[(m.group(1), m.group(2), m.group(3))] = t
-            continue
-        m = re.match(r"== floor (\S+)", line)
-        if m:
-            key = None
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            t = timing(nxt)
-            if t:
-                times[("floor", m.group(1), "")] = t
+                times[m.groups()] = t
             continue
         if key and (re.match(r"\S+: (PASS|FAIL)", line) or "BUILD FAILED" in line
                     or "skipped" in line and "no CUDA" in line):
