@@ -402,16 +402,22 @@ int fe_assign_lhs(const fe_ast *a, int n, bool *compound)
 	return fe_strip(a, x->first);
 }
 
+/* What node n writes: the left side of an assignment or the operand of
+ * ++/--, else -1. */
+static int written(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	bool compound;
+	if (x->kind == CXCursor_UnaryOperator &&
+	    x->op >= CXUnaryOperator_PostInc && x->op <= CXUnaryOperator_PreDec)
+		return fe_strip(a, x->first);
+	return fe_assign_lhs(a, n, &compound);
+}
+
 bool fe_assigned(const fe_ast *a, int var)
 {
 	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		bool compound;
-		int lhs = fe_assign_lhs(a, (int)i, &compound);
-		if (x->kind == CXCursor_UnaryOperator &&
-		    x->op >= CXUnaryOperator_PostInc &&
-		    x->op <= CXUnaryOperator_PreDec)
-			lhs = fe_strip(a, x->first);
+		int lhs = written(a, (int)i);
 		if (lhs >= 0 && fe_refers_to(a, lhs, var))
 			return true;
 	}
@@ -454,12 +460,7 @@ int fe_def_before(const fe_ast *a, int var, uint32_t at)
 	uint32_t def_end = 0;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		bool compound;
-		int lhs = fe_assign_lhs(a, (int)i, &compound);
-		if (x->kind == CXCursor_UnaryOperator &&
-		    x->op >= CXUnaryOperator_PostInc &&
-		    x->op <= CXUnaryOperator_PreDec)
-			lhs = fe_strip(a, x->first);
+		int lhs = written(a, (int)i);
 		if (lhs < 0 || !fe_refers_to(a, lhs, var))
 			continue;
 		int e = plain_def(a, (int)i, var, block);
