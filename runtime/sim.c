@@ -13,7 +13,7 @@
 #include "runtime/backend_impl.h"
 
 #include "ktc/results.h"
-#include "tuner/table.h"
+#include "util/table.h"
 #include "util/fs.h"
 
 #include <errno.h>

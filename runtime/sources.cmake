@@ -1,13 +1,11 @@
-# runtime: results, the backend registry and the simulation backend.
+# runtime: the backend registry and the simulation backend.
 # A backend in runtime/<name>/ joins by writing runtime/<name>/sources.cmake
 # (see runtime/backend_impl.h): it appends its sources to KTC_SOURCES and its
 # name to KTC_RUNTIME_BACKENDS; the registry in backend.c is then switched on
 # for it through KTC_BUILD_<NAME>_BACKEND.
 list(APPEND KTC_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/result.c
   ${CMAKE_CURRENT_LIST_DIR}/backend.c
   ${CMAKE_CURRENT_LIST_DIR}/sim.c
-  ${CMAKE_CURRENT_LIST_DIR}/landscape.c
 )
 set(KTC_RUNTIME_BACKENDS "")
 if(KTC_HAVE_CUDA AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda/sources.cmake)

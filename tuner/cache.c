@@ -11,7 +11,7 @@
  * around.
  */
 #include "tuner/results_impl.h"
-#include "tuner/table.h"
+#include "util/table.h"
 
 #include "util/fs.h"
 #include "util/str.h"

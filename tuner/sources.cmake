@@ -1,6 +1,5 @@
 # tuner: sources of this stage are appended to KTC_SOURCES here.
 list(APPEND KTC_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/eval.c
   ${CMAKE_CURRENT_LIST_DIR}/space.c
 )
 # search strategies (tuner/strategy*.c, tuner/strat_*.c)
@@ -15,10 +14,13 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/strat_local.c
   ${CMAKE_CURRENT_LIST_DIR}/strat_bayes.c
 )
-# results: the append-only cache, T4 files, the tuning driver
+# results: kt_result and status names, the append-only cache, T4 files,
+# the tuning driver, synthetic landscapes
 list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/result.c
   ${CMAKE_CURRENT_LIST_DIR}/results.c
   ${CMAKE_CURRENT_LIST_DIR}/cache.c
   ${CMAKE_CURRENT_LIST_DIR}/t4.c
   ${CMAKE_CURRENT_LIST_DIR}/tune.c
+  ${CMAKE_CURRENT_LIST_DIR}/landscape.c
 )

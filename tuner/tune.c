@@ -12,7 +12,7 @@
  */
 #include "ktc/tune.h"
 
-#include "tuner/table.h"
+#include "util/table.h"
 #include "util/fs.h"
 
 #include <math.h>

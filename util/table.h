@@ -4,8 +4,8 @@
  * whose hash matches, and the caller compares its real keys. That keeps one
  * small table for every kind of key (strings, configurations, indices).
  */
-#ifndef KTC_TUNER_TABLE_H
-#define KTC_TUNER_TABLE_H
+#ifndef KTC_UTIL_TABLE_H
+#define KTC_UTIL_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
