@@ -21,6 +21,7 @@
 #include "ktc/results.h"
 #include "util/fs.h"
 #include "util/opt.h"
+#include "util/num.h"
 #include "util/str.h"
 
 #include <ctype.h>
@@ -158,13 +159,7 @@ static void format_value(char *buf, size_t n, kt_value v)
 		snprintf(buf, n, v.i < 0 ? "(%lld)" : "%lld", (long long)v.i);
 		return;
 	}
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, n, "%.*g", prec, v.f);
-		if (strtod(buf, NULL) == v.f)
-			break;
-	}
-	if (!strpbrk(buf, ".eEn"))
-		strncat(buf, ".0", n - strlen(buf) - 1);
+	kt_num_float_literal(buf, n, v.f);
 }
 
 /* The best correct record: the smallest median time. */

@@ -9,6 +9,7 @@
  */
 #include "grammar/grammar.h"
 
+#include "util/num.h"
 #include "util/str.h"
 
 #include <math.h>
@@ -383,17 +384,10 @@ static int prec_of(const kt_expr *e)
 	}
 }
 
-/* The shortest %g spelling that reads back as the same double. */
 static int format_float(kt_str *s, double d)
 {
-	char buf[40];
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, sizeof(buf), "%.*g", digits, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	if (!strpbrk(buf, ".eEn"))
-		strcat(buf, ".0");
+	char buf[KT_NUM_MAX];
+	kt_num_float_literal(buf, sizeof(buf), d);
 	return kt_str_adds(s, buf);
 }
 

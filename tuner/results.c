@@ -8,6 +8,7 @@
 #include "tuner/results_impl.h"
 
 #include "util/fs.h"
+#include "util/num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,12 +54,8 @@ cJSON *kt_json_number(double d)
 {
 	if (!isfinite(d))
 		return cJSON_CreateNull();
-	char buf[40];
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, sizeof(buf), "%.*g", digits, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
+	char buf[KT_NUM_MAX];
+	kt_num_shortest(buf, sizeof(buf), d);
 	return cJSON_CreateRaw(buf);
 }
 

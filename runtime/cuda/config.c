@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/buffers.h"
+#include "util/num.h"
 #include "util/str.h"
 
 void kt_cu_format_value(char *buf, size_t n, kt_value v)
@@ -23,14 +24,7 @@ void kt_cu_format_value(char *buf, size_t n, kt_value v)
 		snprintf(buf, n, v.i < 0 ? "(%lld)" : "%lld", (long long)v.i);
 		return;
 	}
-	/* the shortest text that reads back as the same double */
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, n, "%.*g", prec, v.f);
-		if (strtod(buf, NULL) == v.f)
-			break;
-	}
-	if (!strpbrk(buf, ".eEn")) /* keep it a floating literal */
-		strncat(buf, ".0", n - strlen(buf) - 1);
+	kt_num_float_literal(buf, n, v.f);
 	if (v.f < 0) {
 		char tmp[64];
 		snprintf(tmp, sizeof(tmp), "(%s)", buf);

@@ -8,6 +8,7 @@
  * thread-safe); on PoCL the builds really run in parallel.
  */
 #include "runtime/opencl/ocl.h"
+#include "util/num.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -22,9 +23,7 @@ static int add_value(kt_str *out, kt_value v)
 {
 	char buf[64];
 	if (v.is_float) {
-		snprintf(buf, sizeof(buf), "%.17g", v.f);
-		if (!strpbrk(buf, ".eEn"))
-			strcat(buf, ".0");
+		kt_num_float_literal(buf, sizeof(buf), v.f);
 	} else {
 		snprintf(buf, sizeof(buf), "%lld", (long long)v.i);
 	}

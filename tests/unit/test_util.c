@@ -1,14 +1,17 @@
-/* test_util.c - strings, arenas, arrays, the generator, files, options. */
+/* test_util.c - strings, arenas, arrays, the generator, files, options,
+ * numbers as text. */
 #include "check.h"
 
 #include "ktc/diag.h"
 #include "util/arena.h"
 #include "util/fs.h"
+#include "util/num.h"
 #include "util/opt.h"
 #include "util/rng.h"
 #include "util/str.h"
 #include "util/vec.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -135,6 +138,27 @@ static void opt_parses_long_short_and_positionals(void)
 	CHECK_EQ_INT(kt_opt_parse(&info, 3, bad, &npos), -1);
 }
 
+static void num_is_shortest_and_reads_back(void)
+{
+	char buf[KT_NUM_MAX];
+	kt_num_shortest(buf, sizeof(buf), 0.1);
+	CHECK_EQ_STR(buf, "0.1");
+	kt_num_shortest(buf, sizeof(buf), 100);
+	CHECK_EQ_STR(buf, "100");
+	kt_num_shortest(buf, sizeof(buf), 1.0 / 3);
+	CHECK_EQ_STR(buf, "0.3333333333333333");
+	kt_num_shortest(buf, sizeof(buf), 0.1 + 0.2);
+	CHECK_EQ_STR(buf, "0.30000000000000004");
+	kt_num_float_literal(buf, sizeof(buf), 2);
+	CHECK_EQ_STR(buf, "2.0");
+	kt_num_float_literal(buf, sizeof(buf), 1e20);
+	CHECK_EQ_STR(buf, "1e+20");
+	kt_num_float_literal(buf, sizeof(buf), -0.5);
+	CHECK_EQ_STR(buf, "-0.5");
+	kt_num_float_literal(buf, sizeof(buf), INFINITY);
+	CHECK_EQ_STR(buf, "inf");
+}
+
 int main(void)
 {
 	RUN(str_grows_and_formats);
@@ -145,5 +169,6 @@ int main(void)
 	RUN(fs_writes_atomically_and_reads_back);
 	RUN(diag_prints_caret_under_column);
 	RUN(opt_parses_long_short_and_positionals);
+	RUN(num_is_shortest_and_reads_back);
 	return check_summary();
 }
