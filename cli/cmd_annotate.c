@@ -173,7 +173,7 @@ static int run(const options *o, const char *path)
 {
 	session s = {.o = o, .path = path};
 	kt_diags_init(&s.d);
-	kt_parse_opts po = {.build_dir = o->build_dir};
+	kt_parse_opts po = {.build_dir = o->build_dir, .arch = o->arch};
 	int rc = prepare(&s);
 	if (!rc)
 		rc = kt_frontend_parse(&s.tu, path, &po, &s.d);
@@ -205,7 +205,7 @@ static int run(const options *o, const char *path)
 
 int cmd_annotate(int argc, char **argv)
 {
-	options o = {.arch = "sm_90a"};
+	options o = {0};
 	const kt_opt opts[] = {
 	    KT_OPT_STRING_('p', "build-dir", &o.build_dir, "DIR",
 	                   "folder with compile_commands.json (default: "

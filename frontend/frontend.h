@@ -30,6 +30,13 @@ struct kt_tu {
 	bool used_pch;           /* the includes came from the header cache */
 };
 
+/* parse.c: the folder holding compile_commands.json for the file at
+ * abs_path: the first of DIR and DIR/build that has one, for each DIR from
+ * the file's folder up to the root (as clang tools look, plus CMake's
+ * usual build folder); NULL when there is none. kt_free the result. The
+ * parse and compdb.c's verification flags both search with this. */
+char *kt_fe_compdb_dir(const char *abs_path);
+
 /* pch.c: the path of a PCH of the file's leading `#include <...>` lines
  * (built if missing, or when rebuild), or NULL when there is none to use.
  * kt_free the result. */

@@ -20,6 +20,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "frontend/frontend.h"
 
+#include "util/cuda.h"
 #include "util/fs.h"
 #include "util/str.h"
 
@@ -96,12 +97,6 @@ static int push_arg(kt_tu *tu, argv_vec *v, const char *fmt, ...)
 	return KT_OK;
 }
 
-static const char *cuda_root(void)
-{
-	const char *r = getenv("CUDA_HOME");
-	return r && *r ? r : "/usr/local/cuda";
-}
-
 static bool dir_exists(const char *root, const char *sub)
 {
 	char path[4096];
@@ -110,23 +105,26 @@ static bool dir_exists(const char *root, const char *sub)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int default_args(kt_tu *tu, argv_vec *v, bool have_std)
+static int default_args(kt_tu *tu, argv_vec *v, const kt_parse_opts *o,
+                        bool have_std)
 {
+	const char *arch = o->arch ? o->arch : KT_CUDA_DEFAULT_ARCH;
 	int rc = push_arg(tu, v, "-x");
 	rc = rc ? rc : push_arg(tu, v, "cuda");
 	rc = rc ? rc : push_arg(tu, v, "--cuda-device-only");
-	rc = rc ? rc : push_arg(tu, v, "--cuda-gpu-arch=sm_90a");
+	rc = rc ? rc : push_arg(tu, v, "--cuda-gpu-arch=%s", arch);
 	rc = rc ? rc : push_arg(tu, v, "-nocudalib");
-	rc = rc ? rc : push_arg(tu, v, "--cuda-path=%s", cuda_root());
+	rc = rc ? rc : push_arg(tu, v, "--cuda-path=%s", kt_cuda_root());
 	rc = rc ? rc : push_arg(tu, v, "-Wno-unknown-cuda-version");
 	rc = rc ? rc : push_arg(tu, v, "-ferror-limit=0");
 	if (!have_std)
 		rc = rc ? rc : push_arg(tu, v, "-std=c++17");
 	/* CUDA 13 keeps CCCL (cuda/std/..., used by cooperative_groups.h)
 	 * in include/cccl, which nvcc adds by itself */
-	if (!rc && dir_exists(cuda_root(), "/include/cccl")) {
+	if (!rc && dir_exists(kt_cuda_root(), "/include/cccl")) {
 		rc = push_arg(tu, v, "-isystem");
-		rc = rc ? rc : push_arg(tu, v, "%s/include/cccl", cuda_root());
+		rc = rc ? rc
+		        : push_arg(tu, v, "%s/include/cccl", kt_cuda_root());
 	}
 	rc = rc ? rc : push_arg(tu, v, "-idirafter");
 	rc = rc ? rc : push_arg(tu, v, "%s", STUB_DIR);
@@ -141,8 +139,7 @@ static bool file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The folder holding compile_commands.json above the file, or NULL. */
-static char *find_compdb_dir(const char *abs_path)
+char *kt_fe_compdb_dir(const char *abs_path)
 {
 	kt_str dir = KT_STR_INIT, probe = KT_STR_INIT;
 	char *found = NULL;
@@ -295,7 +292,7 @@ static int build_args(kt_tu *tu, const kt_parse_opts *o, kt_diags *diags)
 	char *dir = NULL;
 	if (!o->no_compdb)
 		dir = o->build_dir ? kt_strdup(o->build_dir)
-		                   : find_compdb_dir(tu->abs_path);
+		                   : kt_fe_compdb_dir(tu->abs_path);
 	if (dir) {
 		rc = args_from_compdb(tu, &v, dir, &have_std, diags);
 		if (rc == 0 && o->build_dir)
@@ -309,7 +306,7 @@ static int build_args(kt_tu *tu, const kt_parse_opts *o, kt_diags *diags)
 	kt_free(dir);
 	for (size_t i = 0; !rc && i < o->nextra; i++)
 		rc = push_arg(tu, &v, "%s", o->extra[i]);
-	rc = rc ? rc : default_args(tu, &v, have_std);
+	rc = rc ? rc : default_args(tu, &v, o, have_std);
 	tu->nargs = v.len;
 	tu->args = kt_arena_alloc(&tu->arena, (v.len + 1) * sizeof(char *));
 	if (!rc && !tu->args)

@@ -15,6 +15,7 @@ XX checks that no input file of
 #define _XOPEN_SOURCE 700 /* mkstemp */
 #include "frontend/frontend.h"
 
+#include "util/cuda.h"
 #include "util/fs.h"
 #include "util/str.h"
 
@@ -107,10 +108,8 @@ static uint64_t key_of(const kt_tu *tu, const kt_str *pre,
 	h = kt_hash(h, pre->ptr, pre->len);
 	for (unsigned i = 0; i < nstubs; i++)
 		h = kt_hash(h, stubs[i].Contents, stubs[i].Length);
-	const char *root = getenv("CUDA_HOME");
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/include/cuda.h",
-	         root && *root ? root : "/usr/local/cuda");
+	snprintf(path, sizeof(path), "%s/include/cuda.h", kt_cuda_root());
 	struct stat st;
 	if (stat(path, &st) == 0) {
 		h = kt_hash(h, &st.st_mtime, sizeof(st.st_mtime));

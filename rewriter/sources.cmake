@@ -9,8 +9,6 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/gen.c
   ${CMAKE_CURRENT_LIST_DIR}/domain.c
   ${CMAKE_CURRENT_LIST_DIR}/rewrite.c
-  ${CMAKE_CURRENT_LIST_DIR}/source.c
-  ${CMAKE_CURRENT_LIST_DIR}/compdb.c
 )
 # Verification compiles with NVRTC in process where the toolkit is found.
 if(KTC_HAVE_CUDA)

@@ -13,6 +13,7 @@
 #include "rewriter/rewriter.h"
 
 #include "ktc/common.h"
+#include "util/cuda.h"
 #include "util/fs.h"
 
 #include <errno.h>
@@ -35,8 +36,7 @@ const char *kt_verify_cuda_root(const kt_verify_opts *o)
 {
 	if (o && o->cuda_root)
 		return o->cuda_root;
-	const char *env = getenv("CUDA_HOME");
-	return env && *env ? env : "/usr/local/cuda";
+	return kt_cuda_root();
 }
 
 static const char *base_name(const char *path)
@@ -76,7 +76,8 @@ static int nvcc_argv(const char **argv, size_t cap, char *nvcc, char *arch,
 	if (o->nflags + ndefs + 8 > cap)
 		return kt_error(KT_EINVALID, "too many compiler flags");
 	snprintf(nvcc, 4096, "%s/bin/nvcc", kt_verify_cuda_root(o));
-	snprintf(arch, 64, "-arch=%s", o->arch ? o->arch : "sm_90a");
+	snprintf(arch, 64, "-arch=%s",
+	         o->arch ? o->arch : KT_CUDA_DEFAULT_ARCH);
 	snprintf(incl, 4200, "-I%s", o->dir ? o->dir : ".");
 	argv[n++] = nvcc;
 	argv[n++] = "-ptx";
@@ -276,8 +277,8 @@ static int common_options(pool *p, char *buf, size_t cap)
 	int w = snprintf(buf, cap,
 	                 "-arch=%s%c-I%s/include%c-I%s/include/cccl%c"
 	                 "-I%s",
-	                 o->arch ? o->arch : "sm_90a", 0, root, 0, root, 0,
-	                 o->dir ? o->dir : ".");
+	                 o->arch ? o->arch : KT_CUDA_DEFAULT_ARCH, 0, root, 0,
+	                 root, 0, o->dir ? o->dir : ".");
 	if (w < 0 || (size_t)w >= cap)
 		return kt_error(KT_EINVALID, "CUDA path too long");
 	for (const char *s = buf; s < buf + w + 1; s += strlen(s) + 1)

@@ -354,10 +354,11 @@ typedef struct kt_parse_opts {
 	                             NULL to search upward from the file */
 	const char *const *extra; /* extra compiler arguments */
 	size_t nextra;
-	bool no_compdb; /* ignore compile_commands.json */
-	bool no_pch;    /* do not use or write the header cache
-	                   (frontend/pch.c; KTC_CACHE_DIR sets
-	                   where it lives) */
+	const char *arch; /* --cuda-gpu-arch, NULL: sm_90a */
+	bool no_compdb;   /* ignore compile_commands.json */
+	bool no_pch;      /* do not use or write the header cache
+	                     (frontend/pch.c; KTC_CACHE_DIR sets
+	                     where it lives) */
 } kt_parse_opts;
 
 typedef struct kt_tu kt_tu; /* one parsed translation unit */

@@ -82,9 +82,10 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *f, kt_tu *tu);
 void kt_rewrite_file_release(kt_rewrite_file *f);
 
 /*
- * The compile flags of path from compile_commands.json (found in build_dir,
- * or walking up from path): -I (also from -isystem), -D, -U, -std, with
- * absolute paths. No database or no entry: no flags (*nflags 0).
+ * The compile flags of path from compile_commands.json (in build_dir, else
+ * found as kt_frontend_parse finds it: DIR or DIR/build, walking up from
+ * path's folder): -I (also from -isystem), -D, -U, -std, with absolute
+ * paths. No database or no entry: no flags (*nflags 0).
  */
 int kt_rewrite_flags(char ***flags, size_t *nflags, const char *path,
                      const char *build_dir);

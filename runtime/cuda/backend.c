@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/verify.h"
+#include "util/cuda.h"
 #include "util/fs.h"
 
 /* DEVICE_* constants: their CUDA attribute, or a fixed value (attr < 0). */
@@ -126,7 +127,7 @@ static int choose_arch(kt_cu_backend *b)
 	if (b->opt.compile_only) {
 		const char *d = b->device;
 		snprintf(b->arch, sizeof(b->arch), "%s",
-		         d && !strncmp(d, "sm_", 3) ? d : "sm_90a");
+		         d && !strncmp(d, "sm_", 3) ? d : KT_CUDA_DEFAULT_ARCH);
 		snprintf(b->info.name, sizeof(b->info.name),
 		         "none (compile only, %s)", b->arch);
 		fallback_attrs(b);

@@ -17,12 +17,9 @@
 #include <time.h>
 
 #include "ktc/common.h"
+#include "util/cuda.h"
 #include "util/fs.h"
 #include "util/str.h"
-
-#ifndef KTC_CUDA_INCLUDE
-#define KTC_CUDA_INCLUDE "/usr/local/cuda/include"
-#endif
 
 enum { LOG_MAX = 64 * 1024 };
 static const char cache_magic[] = "ktc-cubin-2";
@@ -88,9 +85,9 @@ int kt_cu_options(char ***opts, size_t *nopts, const kt_cu_source *src)
 	if (!rc)
 		rc = template_dir_opt(&o, &n, src->path);
 	if (!rc)
-		rc = push_opt(&o, &n, "-I%s", KTC_CUDA_INCLUDE);
+		rc = push_opt(&o, &n, "-I%s/include", kt_cuda_root());
 	if (!rc)
-		rc = push_opt(&o, &n, "-I%s/cccl", KTC_CUDA_INCLUDE);
+		rc = push_opt(&o, &n, "-I%s/include/cccl", kt_cuda_root());
 	if (!rc)
 		rc = push_opt(&o, &n, "%s", "-DKTC_TUNING=1");
 	for (size_t i = 0; !rc && i < src->ndefines; i++)

@@ -6,6 +6,7 @@
  * letting CUPTI save and restore all device memory.
  */
 #include "runtime/cuda/profile.h"
+#include "util/cuda.h"
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -86,15 +87,18 @@ static struct kt_cu_profiler *load_cupti(void)
 {
 	static const char *names[] = {
 	    "libcupti.so.13",
-	    "/usr/local/cuda/lib64/libcupti.so.13",
-	    "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+	    "%s/lib64/libcupti.so.13",
+	    "%s/extras/CUPTI/lib64/libcupti.so.13",
 	    "libcupti.so",
 	};
 	struct kt_cu_profiler *p = kt_calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	for (size_t i = 0; i < 4 && !p->lib; i++)
-		p->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; i < 4 && !p->lib; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), names[i], kt_cuda_root());
+		p->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
 	if (!p->lib) {
 		kt_free(p);
 		return NULL;

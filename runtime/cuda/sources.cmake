@@ -20,5 +20,3 @@ list(APPEND KTC_RUNTIME_BACKENDS cuda)
 # cupti_profiler_host.h includes C++'s <string>; profile.c gets a stand-in.
 set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/profile.c APPEND PROPERTY
              INCLUDE_DIRECTORIES ${CMAKE_CURRENT_LIST_DIR}/cshim)
-set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/compile.c APPEND PROPERTY
-             COMPILE_DEFINITIONS KTC_CUDA_INCLUDE="${CUDA_INCLUDE_DIR}")

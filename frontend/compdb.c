@@ -1,7 +1,8 @@
 /*
  * compdb.c - the compile flags the verification compiles a file with, from
  * compile_commands.json (libclang's compilation database): -I, -isystem,
- * -D, -U and -std, with relative paths made absolute.
+ * -D, -U and -std, with relative paths made absolute. The database is
+ * found as the parse finds it (kt_fe_compdb_dir).
  *
  * Design choice: this needs no parse, so `ktc annotate` can start nvcc on
  * the original file before libclang has parsed it, and the two overlap on
@@ -11,40 +12,15 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "ktc/rewrite.h"
 
+#include "frontend/frontend.h"
 #include "util/str.h"
 #include "util/vec.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef KT_VEC(char *) flag_vec;
-
-/* The folder holding compile_commands.json: build_dir, else the first one
- * found walking up from the file's folder (as clang tools do). */
-static char *db_dir(const char *path, const char *build_dir)
-{
-	if (build_dir)
-		return kt_strdup(build_dir);
-	char *abs = realpath(path, NULL);
-	if (!abs)
-		return NULL;
-	kt_str probe = KT_STR_INIT;
-	char *found = NULL;
-	for (char *slash = strrchr(abs, '/'); slash && !found;
-	     slash = strrchr(abs, '/')) {
-		*slash = '\0';
-		kt_str_clear(&probe);
-		kt_str_addf(&probe, "%s/compile_commands.json",
-		            *abs ? abs : "");
-		if (access(probe.ptr, R_OK) == 0)
-			found = kt_strdup(*abs ? abs : "/");
-	}
-	kt_str_release(&probe);
-	free(abs);
-	return found;
-}
 
 static int push(flag_vec *v, const char *prefix, const char *dir,
                 const char *val)
@@ -117,8 +93,10 @@ int kt_rewrite_flags(char ***flags, size_t *nflags, const char *path,
 	flag_vec v = {0};
 	*flags = NULL;
 	*nflags = 0;
-	char *dir = db_dir(path, build_dir);
 	char *abs = realpath(path, NULL);
+	char *dir = !abs        ? NULL
+	            : build_dir ? kt_strdup(build_dir)
+	                        : kt_fe_compdb_dir(abs);
 	if (!dir || !abs) { /* no database: the file's own folder only */
 		kt_free(dir);
 		free(abs);
