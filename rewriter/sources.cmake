@@ -1,6 +1,9 @@
 # rewriter: edits on source ranges, diffs, verification by nvcc and NVRTC,
-# and the annotation rewriter. Built with the frontend (where libclang is
-# found): it reads the frontend's translation unit.
+# and the annotation rewriter. Built where libclang is found: it reads the
+# frontend's translation unit.
+if(NOT KTC_HAVE_LIBCLANG)
+  return()
+endif()
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/edit.c
   ${CMAKE_CURRENT_LIST_DIR}/diff.c

@@ -98,13 +98,13 @@ typedef enum kt_reason {
 	KT_REASON_COUNT_
 } kt_reason;
 
-const char *kt_role_name(kt_role r);
-const char *kt_site_name(kt_site s);
-const char *kt_reason_name(kt_reason r);
+KT_API const char *kt_role_name(kt_role r);
+KT_API const char *kt_site_name(kt_site s);
+KT_API const char *kt_reason_name(kt_reason r);
 /* Name -> enum; -1 when unknown. */
-int kt_role_from_name(const char *s);
-int kt_site_from_name(const char *s);
-int kt_reason_from_name(const char *s);
+KT_API int kt_role_from_name(const char *s);
+KT_API int kt_site_from_name(const char *s);
+KT_API int kt_reason_from_name(const char *s);
 
 /* ------------------------------------------------------------ candidates */
 
@@ -126,7 +126,7 @@ typedef enum kt_cand_kind {
 	KT_CAND_COUNT_
 } kt_cand_kind;
 
-const char *kt_cand_kind_name(kt_cand_kind k);
+KT_API const char *kt_cand_kind_name(kt_cand_kind k);
 
 typedef struct kt_candidate {
 	kt_cand_kind kind;
@@ -222,8 +222,8 @@ typedef enum kt_refactor_kind {
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
-const char *kt_refactor_kind_name(kt_refactor_kind k);
-int kt_refactor_kind_from_name(const char *s);
+KT_API const char *kt_refactor_kind_name(kt_refactor_kind k);
+KT_API int kt_refactor_kind_from_name(const char *s);
 
 /* A plain substitution a refactor makes (same meaning as in kt_plan_use). */
 typedef struct kt_plan_edit {
@@ -317,11 +317,11 @@ typedef struct kt_plan {
 #define KT_PLAN_VERSION 1
 
 /* An empty plan with its arena (version 1, no file). */
-int kt_plan_new(kt_plan **out);
-void kt_plan_free(kt_plan *p);
+KT_API int kt_plan_new(kt_plan **out);
+KT_API void kt_plan_free(kt_plan *p);
 /* Memory owned by the plan (zeroed), for builders of plans. */
-void *kt_plan_alloc(kt_plan *p, size_t n);
-char *kt_plan_strdup(kt_plan *p, const char *s);
+KT_API void *kt_plan_alloc(kt_plan *p, size_t n);
+KT_API char *kt_plan_strdup(kt_plan *p, const char *s);
 
 /*
  * Parses and validates a plan. name is how diagnostics call the plan
@@ -331,21 +331,21 @@ char *kt_plan_strdup(kt_plan *p, const char *s);
  * Every problem becomes an error diagnostic naming the field by its path
  * (`params[2].uses[0].range`); the result is KT_EPARSE if there was any.
  */
-int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
-                      const char *name, const char *src, size_t src_len,
-                      kt_diags *diags);
+KT_API int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
+                             const char *name, const char *src, size_t src_len,
+                             kt_diags *diags);
 /* The checks of kt_plan_from_json that do not depend on JSON (for plans
  * built in memory); src may be NULL as above. */
-int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
-                     size_t src_len, kt_diags *diags);
+KT_API int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
+                            size_t src_len, kt_diags *diags);
 /* The plan as JSON text, 2-space indented (kt_free the result). */
-int kt_plan_to_json(char **out, const kt_plan *p);
+KT_API int kt_plan_to_json(char **out, const kt_plan *p);
 
 /* The content hash a plan carries: FNV-1a 64 (kt_hash) of the file. */
-uint64_t kt_plan_hash(const char *src, size_t len);
+KT_API uint64_t kt_plan_hash(const char *src, size_t len);
 
 /* Fills a position for offset in text (line/col computed). */
-kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset);
+KT_API kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset);
 
 /* -------------------------------------------------- libclang frontend */
 
@@ -368,23 +368,92 @@ typedef struct kt_tu kt_tu; /* one parsed translation unit */
  * headers that are missing do not fail the parse (the kernel's own AST is
  * usually intact), a file that cannot be read or parsed at all does.
  */
-int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
-                      kt_diags *diags);
-void kt_frontend_free(kt_tu *tu);
+KT_API int kt_frontend_parse(kt_tu **out, const char *path,
+                             const kt_parse_opts *o, kt_diags *diags);
+KT_API void kt_frontend_free(kt_tu *tu);
 /* The file's content as parsed (owned by tu). */
-const char *kt_frontend_text(const kt_tu *tu, size_t *len);
-const char *kt_frontend_path(const kt_tu *tu);
+KT_API const char *kt_frontend_text(const kt_tu *tu, size_t *len);
+KT_API const char *kt_frontend_path(const kt_tu *tu);
 /* True when the file's leading includes came from the header cache. */
-bool kt_frontend_used_cache(const kt_tu *tu);
+KT_API bool kt_frontend_used_cache(const kt_tu *tu);
 /* The compiler arguments the parse used (for display and tests). */
-size_t kt_frontend_args(const kt_tu *tu, const char *const **args);
+KT_API size_t kt_frontend_args(const kt_tu *tu, const char *const **args);
 
 /* Finds kernels, launch sites and candidate literals (kept and rejected). */
-int kt_candidates_find(kt_candidates **out, kt_tu *tu, kt_diags *diags);
-void kt_candidates_free(kt_candidates *c);
+KT_API int kt_candidates_find(kt_candidates **out, kt_tu *tu, kt_diags *diags);
+KT_API void kt_candidates_free(kt_candidates *c);
 
 /* The built-in planner: candidates -> plan (validated against the file). */
-int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags);
+KT_API int kt_planner_plan(kt_plan **out, const kt_candidates *c,
+                           kt_diags *diags);
+
+/* ------------------------------- what the rewriter reads of a file */
+
+/* A top-level declaration, as the rewriter needs to know it. */
+typedef struct kt_rewrite_decl {
+	kt_range range; /* the whole declaration */
+	bool host_only; /* NVRTC cannot compile it: kept under a guard */
+	bool kernel;
+	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
+	const char *const *params; /* a kernel's parameter names, in order */
+	size_t nparams;
+} kt_rewrite_decl;
+
+/* An #include directive of the file. */
+typedef struct kt_rewrite_include {
+	kt_range range;      /* the directive */
+	const char *spelled; /* the header as written: `cstdint`, `k.cuh` */
+	bool angled;
+	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
+} kt_rewrite_include;
+
+/*
+ * A loop `for (TYPE VAR = START; VAR < BOUND; VAR += STEP) BODY` of the file
+ * (the only shape the vectorize refactor rewrites).
+ */
+typedef struct kt_rewrite_loop {
+	kt_range stmt, start, bound, step, body;
+	const char *var, *var_type;
+} kt_rewrite_loop;
+
+/* An array subscript `BASE[...]` whose base is a named variable. */
+typedef struct kt_rewrite_subscript {
+	kt_range range; /* the whole expression */
+	const char *base;
+} kt_rewrite_subscript;
+
+/* The file and what the frontend knows of its structure. */
+typedef struct kt_rewrite_file {
+	const char *path; /* for diagnostics and diff headers */
+	const char *text;
+	size_t len;
+	const kt_rewrite_decl *decls; /* in source order; may be empty */
+	size_t ndecls;
+	const kt_rewrite_include *includes; /* in source order */
+	size_t nincludes;
+	const kt_rewrite_loop *loops; /* in source order */
+	size_t nloops;
+	const kt_rewrite_subscript *subscripts; /* in source order */
+	size_t nsubscripts;
+} kt_rewrite_file;
+
+/*
+ * Fills f from a parsed file (the frontend's translation unit): its text,
+ * top-level declarations and #include directives. f refers to tu's memory:
+ * release f before freeing tu.
+ */
+KT_API int kt_rewrite_file_from_tu(kt_rewrite_file *f, kt_tu *tu);
+KT_API void kt_rewrite_file_release(kt_rewrite_file *f);
+
+/*
+ * The compile flags of path from compile_commands.json (in build_dir, else
+ * found as kt_frontend_parse finds it: DIR or DIR/build, walking up from
+ * path's folder): -I (also from -isystem), -D, -U, -std, with absolute
+ * paths. No database or no entry: no flags (*nflags 0).
+ */
+KT_API int kt_rewrite_flags(char ***flags, size_t *nflags, const char *path,
+                            const char *build_dir);
+KT_API void kt_rewrite_flags_free(char **flags, size_t n);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,18 @@
 extern "C" {
 #endif
 
+/*
+ * KT_API marks the public API: libktc is compiled with -fvisibility=hidden,
+ * and the installed libktc.a keeps only what KT_API marks global (the rest
+ * is made local when its objects are merged), so a host's own symbols never
+ * meet ktc's internals.
+ */
+#if defined(__GNUC__)
+#define KT_API __attribute__((visibility("default")))
+#else
+#define KT_API
+#endif
+
 enum {
 	KT_OK = 0,
 	KT_ERROR = -1,  /* generic failure, see kt_error_last() */
@@ -33,12 +45,12 @@ enum {
 };
 
 /* The last error message of this thread; never NULL ("" when none). */
-const char *kt_error_last(void);
+KT_API const char *kt_error_last(void);
 /* Set the message; returns code so callers can write `return kt_error(...)`. */
-int kt_error(int code, const char *fmt, ...)
+KT_API int kt_error(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-int kt_error_v(int code, const char *fmt, va_list ap);
-void kt_error_clear(void);
+KT_API int kt_error_v(int code, const char *fmt, va_list ap);
+KT_API void kt_error_clear(void);
 
 /*
  * One allocator for the whole library; a host (or a test that fails each
@@ -46,13 +58,13 @@ void kt_error_clear(void);
  * lua_Alloc: ptr NULL allocates, nsize 0 frees.
  */
 typedef void *(*kt_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
-void kt_set_allocator(kt_alloc_fn fn, void *ud);
-void *kt_malloc(size_t n);
-void *kt_calloc(size_t count, size_t size);
-void *kt_realloc(void *ptr, size_t n);
-void kt_free(void *ptr);
-char *kt_strdup(const char *s);
-char *kt_strndup(const char *s, size_t n);
+KT_API void kt_set_allocator(kt_alloc_fn fn, void *ud);
+KT_API void *kt_malloc(size_t n);
+KT_API void *kt_calloc(size_t count, size_t size);
+KT_API void *kt_realloc(void *ptr, size_t n);
+KT_API void kt_free(void *ptr);
+KT_API char *kt_strdup(const char *s);
+KT_API char *kt_strndup(const char *s, size_t n);
 
 /* A position in a source file: 1-based line and column (in bytes). */
 typedef struct kt_loc {

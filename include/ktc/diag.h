@@ -41,17 +41,18 @@ typedef struct kt_diags {
 	int errors, warnings;
 } kt_diags;
 
-void kt_diags_init(kt_diags *d);
-void kt_diags_release(kt_diags *d);
+KT_API void kt_diags_init(kt_diags *d);
+KT_API void kt_diags_release(kt_diags *d);
 /*
  * Adds a diagnostic. text is the whole file the position refers to (or
  * NULL); its line `line` is copied for the caret display.
  */
-int kt_diags_add(kt_diags *d, kt_severity sev, const char *file,
-                 const char *text, int line, int col, int len, const char *fmt,
-                 ...) __attribute__((format(printf, 8, 9)));
+KT_API int kt_diags_add(kt_diags *d, kt_severity sev, const char *file,
+                        const char *text, int line, int col, int len,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
 /* Prints every diagnostic; color when use_color is non-zero. */
-void kt_diags_print(const kt_diags *d, FILE *out, int use_color);
+KT_API void kt_diags_print(const kt_diags *d, FILE *out, int use_color);
 
 #ifdef __cplusplus
 }

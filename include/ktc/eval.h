@@ -33,9 +33,9 @@ typedef enum kt_status {
 	KT_STATUS_TIMEOUT,     /* "timeout" */
 } kt_status;
 
-const char *kt_status_name(kt_status s);
+KT_API const char *kt_status_name(kt_status s);
 /* Parses a T4 invalidity name; -1 if unknown. */
-int kt_status_parse(const char *name);
+KT_API int kt_status_parse(const char *name);
 
 enum { KT_MAX_MEASURES = 24 };
 
@@ -60,12 +60,13 @@ typedef struct kt_result {
 	char *message; /* kt_malloc'd: compile log excerpt, error text */
 } kt_result;
 
-void kt_result_init(kt_result *r);
-void kt_result_release(kt_result *r);
-int kt_result_add_measure(kt_result *r, const char *name, double value,
-                          const char *unit);
+KT_API void kt_result_init(kt_result *r);
+KT_API void kt_result_release(kt_result *r);
+KT_API int kt_result_add_measure(kt_result *r, const char *name, double value,
+                                 const char *unit);
 /* The measure called name, or NULL. */
-const kt_measure *kt_result_measure(const kt_result *r, const char *name);
+KT_API const kt_measure *kt_result_measure(const kt_result *r,
+                                           const char *name);
 
 /* What a backend tells about its device; fills the DEVICE_* constants. */
 typedef struct kt_device_info {
@@ -124,11 +125,11 @@ typedef struct kt_backend_options {
 } kt_backend_options;
 
 /* Opens the backend called name ("sim", "cuda", "opencl"). */
-int kt_backend_open(kt_backend **out, const char *name, const kt_model *m,
-                    const kt_backend_options *opt);
-void kt_backend_free(kt_backend *b);
+KT_API int kt_backend_open(kt_backend **out, const char *name,
+                           const kt_model *m, const kt_backend_options *opt);
+KT_API void kt_backend_free(kt_backend *b);
 /* The names built into this binary, comma-separated. */
-const char *kt_backend_names(void);
+KT_API const char *kt_backend_names(void);
 
 /*
  * The CUDA backend's worker process: the hidden command `ktc __cuda-worker
@@ -136,7 +137,7 @@ const char *kt_backend_names(void);
  * context never lives in the tuning process. argv[0] is "__cuda-worker".
  * Returns the exit status. Built in where KTC_HAVE_CUDA is defined.
  */
-int kt_cuda_worker_main(int argc, char **argv);
+KT_API int kt_cuda_worker_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

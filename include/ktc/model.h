@@ -188,9 +188,9 @@ typedef enum kt_type {
 	KT_TYPE_COUNT_
 } kt_type;
 
-size_t kt_type_size(kt_type t);
-const char *kt_type_name(kt_type t); /* the grammar's spelling: "bf16" */
-bool kt_type_is_float(kt_type t);
+KT_API size_t kt_type_size(kt_type t);
+KT_API const char *kt_type_name(kt_type t); /* the grammar's spelling: "bf16" */
+KT_API bool kt_type_is_float(kt_type t);
 
 typedef enum kt_arg_dir { KT_ARG_IN, KT_ARG_OUT, KT_ARG_INOUT } kt_arg_dir;
 
@@ -294,40 +294,44 @@ typedef struct kt_template {
  * KT_EPARSE with diagnostics in diags (which the caller owns); *out is NULL
  * then. Warnings may be added on success.
  */
-int kt_template_parse(kt_template **out, const char *path, const char *text,
-                      kt_diags *diags);
-int kt_template_load(kt_template **out, const char *path, kt_diags *diags);
-void kt_template_free(kt_template *t);
+KT_API int kt_template_parse(kt_template **out, const char *path,
+                             const char *text, kt_diags *diags);
+KT_API int kt_template_load(kt_template **out, const char *path,
+                            kt_diags *diags);
+KT_API void kt_template_free(kt_template *t);
 /* The model of the kernel named name, or the only one when name is NULL. */
-const kt_model *kt_template_model(const kt_template *t, const char *name);
+KT_API const kt_model *kt_template_model(const kt_template *t,
+                                         const char *name);
 
 /*
  * Evaluates e against slot values (one per symbol). Integer arithmetic is
  * 64-bit with C semantics; division or modulo by zero, an overflow, or a
  * shift out of range fail with KT_EINVALID and a message naming the place.
  */
-int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots);
+KT_API int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots);
 /*
  * As kt_expr_eval; on failure *where (when where is not NULL) is the
  * innermost sub-expression that failed, for a diagnostic at its place.
  */
-int kt_expr_eval_where(kt_value *out, const kt_expr *e, const kt_value *slots,
-                       const kt_expr **where);
+KT_API int kt_expr_eval_where(kt_value *out, const kt_expr *e,
+                              const kt_value *slots, const kt_expr **where);
 /* Appends e to s as C source, fully parenthesised where needed. */
 struct kt_str;
-int kt_expr_format(struct kt_str *s, const kt_expr *e, const kt_model *m);
+KT_API int kt_expr_format(struct kt_str *s, const kt_expr *e,
+                          const kt_model *m);
 
 /*
  * Fills slots (nsymbols values): parameters from param_idx (domain indices),
  * sets evaluated in order, problem values (nproblems; NULL: defaults) and
  * device values (ndevices; NULL: fallbacks).
  */
-int kt_model_bind(kt_value *slots, const kt_model *m, const uint32_t *param_idx,
-                  const kt_value *problem, const kt_value *device);
+KT_API int kt_model_bind(kt_value *slots, const kt_model *m,
+                         const uint32_t *param_idx, const kt_value *problem,
+                         const kt_value *device);
 /* Default configuration: each parameter's default_index. */
-void kt_model_default_config(const kt_model *m, uint32_t *param_idx);
+KT_API void kt_model_default_config(const kt_model *m, uint32_t *param_idx);
 /* Index of the symbol called name, or -1. */
-int kt_model_symbol(const kt_model *m, const char *name);
+KT_API int kt_model_symbol(const kt_model *m, const char *name);
 
 /* The DEVICE_* constants the grammar knows, with fallbacks (an H100 SXM). */
 typedef struct kt_device_const_info {
@@ -335,8 +339,8 @@ typedef struct kt_device_const_info {
 	int64_t fallback;
 	const char *meaning;
 } kt_device_const_info;
-extern const kt_device_const_info kt_device_consts[];
-extern const size_t kt_device_nconsts;
+extern KT_API const kt_device_const_info kt_device_consts[];
+extern KT_API const size_t kt_device_nconsts;
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 /* A deep copy of src (runtimes and message included). */
-int kt_result_copy(kt_result *dst, const kt_result *src);
+KT_API int kt_result_copy(kt_result *dst, const kt_result *src);
 
 /* What a set of results is about; any field may be empty when unknown. */
 typedef struct kt_results_info {
@@ -46,10 +46,10 @@ typedef struct kt_results_info {
 
 /* Fills info from a model (names, problem values, device) ; kt_free'd by
  * kt_results_info_release. problem NULL: the problems' defaults. */
-int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
-                               const kt_value *problem,
-                               const kt_device_info *device);
-void kt_results_info_release(kt_results_info *info);
+KT_API int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
+                                      const kt_value *problem,
+                                      const kt_device_info *device);
+KT_API void kt_results_info_release(kt_results_info *info);
 
 /* One evaluated configuration. */
 typedef struct kt_record {
@@ -75,8 +75,8 @@ typedef struct kt_results {
 } kt_results;
 
 /* Reads a cache or T4 file (told apart by content). */
-int kt_results_load(kt_results **out, const char *path);
-void kt_results_free(kt_results *r);
+KT_API int kt_results_load(kt_results **out, const char *path);
+KT_API void kt_results_free(kt_results *r);
 
 /*
  * The cache of one tuning set-up. kt_cache_open reads an existing file at
@@ -88,16 +88,16 @@ void kt_results_free(kt_results *r);
  */
 typedef struct kt_cache kt_cache;
 
-int kt_cache_open(kt_cache **out, const char *path, const kt_results_info *want,
-                  bool force_new);
+KT_API int kt_cache_open(kt_cache **out, const char *path,
+                         const kt_results_info *want, bool force_new);
 /* Records read at open plus those appended since, in file order. */
-const kt_results *kt_cache_results(const kt_cache *c);
+KT_API const kt_results *kt_cache_results(const kt_cache *c);
 /* The record of key, or NULL. */
-const kt_record *kt_cache_find(const kt_cache *c, const char *key);
+KT_API const kt_record *kt_cache_find(const kt_cache *c, const char *key);
 /* Appends one line (values: one per parameter) and fsyncs it. */
-int kt_cache_append(kt_cache *c, const char *key, const kt_value *values,
-                    const kt_result *r);
-void kt_cache_close(kt_cache *c);
+KT_API int kt_cache_append(kt_cache *c, const char *key, const kt_value *values,
+                           const kt_result *r);
+KT_API void kt_cache_close(kt_cache *c);
 
 /* One row of a T4 file. */
 typedef struct kt_t4_row {
@@ -110,8 +110,8 @@ typedef struct kt_t4_row {
  * and metadata from info (device, problem, strategy, seed, synthetic).
  * backend names the backend that produced the rows.
  */
-int kt_t4_write(const char *path, const kt_results_info *info,
-                const char *backend, const kt_t4_row *rows, size_t n);
+KT_API int kt_t4_write(const char *path, const kt_results_info *info,
+                       const char *backend, const kt_t4_row *rows, size_t n);
 
 #ifdef __cplusplus
 }

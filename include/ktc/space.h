@@ -35,31 +35,32 @@ struct kt_rng;
  * is not an error (kt_space_count is 0), but the default configuration
  * violating a constraint is reported as a warning.
  */
-int kt_space_build(kt_space **out, const kt_model *m, const kt_value *problem,
-                   const kt_value *device, kt_diags *diags);
-void kt_space_free(kt_space *s);
+KT_API int kt_space_build(kt_space **out, const kt_model *m,
+                          const kt_value *problem, const kt_value *device,
+                          kt_diags *diags);
+KT_API void kt_space_free(kt_space *s);
 
-const kt_model *kt_space_model(const kt_space *s);
+KT_API const kt_model *kt_space_model(const kt_space *s);
 /* Number of valid configurations. */
-uint64_t kt_space_count(const kt_space *s);
+KT_API uint64_t kt_space_count(const kt_space *s);
 /* Size of the raw product of all domains (as a double: it may overflow). */
-double kt_space_raw_size(const kt_space *s);
+KT_API double kt_space_raw_size(const kt_space *s);
 /* The index-th valid configuration, 0 <= index < count. */
-int kt_space_get(const kt_space *s, uint64_t index, uint32_t *param_idx);
+KT_API int kt_space_get(const kt_space *s, uint64_t index, uint32_t *param_idx);
 /* Index of a configuration, or -1 if it violates a constraint. */
-int64_t kt_space_index_of(const kt_space *s, const uint32_t *param_idx);
+KT_API int64_t kt_space_index_of(const kt_space *s, const uint32_t *param_idx);
 /* A uniformly random valid configuration's index; count must be > 0. */
-uint64_t kt_space_sample(const kt_space *s, struct kt_rng *rng);
+KT_API uint64_t kt_space_sample(const kt_space *s, struct kt_rng *rng);
 /*
  * Valid neighbours of a configuration: those that differ in exactly one
  * parameter. adjacent: only the next lower or higher value in the domain's
  * order; otherwise any value. Writes up to max indices, returns how many
  * exist (which may exceed max).
  */
-size_t kt_space_neighbors(const kt_space *s, uint64_t index, bool adjacent,
-                          uint64_t *out, size_t max);
+KT_API size_t kt_space_neighbors(const kt_space *s, uint64_t index,
+                                 bool adjacent, uint64_t *out, size_t max);
 /* Index of the default configuration, or -1 if it is not valid. */
-int64_t kt_space_default_index(const kt_space *s);
+KT_API int64_t kt_space_default_index(const kt_space *s);
 
 /*
  * Groups, for display: how many, and which parameters each holds (in the
@@ -67,12 +68,12 @@ int64_t kt_space_default_index(const kt_space *s);
  * by their first parameter as written; the first group varies slowest in
  * the configuration index.
  */
-size_t kt_space_ngroups(const kt_space *s);
-size_t kt_space_group(const kt_space *s, size_t g, const int **params,
-                      uint64_t *valid_tuples);
+KT_API size_t kt_space_ngroups(const kt_space *s);
+KT_API size_t kt_space_group(const kt_space *s, size_t g, const int **params,
+                             uint64_t *valid_tuples);
 
 /* "NAME=V,NAME=V" for a configuration (kt_free the result). */
-char *kt_space_key(const kt_space *s, const uint32_t *param_idx);
+KT_API char *kt_space_key(const kt_space *s, const uint32_t *param_idx);
 
 #ifdef __cplusplus
 }

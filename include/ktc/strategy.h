@@ -52,11 +52,12 @@ struct kt_strategy {
 };
 
 /* The built-in strategies, NULL-terminated. */
-extern const kt_strategy_ops *const kt_strategies[];
-const kt_strategy_ops *kt_strategy_find(const char *name);
+extern KT_API const kt_strategy_ops *const kt_strategies[];
+KT_API const kt_strategy_ops *kt_strategy_find(const char *name);
 
-int kt_strategy_create(kt_strategy **out, const char *name,
-                       const kt_space *space, const kt_strategy_options *opt);
+KT_API int kt_strategy_create(kt_strategy **out, const char *name,
+                              const kt_space *space,
+                              const kt_strategy_options *opt);
 static inline int kt_strategy_ask(kt_strategy *s, uint64_t *out, size_t max,
                                   size_t *n)
 {
@@ -67,7 +68,7 @@ static inline int kt_strategy_tell(kt_strategy *s, uint64_t index,
 {
 	return s->ops->tell(s, index, objective);
 }
-void kt_strategy_free(kt_strategy *s);
+KT_API void kt_strategy_free(kt_strategy *s);
 
 #ifdef __cplusplus
 }

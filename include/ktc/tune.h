@@ -50,7 +50,7 @@ typedef enum kt_tune_stop {
 	KT_TUNE_ERROR,       /* a failure stopped the run (kt_tune_run < 0) */
 } kt_tune_stop;
 
-const char *kt_tune_stop_name(kt_tune_stop s);
+KT_API const char *kt_tune_stop_name(kt_tune_stop s);
 
 /* What the progress callback sees after each batch. */
 typedef struct kt_tune_progress {
@@ -112,9 +112,9 @@ typedef struct kt_tune_report {
  * correct) returns a negative KT_E* code with kt_error() set, and *out
  * holds what was done when there is anything (the T4 file is written too).
  */
-int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
-                const kt_tune_options *opt);
-void kt_tune_report_free(kt_tune_report *r);
+KT_API int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
+                       const kt_tune_options *opt);
+KT_API void kt_tune_report_free(kt_tune_report *r);
 
 /* Synthetic landscapes, for comparing strategies before real results. */
 typedef struct kt_landscape_kind {
@@ -122,7 +122,8 @@ typedef struct kt_landscape_kind {
 	const char *summary;
 } kt_landscape_kind;
 
-extern const kt_landscape_kind kt_landscape_kinds[]; /* NULL name ends it */
+extern KT_API const kt_landscape_kind
+    kt_landscape_kinds[]; /* NULL name ends it */
 
 /*
  * Writes a T4 file with a synthetic result for every valid configuration
@@ -131,9 +132,9 @@ extern const kt_landscape_kind kt_landscape_kinds[]; /* NULL name ends it */
  * Refuses spaces larger than limit. Diagnostics of building the space go
  * to diags (may be NULL).
  */
-int kt_landscape_write(const char *path, const kt_model *m,
-                       const kt_value *problem, const char *kind, uint64_t seed,
-                       uint64_t limit, kt_diags *diags);
+KT_API int kt_landscape_write(const char *path, const kt_model *m,
+                              const kt_value *problem, const char *kind,
+                              uint64_t seed, uint64_t limit, kt_diags *diags);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /*
- * plan.c - the edit plan's life cycle, its enum names, and its JSON writer.
+ * plan.c - the edit plan's life cycle, its refactor names, and its JSON
+ * writer (the candidates' enum names are frontend/names.c's).
  *
  * This file and plan_read.c / plan_check.c build without libclang: a plan
  * written by an LLM or by hand is read and checked on any machine. The
@@ -16,82 +17,24 @@
 #include <inttypes.h>
 #include <string.h>
 
-static const char *const role_names[KT_ROLE_COUNT_] = {
-    "block_size",       "grid",       "smem",
-    "unroll",           "tile",       "vector_width",
-    "items_per_thread", "group_size", "warps",
-    "per_block",        "other",
-};
-static const char *const site_names[KT_SITE_COUNT_] = {
-    "expr",         "launch_grid",   "launch_block",  "launch_smem",
-    "dim3",         "pragma_unroll", "macro",         "constexpr",
-    "template_arg", "array_dim",     "launch_bounds",
-};
-static const char *const reason_names[KT_REASON_COUNT_] = {
-    "warp_size", "fp8_max", "format_group", "eps",  "shift",
-    "mask",      "shuffle", "trivial",      "math", "type_size",
-    "untied",    "unsafe",  "ambiguous",
-};
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "stride_follows_block",
     "vectorize",
     "items_per_thread",
     "grid_stride",
 };
-static const char *const cand_names[KT_CAND_COUNT_] = {
-    "launch",    "dim3",          "block_tied", "unroll", "macro",
-    "constexpr", "template_arg",  "array_dim",  "vector", "items",
-    "group",     "launch_bounds", "literal",
-};
 
-static const char *name_of(const char *const *names, int n, int v)
-{
-	return v >= 0 && v < n ? names[v] : "?";
-}
-
-static int index_of(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; s && i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
-const char *kt_role_name(kt_role r)
-{
-	return name_of(role_names, KT_ROLE_COUNT_, (int)r);
-}
-const char *kt_site_name(kt_site s)
-{
-	return name_of(site_names, KT_SITE_COUNT_, (int)s);
-}
-const char *kt_reason_name(kt_reason r)
-{
-	return name_of(reason_names, KT_REASON_COUNT_, (int)r);
-}
 const char *kt_refactor_kind_name(kt_refactor_kind k)
 {
-	return name_of(refactor_names, KT_REFACTOR_COUNT_, (int)k);
-}
-const char *kt_cand_kind_name(kt_cand_kind k)
-{
-	return name_of(cand_names, KT_CAND_COUNT_, (int)k);
-}
-int kt_role_from_name(const char *s)
-{
-	return index_of(role_names, KT_ROLE_COUNT_, s);
-}
-int kt_site_from_name(const char *s)
-{
-	return index_of(site_names, KT_SITE_COUNT_, s);
-}
-int kt_reason_from_name(const char *s)
-{
-	return index_of(reason_names, KT_REASON_COUNT_, s);
+	int v = (int)k;
+	return v >= 0 && v < KT_REFACTOR_COUNT_ ? refactor_names[v] : "?";
 }
 int kt_refactor_kind_from_name(const char *s)
 {
-	return index_of(refactor_names, KT_REFACTOR_COUNT_, s);
+	for (int i = 0; s && i < KT_REFACTOR_COUNT_; i++)
+		if (!strcmp(refactor_names[i], s))
+			return i;
+	return -1;
 }
 
 int kt_plan_new(kt_plan **out)
@@ -133,20 +76,6 @@ char *kt_plan_strdup(kt_plan *p, const char *s)
 uint64_t kt_plan_hash(const char *src, size_t len)
 {
 	return kt_hash(KT_HASH_INIT, src, len);
-}
-
-kt_pos kt_pos_at(const char *text, size_t len, uint32_t offset)
-{
-	kt_pos pos = {.offset = offset, .line = 1, .col = 1};
-	for (size_t i = 0; i < offset && i < len; i++) {
-		if (text[i] == '\n') {
-			pos.line++;
-			pos.col = 1;
-		} else {
-			pos.col++;
-		}
-	}
-	return pos;
 }
 
 /* ------------------------------------------------------------ writing */

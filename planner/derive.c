@@ -14,7 +14,7 @@
  * is its value where it has one; otherwise the user is asked for the value of
  * the kernel argument it reaches.
  */
-#include "frontend/planner.h"
+#include "planner/planner.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
  *  (c) items_per_thread: `int i = blockIdx.x * blockDim.x + threadIdx.x;`
  *      then `if (i < n)`: each thread takes ITEMS_PER_THREAD elements.
  */
-#include "frontend/planner.h"
+#include "planner/planner.h"
 
 #include <ctype.h>
 #include <string.h>

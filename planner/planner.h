@@ -1,11 +1,11 @@
 /*
- * planner.h - the built-in planner's parts, internal to the frontend:
+ * planner.h - the built-in planner's parts, internal to planner/:
  * planner.c (parameters, names, domains, constraints), derive.c (source
  * expressions -> pragma expressions, launch/arg pragmas and needs) and
  * refactor.c (the semantic refactors it proposes).
  */
-#ifndef KTC_FRONTEND_PLANNER_H
-#define KTC_FRONTEND_PLANNER_H
+#ifndef KTC_PLANNER_PLANNER_H
+#define KTC_PLANNER_PLANNER_H
 
 #include "frontend/cand.h"
 #include "util/str.h"

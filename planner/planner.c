@@ -11,7 +11,7 @@
  * against the file before it is returned: a plan the planner cannot stand
  * behind is a bug, reported as such.
  */
-#include "frontend/planner.h"
+#include "planner/planner.h"
 
 #include <ctype.h>
 #include <stdarg.h>
