@@ -350,6 +350,7 @@ static int open_backend(session *s, const options *o)
 	    .compile_only = o->compile_only,
 	    .seed = (uint64_t)o->seed,
 	    .sim_delay_ms = o->sim_delay,
+	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	};
 	if (kt_backend_open(&s->b, name, s->m, &bo)) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());

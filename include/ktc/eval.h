@@ -122,6 +122,11 @@ typedef struct kt_backend_options {
 	bool compile_only;   /* compile, do not run */
 	uint64_t seed;       /* input data */
 	double sim_delay_ms; /* sim: sleep per evaluation (for tests) */
+	/* cuda: the program started as the worker and compiler processes
+	 * (`EXE __cuda-worker ...`, which must call kt_cuda_worker_main).
+	 * NULL: $KTC_WORKER_EXE, else the ktc installed with this library
+	 * (the ktc CLI passes itself, "/proc/self/exe"). */
+	const char *worker_exe;
 } kt_backend_options;
 
 /* Opens the backend called name ("sim", "cuda", "opencl"). */
@@ -133,8 +138,11 @@ KT_API const char *kt_backend_names(void);
 
 /*
  * The CUDA backend's worker process: the hidden command `ktc __cuda-worker
- * FD` that the backend starts (fork + exec of the same binary), so the CUDA
- * context never lives in the tuning process. argv[0] is "__cuda-worker".
+ * FD` that the backend starts (posix_spawn of kt_backend_options.worker_exe,
+ * by default the installed ktc), so the CUDA context never lives in the
+ * tuning process. A host program that is its own worker (worker_exe
+ * "/proc/self/exe") calls this first in main when argv[1] is
+ * "__cuda-worker"; argv[0] is then "__cuda-worker".
  * Returns the exit status. Built in where KTC_HAVE_CUDA is defined.
  */
 KT_API int kt_cuda_worker_main(int argc, char **argv);

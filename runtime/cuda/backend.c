@@ -177,6 +177,7 @@ static void cuda_free(kt_backend *base)
 	kt_str_release(&b->problem_msg);
 	kt_free(b->device);
 	kt_free(b->cache_dir);
+	kt_free(b->exe);
 	kt_free(b->devvals);
 	kt_free(b->default_idx);
 	kt_free(b);
@@ -387,8 +388,10 @@ static int copy_options(kt_cu_backend *b, const kt_backend_options *opt)
 	b->device = opt->device ? kt_strdup(opt->device) : NULL;
 	b->cache_dir =
 	    opt->cache_dir ? kt_strdup(opt->cache_dir) : default_cache_dir();
+	b->exe = kt_strdup(kt_cu_worker_exe(opt));
 	b->opt.device = b->device;
 	b->opt.cache_dir = b->cache_dir;
+	b->opt.worker_exe = b->exe;
 	b->timed_runs =
 	    opt->timed_runs > 0 ? opt->timed_runs : KT_CU_TIMED_RUNS;
 	b->warmup_runs =
@@ -400,8 +403,10 @@ static int copy_options(kt_cu_backend *b, const kt_backend_options *opt)
 	                                      : 1;
 	b->compilers = kt_calloc((size_t)b->threads, sizeof(kt_cu_compiler));
 	if ((opt->device && !b->device) || (opt->cache_dir && !b->cache_dir) ||
-	    !b->compilers)
+	    !b->exe || !b->compilers)
 		return kt_error(KT_ENOMEM, "out of memory");
+	for (int i = 0; i < b->threads; i++)
+		b->compilers[i].exe = b->exe;
 	return 0;
 }
 

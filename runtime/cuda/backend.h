@@ -34,6 +34,7 @@
 typedef struct kt_cu_compiler {
 	pid_t pid;
 	int fd;
+	const char *exe; /* the program to start (kt_cu_worker_exe) */
 } kt_cu_compiler;
 
 /*
@@ -60,6 +61,7 @@ typedef struct kt_cu_backend {
 	kt_backend base;
 	kt_backend_options opt;
 	char *device, *cache_dir;
+	char *exe; /* kt_cu_worker_exe, owned */
 	int timed_runs, warmup_runs, threads;
 	double timeout_s;
 
@@ -81,11 +83,14 @@ typedef struct kt_cu_backend {
 	uint32_t *default_idx;
 } kt_cu_backend;
 
+/* The worker program: o->worker_exe, else $KTC_WORKER_EXE, else the ktc
+ * installed with this library (KTC_WORKER_DEFAULT). */
+const char *kt_cu_worker_exe(const kt_backend_options *o);
 /*
- * Starts this binary as `__cuda-worker 3` (the GPU worker) or
- * `__cuda-worker --compile 3` (a compiler process), the socket on fd 3.
+ * Starts exe as `__cuda-worker 3` (the GPU worker) or `__cuda-worker
+ * --compile 3` (a compiler process), the socket on fd 3.
  */
-int kt_cu_spawn(pid_t *pid, int *fd, bool compiler);
+int kt_cu_spawn(pid_t *pid, int *fd, bool compiler, const char *exe);
 /* Waits for (or kills) a child; why (may be NULL) gets how it ended. */
 int kt_cu_reap(pid_t pid, const char *what, kt_str *why);
 

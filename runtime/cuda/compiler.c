@@ -138,7 +138,7 @@ static void lost(kt_cu_compiler *c, kt_cu_binary *out, const char *what)
 int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
                        const kt_cu_source *src, const char *cache_dir)
 {
-	int rc = c->pid ? 0 : kt_cu_spawn(&c->pid, &c->fd, true);
+	int rc = c->pid ? 0 : kt_cu_spawn(&c->pid, &c->fd, true, c->exe);
 	kt_str s = KT_STR_INIT;
 	if (!rc)
 		rc = put_source(&s, src, cache_dir);

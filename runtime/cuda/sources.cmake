@@ -17,6 +17,10 @@ list(APPEND KTC_SOURCES
 list(APPEND KTC_LIBS ${NVRTC_LIBRARY} ${CMAKE_DL_LIBS})
 list(APPEND KTC_INCLUDES ${CUDA_INCLUDE_DIR})
 list(APPEND KTC_RUNTIME_BACKENDS cuda)
+# The worker a host program that links libktc starts by default: the ktc
+# this build installs (runtime/cuda/spawn.c).
+set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/spawn.c APPEND PROPERTY
+             COMPILE_DEFINITIONS KTC_WORKER_DEFAULT="${CMAKE_INSTALL_FULL_BINDIR}/ktc")
 # cupti_profiler_host.h includes C++'s <string>; profile.c gets a stand-in.
 set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/profile.c APPEND PROPERTY
              INCLUDE_DIRECTORIES ${CMAKE_CURRENT_LIST_DIR}/cshim)

@@ -4,9 +4,10 @@
  * begins single-threaded with nothing inherited but the socket), open the
  * device, resend the problem after a restart, and the watchdog.
  *
- * The executable is /proc/self/exe unless KTC_WORKER_EXE names another (a
- * test program that is not ktc points it at the ktc binary, or handles the
- * worker mode itself).
+ * The executable is kt_backend_options.worker_exe, else KTC_WORKER_EXE,
+ * else the ktc installed with the library: a host program that links
+ * libktc is not ktc, so /proc/self/exe is only right for the ktc CLI (which
+ * passes it) and for programs that handle the worker mode themselves.
  */
 #include "runtime/cuda/backend.h"
 
@@ -23,13 +24,23 @@
 
 extern char **environ;
 
-int kt_cu_spawn(pid_t *out_pid, int *out_fd, bool compiler)
+#ifndef KTC_WORKER_DEFAULT
+#define KTC_WORKER_DEFAULT "/usr/local/bin/ktc"
+#endif
+
+const char *kt_cu_worker_exe(const kt_backend_options *o)
+{
+	const char *env = getenv("KTC_WORKER_EXE");
+	return o && o->worker_exe && *o->worker_exe ? o->worker_exe
+	       : env && *env                        ? env
+	                                            : KTC_WORKER_DEFAULT;
+}
+
+int kt_cu_spawn(pid_t *out_pid, int *out_fd, bool compiler, const char *exe)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return kt_error(KT_EBACKEND, "socketpair: %s", strerror(errno));
-	const char *exe = getenv("KTC_WORKER_EXE");
-	exe = exe && *exe ? exe : "/proc/self/exe";
 	char *argv[] = {(char *)exe, "__cuda-worker",
 	                compiler ? "--compile" : "3", compiler ? "3" : NULL,
 	                NULL};
@@ -183,7 +194,7 @@ static int open_device(kt_cu_backend *b, bool measure)
 
 int kt_cu_worker_start(kt_cu_backend *b, bool measure)
 {
-	int rc = kt_cu_spawn(&b->pid, &b->fd, false);
+	int rc = kt_cu_spawn(&b->pid, &b->fd, false, b->exe);
 	if (!rc)
 		rc = open_device(b, measure);
 	if (rc && b->pid)

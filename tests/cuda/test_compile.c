@@ -175,7 +175,7 @@ static void a_compiler_process_compiles_and_survives_a_crash(void)
 	char *defs[] = {"BLOCK=128"};
 	kt_cu_source src = {text,     "t.kt.cu", "scale<2, float>",
 	                    "sm_90a", defs,      1};
-	kt_cu_compiler c = {0, -1};
+	kt_cu_compiler c = {.fd = -1, .exe = "/proc/self/exe"};
 	kt_cu_binary here, there;
 	CHECK_EQ_INT(kt_cu_compile(&here, &src, NULL), 0);
 	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);

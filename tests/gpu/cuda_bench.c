@@ -188,7 +188,8 @@ static size_t choose(const kt_space *s, int limit, uint32_t **idx, size_t np)
 
 static int bench(const args *a, const kt_model *m)
 {
-	kt_backend_options opt = {.compile_threads = a->threads,
+	kt_backend_options opt = {.worker_exe = "/proc/self/exe",
+	                          .compile_threads = a->threads,
 	                          .timed_runs = a->runs,
 	                          .cache_dir = a->cache,
 	                          .compile_only = a->compile_only,

@@ -108,8 +108,10 @@ static void run_template(const char *name, const expect *cases, size_t n,
 		return;
 	}
 	const kt_model *m = kt_template_model(t, NULL);
-	kt_backend_options opt = {
-	    .timeout_s = 4, .timed_runs = RUNS, .seed = 7};
+	kt_backend_options opt = {.worker_exe = "/proc/self/exe",
+	                          .timeout_s = 4,
+	                          .timed_runs = RUNS,
+	                          .seed = 7};
 	int rc = kt_backend_open(&b, "cuda", m, &opt);
 	if (rc) {
 		*skip = rc == KT_EUNSUPPORTED ||
