@@ -37,6 +37,30 @@ static void str_respects_its_maximum(void)
 	kt_str_release(&s);
 }
 
+static void str_adds_nothing_from_null(void)
+{
+	/* memcpy from NULL is undefined even for 0 bytes (UBSan says so) */
+	kt_str s = KT_STR_INIT;
+	CHECK_EQ_INT(kt_str_add(&s, NULL, 0), 0);
+	CHECK_EQ_STR(s.ptr, "");
+	char *d = kt_strndup(NULL, 0);
+	CHECK(d && !*d);
+	kt_free(d);
+	kt_str_release(&s);
+}
+
+static void error_may_quote_the_previous_error(void)
+{
+	kt_error(KT_EIO, "cannot open '%s': %s", "cache.jsonl",
+	         "No such file or directory");
+	kt_error(KT_EIO, "reading the cache: %s", kt_error_last());
+	CHECK_EQ_STR(kt_error_last(), "reading the cache: cannot open "
+	                              "'cache.jsonl': No such file or "
+	                              "directory");
+	kt_error(KT_EIO, "%s%s", kt_error_last(), kt_error_last());
+	CHECK(!strncmp(kt_error_last(), "reading the cache: cannot open", 30));
+}
+
 static void arena_allocates_zeroed_and_large(void)
 {
 	kt_arena a = KT_ARENA_INIT;
@@ -139,6 +163,8 @@ int main(void)
 {
 	RUN(str_grows_and_formats);
 	RUN(str_respects_its_maximum);
+	RUN(str_adds_nothing_from_null);
+	RUN(error_may_quote_the_previous_error);
 	RUN(arena_allocates_zeroed_and_large);
 	RUN(vec_pushes);
 	RUN(rng_is_reproducible_and_unbiased);
