@@ -144,6 +144,8 @@ static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
 			if (kt_expr_eval(&v, a->value, slots))
 				return explain(why, "argument '%s': %s",
 				               a->name, kt_error_last());
+			if (kt_buf_scalar_check(a, v))
+				return explain(why, "%s", kt_error_last());
 			size_t sz = kt_buf_scalar(buf, a->type, v);
 			err = clSetKernelArg(k, (cl_uint)i, sz, buf);
 		}
