@@ -434,6 +434,13 @@ static int read_fd(int fd, char **out, size_t *len, const char *path)
 	if (fstat(fd, &st) != 0)
 		return kt_error(KT_EIO, "cannot read '%s': %s", path,
 		                strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return kt_error(KT_EINVALID, "cache '%s' is not a regular file",
+		                path);
+	if (st.st_size > KT_FS_MAX_READ)
+		return kt_error(KT_EINVALID,
+		                "cache '%s' is larger than the limit of %d MiB",
+		                path, KT_FS_MAX_READ >> 20);
 	size_t n = (size_t)st.st_size, got = 0;
 	char *buf = kt_malloc(n + 1);
 	if (!buf)

@@ -23,6 +23,15 @@ int kt_fs_read(char **out, size_t *len, const char *path)
 	char *buf = kt_malloc(cap);
 	int rc = KT_OK;
 	while (buf) {
+		if (n >= KT_FS_MAX_READ) { /* /dev/zero, a huge file */
+			fclose(f);
+			kt_free(buf);
+			return kt_error(
+			    KT_EINVALID,
+			    "'%s' is larger than the limit of %d MiB "
+			    "for an input",
+			    path, KT_FS_MAX_READ >> 20);
+		}
 		if (n + 1 >= cap) {
 			char *p = kt_realloc(buf, cap *= 2);
 			if (!p) {

@@ -8,7 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reads the file into *out (NUL-terminated, kt_free it); *len may be NULL. */
+/*
+ * Reads the file into *out (NUL-terminated, kt_free it); *len may be NULL.
+ * Refuses more than KT_FS_MAX_READ bytes: templates, plans, caches and
+ * recordings are far smaller, and /dev/zero never ends.
+ */
+#define KT_FS_MAX_READ (256 << 20)
 int kt_fs_read(char **out, size_t *len, const char *path);
 /*
  * Writes data to path through a temporary file in the same folder as the

@@ -3,7 +3,8 @@
 # tuning.md, "Hostile input"), in a scratch folder with scale.kt.cu and the
 # synthetic landscape bowl.json: outputs that are symlinks, fifos, read-only
 # files, the cache or the recording, a missing output folder, a full
-# standard output. Each case exits 0 when ktc behaved, 1 with a reason.
+# standard output, inputs that never end (/dev/zero). Each case exits 0
+# when ktc behaved, 1 with a reason.
 set -u
 ktc=$1
 case=$2
@@ -88,6 +89,17 @@ stdout_full)
 	"$ktc" space scale.kt.cu >/dev/full 2>err
 	status=$?
 	refused "cannot write standard output"
+	;;
+inputs_without_end)
+	"$ktc" space /dev/zero >out 2>err
+	status=$?
+	refused "larger than the limit of 256 MiB"
+	tune --cache /dev/zero
+	status=$?
+	refused "is not a regular file"
+	"$ktc" tune scale.kt.cu --from /dev/zero -q --no-cache >out 2>err
+	status=$?
+	refused "larger than the limit"
 	;;
 *)
 	echo "unknown case '$case'"

@@ -111,6 +111,8 @@ static void fs_writes_atomically_and_reads_back(void)
 	CHECK_EQ_STR(text, "hello\n");
 	kt_free(text);
 	unlink(path);
+	CHECK(kt_fs_read(&text, &len, "/dev/zero") == KT_EINVALID);
+	CHECK(strstr(kt_error_last(), "larger than the limit") != NULL);
 	CHECK(kt_fs_read(&text, &len, "/nonexistent/x") == KT_EIO);
 	CHECK(strstr(kt_error_last(), "cannot open '/nonexistent/x'") != NULL);
 }
