@@ -150,8 +150,10 @@ static int alloc_arg(ocl_worker *w, ocl_arg *a)
 {
 	kt_value n;
 	cl_int err;
+	kt_loc l = a->a->count->loc;
 	if (kt_expr_eval(&n, a->a->count, w->ref_slots))
-		return kt_error(KT_EINVALID, "argument '%s': %s", a->a->name,
+		return kt_error(KT_EINVALID, "%s:%d:%d: the count of '%s': %s",
+		                l.file, l.line, l.col, a->a->name,
 		                kt_error_last());
 	cl_ulong cap = 0;
 	clGetDeviceInfo(w->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cap),
