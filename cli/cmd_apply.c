@@ -327,6 +327,13 @@ static int apply(const options *o, const char *tpath, const char *rpath)
 		        tpath);
 		goto done;
 	}
+	if (kt_fs_same_file(o->out, rpath) || !strcmp(o->out, rpath)) {
+		fprintf(stderr,
+		        "ktc apply: -o '%s' is the results file; refusing to "
+		        "replace it\n",
+		        o->out);
+		goto done;
+	}
 	if (kt_results_load(&r, rpath)) {
 		fprintf(stderr, "ktc apply: %s\n", kt_error_last());
 		goto done;

@@ -429,21 +429,65 @@ static int tune(session *s, const options *o)
 	return rc || s->report->stop == KT_TUNE_INTERRUPTED ? 1 : 0;
 }
 
+/*
+ * The ranges of the numeric options: what the backends store (an int of
+ * timed runs, milliseconds of a timeout in an int) and what is sane; a
+ * value outside is refused, never wrapped (--runs 4294967297 is not 1).
+ */
+enum { MAX_RUNS = 1000000, MAX_BATCH = 4096 };
+#define MAX_SECONDS 1e6
+
 static int check_options(const options *o)
 {
-	const char *bad = o->budget < 0       ? "--budget must be >= 0"
-	                  : o->batch < 1      ? "--batch must be >= 1"
-	                  : o->seed < 0       ? "--seed must be >= 0"
-	                  : o->runs < 0       ? "--runs must be >= 0"
+	const char *bad = o->budget < 0 ? "--budget must be >= 0"
+	                  : o->batch < 1 || o->batch > MAX_BATCH
+	                      ? "--batch must be from 1 to 4096"
+	                  : o->seed < 0 ? "--seed must be >= 0"
+	                  : o->runs < 0 || o->runs > MAX_RUNS
+	                      ? "--runs must be from 0 to 1000000"
 	                  : o->time_limit < 0 ? "--time-limit must be >= 0"
-	                  : o->timeout < 0    ? "--timeout must be >= 0"
-	                  : o->sim_delay < 0  ? "--sim-delay must be >= 0"
+	                  : o->timeout < 0 || o->timeout > MAX_SECONDS
+	                      ? "--timeout must be from 0 to 1000000 seconds"
+	                  : o->sim_delay < 0 || o->sim_delay > MAX_SECONDS
+	                      ? "--sim-delay must be from 0 to 1000000 ms"
 	                  : o->no_cache && o->cache
 	                      ? "--cache and --no-cache conflict"
 	                      : NULL;
 	if (bad)
 		fprintf(stderr, "ktc tune: %s\n", bad);
 	return bad ? 2 : 0;
+}
+
+/* Whether -o a may be written without destroying b (what = "--from"). */
+static int distinct(const char *a, const char *b, const char *what)
+{
+	if (!b || !(kt_fs_same_file(a, b) || !strcmp(a, b)))
+		return 0;
+	fprintf(stderr,
+	        "ktc tune: -o '%s' is the %s '%s'; refusing to replace "
+	        "it\n",
+	        a, what, b);
+	return 1;
+}
+
+/*
+ * -o is checked before the run, not after it: a folder that is not there,
+ * or an output that is the cache, the recording or the template, would
+ * otherwise lose a whole run or destroy its input at the end.
+ */
+static int check_output(const session *s, const options *o, const char *path)
+{
+	if (!o->out)
+		return 0;
+	if (distinct(o->out, path, "template") ||
+	    distinct(o->out, o->from, "recording (--from)") ||
+	    distinct(o->out, s->cache, "cache"))
+		return 1;
+	if (kt_fs_check_output(o->out)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	return 0;
 }
 
 static int run(const options *o, const char *path)
@@ -455,6 +499,8 @@ static int run(const options *o, const char *path)
 		status = open_backend(&s, o);
 	if (!status)
 		status = choose_cache(&s, o);
+	if (!status)
+		status = check_output(&s, o, path);
 	if (!status)
 		status = tune(&s, o);
 	kt_diags_print(&s.diags, stderr, isatty(2));

@@ -3,6 +3,7 @@
  * The CLI uses only the public API in include/ktc/ (and util/ for option
  * parsing); it alone decides exit statuses: 0 success, 1 failure, 2 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +38,20 @@ static void usage(FILE *out)
 	fprintf(out, "\n'ktc <command> --help' describes a command.\n");
 }
 
+/*
+ * A command's status, or 1 when its standard output was not all written
+ * (a full disk, a closed pipe): printf's errors are sticky, so checking
+ * once at exit catches every one, as git does.
+ */
+static int finish(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+		return status;
+	fprintf(stderr, "ktc: cannot write standard output: %s\n",
+	        errno ? strerror(errno) : "write error");
+	return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -46,11 +61,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("ktc %s\n", KTC_VERSION);
-		return 0;
+		return finish(0);
 	}
 #ifdef KTC_HAVE_CUDA
 	/* hidden: the CUDA backend's worker process (ktc/eval.h) */
@@ -65,7 +80,7 @@ int main(int argc, char **argv)
 		char self[64];
 		snprintf(self, sizeof(self), "ktc %s", commands[i].name);
 		argv[1] = self;
-		return commands[i].fn(argc - 1, argv + 1);
+		return finish(commands[i].fn(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "ktc: '%s' is not a ktc command (see 'ktc --help')\n",
 	        argv[1]);

@@ -9,6 +9,7 @@
 #include "runtime/buffers.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/rng.h"
@@ -260,6 +261,86 @@ size_t kt_buf_scalar(void *out, kt_type t, kt_value v)
 	}
 	kt_buf_set(out, t, 0, kt_value_as_double(v));
 	return kt_type_size(t);
+}
+
+static kt_loc loc_of(const kt_arg *a, const kt_expr *e)
+{
+	return e ? e->loc : a->loc;
+}
+
+int kt_buf_bytes(uint64_t *count, uint64_t *bytes, const kt_arg *a, kt_value v,
+                 uint64_t cap)
+{
+	kt_loc l = loc_of(a, a->count);
+	double d = kt_value_as_double(v);
+	if (v.is_float && (!isfinite(d) || d != floor(d)))
+		return kt_error(
+		    KT_EINVALID,
+		    "%s:%d:%d: the count of '%s' is %g, not a whole "
+		    "number",
+		    l.file, l.line, l.col, a->name, d);
+	if (d < 0)
+		return kt_error(KT_EINVALID,
+		                "%s:%d:%d: the count of '%s' is negative (%g)",
+		                l.file, l.line, l.col, a->name, d);
+	size_t size = kt_type_size(a->type);
+	uint64_t n = v.is_float ? (d < 0x1p64 ? (uint64_t)d : UINT64_MAX)
+	                        : (uint64_t)v.i;
+	uint64_t b;
+	if (__builtin_mul_overflow(n, (uint64_t)size, &b) || b > INT64_MAX) {
+		char num[32];
+		if (v.is_float)
+			snprintf(num, sizeof(num), "%.17g", d);
+		else
+			snprintf(num, sizeof(num), "%llu",
+			         (unsigned long long)n);
+		return kt_error(
+		    KT_EINVALID,
+		    "%s:%d:%d: '%s' has %s elements of %s: the byte "
+		    "count overflows 63 bits",
+		    l.file, l.line, l.col, a->name, num, kt_type_name(a->type));
+	}
+	if (cap && b > cap)
+		return kt_error(
+		    KT_EINVALID,
+		    "%s:%d:%d: '%s' has %llu elements of %s, %llu "
+		    "bytes: more than the %llu bytes one buffer may "
+		    "take on the device",
+		    l.file, l.line, l.col, a->name, (unsigned long long)n,
+		    kt_type_name(a->type), (unsigned long long)b,
+		    (unsigned long long)cap);
+	*count = n;
+	*bytes = b;
+	return 0;
+}
+
+/* Whether integer type t holds v exactly. */
+static bool int_fits(kt_type t, kt_value v)
+{
+	int bits = (int)kt_type_size(t) * 8;
+	bool sign = kt_type_is_signed(t);
+	/* [lo, end): powers of two, exact as doubles */
+	double lo = sign ? -ldexp(1.0, bits - 1) : 0;
+	double end = ldexp(1.0, sign ? bits - 1 : bits);
+	if (v.is_float)
+		return v.f >= lo && v.f < end && v.f == floor(v.f);
+	if (bits == 64)
+		return sign || v.i >= 0;
+	return v.i >= (int64_t)lo && v.i < (int64_t)end;
+}
+
+int kt_buf_scalar_check(const kt_arg *a, kt_value v)
+{
+	if (kt_type_is_float(a->type) || int_fits(a->type, v))
+		return 0;
+	kt_loc l = loc_of(a, a->value);
+	double d = kt_value_as_double(v);
+	bool whole = !v.is_float || (isfinite(d) && d == floor(d));
+	return kt_error(KT_EINVALID, "%s:%d:%d: '%s' is %.17g, %s type %s",
+	                l.file, l.line, l.col, a->name, d,
+	                whole ? "outside the range of its"
+	                      : "not a whole number for its",
+	                kt_type_name(a->type));
 }
 
 void kt_buf_default_range(kt_type t, double *lo, double *hi)

@@ -39,6 +39,20 @@ uint64_t kt_buf_get_u64(const void *data, kt_type t, size_t i);
 void kt_buf_set(void *data, kt_type t, size_t i, double v);
 
 /*
+ * The element count and byte size of buffer argument a whose count
+ * evaluated to v, checked: a whole number, not negative, a byte count that
+ * fits 63 bits, and at most cap bytes (the most one buffer may take on the
+ * device; 0: no cap). An error is located at a's count (file:line:col).
+ */
+int kt_buf_bytes(uint64_t *count, uint64_t *bytes, const kt_arg *a, kt_value v,
+                 uint64_t cap);
+/*
+ * Checks that scalar argument a of value v is stored exactly: an integer
+ * type takes whole values within its range only (no wrap, no truncation),
+ * a float type any value. The error is located at a's value.
+ */
+int kt_buf_scalar_check(const kt_arg *a, kt_value v);
+/*
  * Encodes one scalar kernel argument of type t from v into out (at least 8
  * bytes); returns its size in bytes.
  */

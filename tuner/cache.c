@@ -174,6 +174,8 @@ static int parse_line(kt_results *r, const char *text, size_t n, size_t lineno,
 	kt_record rec = {0};
 	kt_result_init(&rec.result);
 	int rc = parse_record(&rec, j, &r->info);
+	if (!rc)
+		rc = kt_record_check(&rec, &r->info);
 	if (rc)
 		rc = kt_error(rc, "cache '%s' line %zu: %s", path, lineno,
 		              kt_error_last());
@@ -193,7 +195,11 @@ static int parse_header_line(kt_results *r, const char *text, size_t n,
 		return kt_error(KT_EPARSE, "'%s' has no ktc cache header line",
 		                path);
 	}
-	int rc = parse_header(&r->info, h);
+	double version = kt_json_get_number(h, "ktc_cache", NAN);
+	int rc = version == 1 ? parse_header(&r->info, h)
+	                      : kt_error(KT_EINVALID,
+	                                 "version %g; this ktc reads version 1",
+	                                 version);
 	if (rc)
 		rc = kt_error(rc, "cache '%s' header: %s", path,
 		              kt_error_last());
@@ -396,6 +402,17 @@ static int check_header(const kt_results_info *have,
 		    KT_EINVALID,
 		    "cache '%s' was written on device '%s', not '%s'%s", path,
 		    have->device.name, want->device.name, hint);
+	/* one name, other limits: a MIG slice, another driver's view */
+	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
+		if (have->device.has_const[i] && want->device.has_const[i] &&
+		    have->device.consts[i] != want->device.consts[i])
+			return kt_error(
+			    KT_EINVALID,
+			    "cache '%s' was written on a device with "
+			    "%s = %lld, not %lld%s",
+			    path, kt_device_consts[i].name,
+			    (long long)have->device.consts[i],
+			    (long long)want->device.consts[i], hint);
 	return 0;
 }
 
@@ -417,6 +434,13 @@ static int read_fd(int fd, char **out, size_t *len, const char *path)
 	if (fstat(fd, &st) != 0)
 		return kt_error(KT_EIO, "cannot read '%s': %s", path,
 		                strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return kt_error(KT_EINVALID, "cache '%s' is not a regular file",
+		                path);
+	if (st.st_size > KT_FS_MAX_READ)
+		return kt_error(KT_EINVALID,
+		                "cache '%s' is larger than the limit of %d MiB",
+		                path, KT_FS_MAX_READ >> 20);
 	size_t n = (size_t)st.st_size, got = 0;
 	char *buf = kt_malloc(n + 1);
 	if (!buf)

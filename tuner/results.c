@@ -9,6 +9,7 @@
 
 #include "util/fs.h"
 #include "util/num.h"
+#include "util/str.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -283,6 +284,51 @@ void kt_record_release(kt_record *rec)
 	kt_free(rec->values);
 	kt_result_release(&rec->result);
 	memset(rec, 0, sizeof(*rec));
+}
+
+/* Whether key is "NAME=V,NAME=V" of info's names and values, as
+ * kt_space_key writes it. */
+static bool key_matches(const char *key, const kt_results_info *info,
+                        const kt_value *values)
+{
+	kt_str k = KT_STR_INIT;
+	int rc = 0;
+	for (size_t p = 0; !rc && p < info->nparams; p++) {
+		kt_value v = values[p];
+		rc = kt_str_addf(&k, "%s%s=", p ? "," : "",
+		                 info->param_names[p]);
+		if (!rc)
+			rc = v.is_float
+			         ? kt_str_addf(&k, "%.17g", v.f)
+			         : kt_str_addf(&k, "%lld", (long long)v.i);
+	}
+	bool same = !rc && !strcmp(k.ptr, key);
+	kt_str_release(&k);
+	return same;
+}
+
+int kt_record_check(const kt_record *rec, const kt_results_info *info)
+{
+	const kt_result *r = &rec->result;
+	if (rec->key && !key_matches(rec->key, info, rec->values))
+		return kt_error(KT_EINVALID,
+		                "the key '%s' does not name the configuration "
+		                "of its values",
+		                rec->key);
+	if (r->status != KT_STATUS_OK)
+		return 0;
+	if (!isfinite(r->time_ms) || r->time_ms <= 0)
+		return kt_error(KT_EINVALID,
+		                "a correct result's time is %g ms, not a "
+		                "positive number",
+		                r->time_ms);
+	for (size_t i = 0; i < r->nruntimes; i++)
+		if (!isfinite(r->runtimes_ms[i]) || r->runtimes_ms[i] <= 0)
+			return kt_error(KT_EINVALID,
+			                "runtime %zu is %g ms, not a positive "
+			                "number",
+			                i, r->runtimes_ms[i]);
+	return 0;
 }
 
 int kt_results_push(kt_results *r, kt_record *rec)

@@ -35,6 +35,14 @@ int kt_json_to_problem(const cJSON *j, kt_results_info *info);
 /* A deep copy of src into dst (released first by the caller). */
 int kt_results_info_copy(kt_results_info *dst, const kt_results_info *src);
 
+/*
+ * Whether a record read from a file may be believed: a correct result has a
+ * positive finite time and positive finite runtimes, and a key (NULL in T4
+ * files, which have none) names exactly the record's values. KT_EINVALID
+ * with the reason, or 0.
+ */
+int kt_record_check(const kt_record *rec, const kt_results_info *info);
+
 /* Appends rec (taking its memory) to r. */
 int kt_results_push(kt_results *r, kt_record *rec);
 void kt_record_release(kt_record *rec);

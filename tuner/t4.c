@@ -379,6 +379,8 @@ static int read_results(kt_results *r, const cJSON *results, double tu,
 			                    row, "configuration"));
 		if (!rc)
 			rc = read_row(&rec, row, &r->info, tu);
+		if (!rc)
+			rc = kt_record_check(&rec, &r->info);
 		if (rc)
 			rc = kt_error(rc, "'%s' result %zu: %s", path, i,
 			              kt_error_last());

@@ -22,9 +22,16 @@ void kt_error_clear(void)
 	last_error[0] = '\0';
 }
 
+/*
+ * Formats into a copy first: a message often quotes the previous one
+ * (kt_error_last() as an argument), and vsnprintf must not read the buffer
+ * it writes.
+ */
 int kt_error_v(int code, const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	char msg[sizeof(last_error)];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(last_error, msg, sizeof(msg));
 	return code;
 }
 
@@ -88,7 +95,8 @@ char *kt_strndup(const char *s, size_t n)
 	char *p = kt_malloc(n + 1);
 	if (!p)
 		return NULL;
-	memcpy(p, s, n);
+	if (n) /* s may be NULL when n is 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

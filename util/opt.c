@@ -2,6 +2,7 @@
 #include "util/opt.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +58,8 @@ static int store(const char *cmd, const kt_opt *o, const char *arg)
 	}
 	case KT_OPT_DOUBLE: {
 		double v = strtod(arg, &end);
-		if (errno || *end || end == arg)
+		/* nan passes every range check after it; inf is no count */
+		if (errno || *end || end == arg || !isfinite(v))
 			break;
 		*(double *)o->value = v;
 		return 0;

@@ -65,7 +65,8 @@ int kt_str_add(kt_str *s, const void *data, size_t len)
 	int rc = kt_str_grow(s, len);
 	if (rc)
 		return rc;
-	memcpy(s->ptr + s->len, data, len);
+	if (len) /* data may be NULL when len is 0 (an empty log) */
+		memcpy(s->ptr + s->len, data, len);
 	s->len += len;
 	s->ptr[s->len] = '\0';
 	return 0;

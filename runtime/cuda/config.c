@@ -110,18 +110,27 @@ static int arguments(kt_cu_cfg *c, const kt_model *m)
 {
 	for (size_t a = 0; a < m->nargs; a++) {
 		const kt_arg *g = &m->args[a];
-		char what[96];
-		snprintf(what, sizeof(what), "the count of '%s'", g->name);
+		char what[512];
+		const kt_loc *l = g->count ? &g->count->loc : &g->loc;
+		snprintf(what, sizeof(what), "%s:%d:%d: the count of '%s'",
+		         l->file, l->line, l->col, g->name);
+		kt_value v = kt_int(0);
+		uint64_t bytes;
 		if (g->count) {
-			int rc = eval_count(&c->counts[a], g->count, c->slots,
-			                    0, 9007199254740992.0, what);
+			int rc = eval_at(&v, g->count, c->slots, what);
+			if (!rc)
+				rc = kt_buf_bytes(&c->counts[a], &bytes, g, v,
+				                  0);
 			if (rc)
 				return rc;
 			continue;
 		}
-		kt_value v = kt_int(0);
-		snprintf(what, sizeof(what), "the value of '%s'", g->name);
+		l = g->value ? &g->value->loc : &g->loc;
+		snprintf(what, sizeof(what), "%s:%d:%d: the value of '%s'",
+		         l->file, l->line, l->col, g->name);
 		int rc = g->value ? eval_at(&v, g->value, c->slots, what) : 0;
+		if (!rc)
+			rc = kt_buf_scalar_check(g, v);
 		if (rc)
 			return rc;
 		kt_buf_scalar(&c->scalars[a], g->type, v);

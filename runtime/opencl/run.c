@@ -141,9 +141,14 @@ static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
 			                     &w->args[i].mem);
 		} else {
 			unsigned char buf[16];
+			kt_loc l = a->value->loc;
 			if (kt_expr_eval(&v, a->value, slots))
-				return explain(why, "argument '%s': %s",
-				               a->name, kt_error_last());
+				return explain(
+				    why, "%s:%d:%d: the value of '%s': %s",
+				    l.file, l.line, l.col, a->name,
+				    kt_error_last());
+			if (kt_buf_scalar_check(a, v))
+				return explain(why, "%s", kt_error_last());
 			size_t sz = kt_buf_scalar(buf, a->type, v);
 			err = clSetKernelArg(k, (cl_uint)i, sz, buf);
 		}

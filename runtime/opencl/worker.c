@@ -10,6 +10,7 @@
  * each launch BEAT, so the parent's watchdog knows which configuration a
  * crash or a hang belongs to.
  */
+#include "runtime/buffers.h"
 #include "runtime/opencl/ocl.h"
 
 #include <stdlib.h>
@@ -149,14 +150,23 @@ static int alloc_arg(ocl_worker *w, ocl_arg *a)
 {
 	kt_value n;
 	cl_int err;
+	kt_loc l = a->a->count->loc;
 	if (kt_expr_eval(&n, a->a->count, w->ref_slots))
-		return kt_error(KT_EINVALID, "argument '%s': %s", a->a->name,
+		return kt_error(KT_EINVALID, "%s:%d:%d: the count of '%s': %s",
+		                l.file, l.line, l.col, a->a->name,
 		                kt_error_last());
-	if (n.is_float || n.i < 1)
+	cl_ulong cap = 0;
+	clGetDeviceInfo(w->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cap),
+	                &cap, NULL);
+	uint64_t count, bytes;
+	int rc = kt_buf_bytes(&count, &bytes, a->a, n, cap);
+	if (rc)
+		return rc;
+	if (count < 1)
 		return kt_error(KT_EINVALID, "argument '%s': %g elements",
 		                a->a->name, kt_value_as_double(n));
-	a->count = (size_t)n.i;
-	a->bytes = a->count * kt_type_size(a->a->type);
+	a->count = (size_t)count;
+	a->bytes = (size_t)bytes;
 	if (a->a->dir != KT_ARG_OUT && !(a->input = kt_malloc(a->bytes)))
 		return kt_error(KT_ENOMEM, "out of memory");
 	if (a->a->dir != KT_ARG_IN && (!(a->ref = kt_malloc(a->bytes)) ||

@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "runtime/buffers.h"
 
@@ -94,6 +96,57 @@ static void scalars_encode_by_type(void)
 	CHECK(l == INT64_MIN);
 }
 
+static void scalars_must_fit_their_integer_type(void)
+{
+	kt_arg a = {.name = "n", .loc = {"t.cu", 3, 5}};
+	struct {
+		kt_type t;
+		kt_value v;
+		int ok;
+	} cases[] = {
+	    {KT_TYPE_I32, kt_int(INT32_MAX), 1},
+	    {KT_TYPE_I32, kt_int((int64_t)INT32_MAX + 1), 0},
+	    {KT_TYPE_I32, kt_int(INT32_MIN), 1},
+	    {KT_TYPE_I32, kt_int((int64_t)INT32_MIN - 1), 0},
+	    {KT_TYPE_I32, kt_float(1.5), 0},
+	    {KT_TYPE_I32, kt_float(24.0), 1},
+	    {KT_TYPE_I32, kt_float(NAN), 0},
+	    {KT_TYPE_U8, kt_int(255), 1},
+	    {KT_TYPE_U8, kt_int(256), 0},
+	    {KT_TYPE_U32, kt_int(-1), 0},
+	    {KT_TYPE_U64, kt_int(-1), 0},
+	    {KT_TYPE_U64, kt_float(0x1p63), 1},
+	    {KT_TYPE_U64, kt_float(0x1p64), 0},
+	    {KT_TYPE_I64, kt_int(INT64_MIN), 1},
+	    {KT_TYPE_I64, kt_float(0x1p63), 0},
+	    {KT_TYPE_F16, kt_float(1e300), 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		a.type = cases[i].t;
+		int rc = kt_buf_scalar_check(&a, cases[i].v);
+		if ((rc == 0) != cases[i].ok)
+			fprintf(stderr, "case %zu\n", i);
+		CHECK((rc == 0) == cases[i].ok);
+		if (rc)
+			CHECK(
+			    !strncmp(kt_error_last(), "t.cu:3:5: 'n' is", 16));
+	}
+}
+
+static void buffer_bytes_are_checked(void)
+{
+	kt_arg a = {.name = "z", .type = KT_TYPE_F64, .loc = {"t.cu", 2, 9}};
+	uint64_t n, b;
+	CHECK_EQ_INT(kt_buf_bytes(&n, &b, &a, kt_int(1 << 20), 0), 0);
+	CHECK(n == 1 << 20 && b == 8 << 20);
+	CHECK(kt_buf_bytes(&n, &b, &a, kt_int(INT64_MAX / 8 + 1), 0) < 0);
+	CHECK(strstr(kt_error_last(), "overflows 63 bits"));
+	CHECK(kt_buf_bytes(&n, &b, &a, kt_int((1 << 20) + 1), 8 << 20) < 0);
+	CHECK(strstr(kt_error_last(), "t.cu:2:9: 'z' has 1048577 elements"));
+	CHECK(kt_buf_bytes(&n, &b, &a, kt_float(1e300), 0) < 0);
+	CHECK(kt_buf_bytes(&n, &b, &a, kt_int(-1), 0) < 0);
+}
+
 static void random_fill_is_seeded_and_never_zero(void)
 {
 	enum { N = 4096 };
@@ -146,6 +199,8 @@ int main(void)
 	RUN(fp8_formats_match_their_tables);
 	RUN(integers_are_exact_and_clamped);
 	RUN(scalars_encode_by_type);
+	RUN(scalars_must_fit_their_integer_type);
+	RUN(buffer_bytes_are_checked);
 	RUN(random_fill_is_seeded_and_never_zero);
 	RUN(other_fills);
 	return check_summary();

@@ -232,6 +232,54 @@ static void test_a_default_that_leaves_outputs_unwritten_is_refused(void)
 	kt_template_free(t);
 }
 
+/* A template of one output buffer of COUNT floats and one int scalar. */
+static kt_template *sized(const char *count, const char *scalar)
+{
+	char text[512];
+	snprintf(text, sizeof(text),
+	         "#pragma kt launch grid(1) block(16)\n"
+	         "#pragma kt arg z float[%s] out\n"
+	         "#pragma kt arg n int = %s\n"
+	         "__kernel void k(__global float *z, int n)\n"
+	         "{ int i = get_global_id(0); if (i < n) z[i] = i; }\n",
+	         count, scalar);
+	return parse(text);
+}
+
+static void test_buffers_past_the_device_are_refused_with_a_place(void)
+{
+	/* 2^62+1 floats overflow a 64-bit byte count; 10^15 floats fit one
+	 * but no device; -1 and 2.5 are no counts at all */
+	const char *counts[] = {"4611686018427387905", "1000000000000000",
+	                        "0 - 1", "2.5"};
+	const char *want[] = {"overflows 63 bits", "bytes one buffer may take",
+	                      "negative", "not a whole number"};
+	for (int i = 0; i < 4; i++) {
+		kt_template *t = sized(counts[i], "16");
+		kt_backend *b = t ? open_on(&t->models[0], 0) : NULL;
+		CHECK(b && b->ops->set_problem(b, NULL) == KT_EINVALID);
+		CHECK(strstr(kt_error_last(), "inline.cl:2:24: ") != NULL);
+		CHECK(strstr(kt_error_last(), want[i]) != NULL);
+		kt_backend_free(b);
+		kt_template_free(t);
+	}
+}
+
+static void test_scalars_that_do_not_fit_their_type_are_refused(void)
+{
+	const char *values[] = {"4294967296 * 2", "2147483648", "1.5 * 3",
+	                        "0 - 2147483649"};
+	for (int i = 0; i < 4; i++) {
+		kt_template *t = sized("16", values[i]);
+		kt_backend *b = t ? open_on(&t->models[0], 0) : NULL;
+		CHECK(b && b->ops->set_problem(b, NULL) < 0);
+		CHECK(strstr(kt_error_last(), "inline.cl:3:24: 'n' is") !=
+		      NULL);
+		kt_backend_free(b);
+		kt_template_free(t);
+	}
+}
+
 static void test_builds_say_they_are_tuning_builds(void)
 {
 	kt_template *t = parse("#pragma kt param B values(16, 32) default(16)\n"
@@ -379,6 +427,8 @@ int main(void)
 	RUN(test_a_crash_while_building_costs_one_configuration);
 	RUN(test_a_build_error_at_the_defaults_is_reported);
 	RUN(test_a_default_that_leaves_outputs_unwritten_is_refused);
+	RUN(test_buffers_past_the_device_are_refused_with_a_place);
+	RUN(test_scalars_that_do_not_fit_their_type_are_refused);
 	RUN(test_builds_say_they_are_tuning_builds);
 	RUN(test_work_groups_beyond_the_device_are_constraints);
 	RUN(test_no_platform_is_a_clear_error);

@@ -461,6 +461,101 @@ static void foreign_t4_without_time_takes_the_median_runtime(void)
 	}
 }
 
+/* A cache of write_three's lines plus line (the 5th), loaded. */
+static int load_with_line(const char *name, const char *line)
+{
+	const char *path = tmp_path(name);
+	kt_results_info info;
+	make_info(&info, "saxpy", 1024, "NVIDIA H100");
+	unlink(path);
+	write_three(path, &info);
+	append_raw(path, line);
+	kt_results *r = NULL;
+	int rc = kt_results_load(&r, path);
+	kt_results_free(r);
+	kt_results_info_release(&info);
+	return rc;
+}
+
+static void cache_refuses_records_that_cannot_be_true(void)
+{
+	static const char *lines[] = {
+	    /* a correct result in no time, or in negative or infinite time */
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":64,\"VEC\":4},"
+	    "\"status\":\"correct\",\"time_ms\":0}\n",
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":64,\"VEC\":4},"
+	    "\"status\":\"correct\",\"time_ms\":-1}\n",
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":64,\"VEC\":4},"
+	    "\"status\":\"correct\",\"time_ms\":1e999}\n",
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":64,\"VEC\":4},"
+	    "\"status\":\"correct\"}\n",
+	    /* a runtime that is not a positive number */
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":64,\"VEC\":4},"
+	    "\"status\":\"correct\",\"time_ms\":1,\"runtimes\":[1,-3]}\n",
+	    /* a key that names another configuration than its values */
+	    "{\"key\":\"BLOCK=64,VEC=4\",\"config\":{\"BLOCK\":32,\"VEC\":4},"
+	    "\"status\":\"correct\",\"time_ms\":0.001}\n",
+	};
+	static const char *why[] = {"time", "time",    "time",
+	                            "time", "runtime", "key"};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		CHECK(load_with_line("bad_record.jsonl", lines[i]) < 0);
+		if (!strstr(kt_error_last(), "line 5") ||
+		    !strstr(kt_error_last(), why[i])) {
+			fprintf(stderr, "case %zu: '%s'\n", i, kt_error_last());
+			CHECK(0);
+		}
+	}
+	/* a failed configuration has no time, and that is fine */
+	CHECK_EQ_INT(load_with_line("ok_record.jsonl",
+	                            "{\"key\":\"BLOCK=64,VEC=4\",\"config\":"
+	                            "{\"BLOCK\":64,\"VEC\":4},\"status\":"
+	                            "\"runtime\"}\n"),
+	             0);
+}
+
+static void cache_refuses_an_unknown_version(void)
+{
+	const char *path = tmp_path("version.jsonl");
+	const char *text = "{\"ktc_cache\":2,\"kernel\":\"saxpy\",\"params\":"
+	                   "[\"BLOCK\"]}\n";
+	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
+	kt_results *r = NULL;
+	CHECK(kt_results_load(&r, path) < 0);
+	CHECK(strstr(kt_error_last(), "version 2") != NULL);
+	kt_results_free(r);
+}
+
+static void cache_of_a_device_with_other_constants_is_refused(void)
+{
+	const char *path = tmp_path("consts.jsonl");
+	kt_results_info info, other;
+	make_info(&info, "saxpy", 1024, "NVIDIA H100");
+	make_info(&other, "saxpy", 1024, "NVIDIA H100");
+	info.device.consts[0] = 132;
+	info.device.has_const[0] = true;
+	other.device.consts[0] = 114; /* same name, fewer SMs (a MIG slice) */
+	other.device.has_const[0] = true;
+	write_three(path, &info);
+	expect_refusal(path, &other, kt_device_consts[0].name);
+	kt_results_info_release(&info);
+	kt_results_info_release(&other);
+}
+
+static void t4_refuses_a_correct_result_without_a_positive_time(void)
+{
+	const char *path = tmp_path("negative.t4.json");
+	const char *text =
+	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
+	    "{\"X\":1},\"times\":{\"runtimes\":[-3,-1,-2]},\"invalidity\":"
+	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
+	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
+	kt_results *r = NULL;
+	CHECK(kt_results_load(&r, path) < 0);
+	CHECK(strstr(kt_error_last(), "result 0") != NULL);
+	kt_results_free(r);
+}
+
 static void results_load_rejects_other_files(void)
 {
 	const char *path = tmp_path("other.json");
@@ -493,6 +588,10 @@ int main(void)
 	RUN(t4_file_reads_back);
 	RUN(foreign_t4_without_time_takes_the_median_runtime);
 	RUN(results_load_rejects_other_files);
+	RUN(cache_refuses_records_that_cannot_be_true);
+	RUN(cache_refuses_an_unknown_version);
+	RUN(cache_of_a_device_with_other_constants_is_refused);
+	RUN(t4_refuses_a_correct_result_without_a_positive_time);
 	kt_str cmd = KT_STR_INIT;
 	kt_str_addf(&cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd.ptr) != 0)

@@ -232,7 +232,8 @@ static void sim_refuses_a_recording_of_other_parameters(void)
 	const char *path = tmp_path("other.t4.json");
 	const char *text =
 	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
-	    "{\"B\":32,\"I\":1,\"X\":1},\"times\":{},\"invalidity\":"
+	    "{\"B\":32,\"I\":1,\"X\":1},\"times\":{\"runtimes\":[1]},"
+	    "\"invalidity\":"
 	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
 	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
 	kt_backend *b = NULL;

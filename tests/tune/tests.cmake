@@ -41,3 +41,15 @@ ktc_tune_golden(landscape_help landscape --help)
 ktc_tune_golden(landscape_unknown_kind landscape --kind flat -o x.json scale.kt.cu)
 ktc_tune_golden(landscape_too_big landscape --kind bowl --limit 100 -o x.json scale.kt.cu)
 ktc_tune_golden(landscape_no_output landscape --kind bowl scale.kt.cu)
+
+# Hostile uses of the output files and standard output (hostile.sh).
+foreach(case symlink_written_through fifo_refused folder_refused
+        missing_folder_before_the_run output_is_the_cache
+        output_is_the_recording apply_output_is_the_results stdout_full
+        inputs_without_end)
+  add_test(NAME tune_hostile_${case}
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/hostile.sh $<TARGET_FILE:ktc> ${case})
+  set_tests_properties(tune_hostile_${case} PROPERTIES LABELS tune TIMEOUT 60)
+endforeach()
+ktc_tune_golden(runs_out_of_range tune scale.kt.cu --from bowl.json --runs 4294967297)
+ktc_tune_golden(timeout_nan tune scale.kt.cu --from bowl.json --timeout nan)

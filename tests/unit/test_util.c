@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void str_grows_and_formats(void)
@@ -38,6 +39,30 @@ static void str_respects_its_maximum(void)
 	CHECK(kt_str_adds(&s, "9") < 0);
 	CHECK_EQ_STR(s.ptr, "12345678");
 	kt_str_release(&s);
+}
+
+static void str_adds_nothing_from_null(void)
+{
+	/* memcpy from NULL is undefined even for 0 bytes (UBSan says so) */
+	kt_str s = KT_STR_INIT;
+	CHECK_EQ_INT(kt_str_add(&s, NULL, 0), 0);
+	CHECK_EQ_STR(s.ptr, "");
+	char *d = kt_strndup(NULL, 0);
+	CHECK(d && !*d);
+	kt_free(d);
+	kt_str_release(&s);
+}
+
+static void error_may_quote_the_previous_error(void)
+{
+	kt_error(KT_EIO, "cannot open '%s': %s", "cache.jsonl",
+	         "No such file or directory");
+	kt_error(KT_EIO, "reading the cache: %s", kt_error_last());
+	CHECK_EQ_STR(kt_error_last(), "reading the cache: cannot open "
+	                              "'cache.jsonl': No such file or "
+	                              "directory");
+	kt_error(KT_EIO, "%s%s", kt_error_last(), kt_error_last());
+	CHECK(!strncmp(kt_error_last(), "reading the cache: cannot open", 30));
 }
 
 static void arena_allocates_zeroed_and_large(void)
@@ -89,8 +114,77 @@ static void fs_writes_atomically_and_reads_back(void)
 	CHECK_EQ_STR(text, "hello\n");
 	kt_free(text);
 	unlink(path);
+	CHECK(kt_fs_read(&text, &len, "/dev/zero") == KT_EINVALID);
+	CHECK(strstr(kt_error_last(), "larger than the limit") != NULL);
 	CHECK(kt_fs_read(&text, &len, "/nonexistent/x") == KT_EIO);
 	CHECK(strstr(kt_error_last(), "cannot open '/nonexistent/x'") != NULL);
+}
+
+/* A fresh scratch folder's path in buf. */
+static void scratch(char *buf)
+{
+	strcpy(buf, "/tmp/ktc_test_outXXXXXX");
+	CHECK(mkdtemp(buf) != NULL);
+}
+
+static void fs_writes_through_symlinks_keeping_the_mode(void)
+{
+	char dir[64], file[96], link[96];
+	scratch(dir);
+	snprintf(file, sizeof(file), "%s/real.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	CHECK_EQ_INT(kt_fs_write_atomic(file, "old", 3), 0);
+	CHECK_EQ_INT(chmod(file, 0640), 0);
+	CHECK_EQ_INT(symlink("real.json", link), 0);
+	CHECK_EQ_INT(kt_fs_write_atomic(link, "new", 3), 0);
+	struct stat st;
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	CHECK(stat(file, &st) == 0 && (st.st_mode & 07777) == 0640);
+	char *text = NULL;
+	CHECK_EQ_INT(kt_fs_read(&text, NULL, file), 0);
+	CHECK_EQ_STR(text, "new");
+	kt_free(text);
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
+static void fs_refuses_to_replace_what_is_not_a_file(void)
+{
+	char dir[64], fifo[96], sub[96];
+	scratch(dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	CHECK_EQ_INT(mkfifo(fifo, 0600), 0);
+	CHECK_EQ_INT(mkdir(sub, 0700), 0);
+	CHECK(kt_fs_write_atomic(fifo, "x", 1) == KT_EIO);
+	CHECK(strstr(kt_error_last(), "it is a fifo") != NULL);
+	struct stat st;
+	CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	CHECK(kt_fs_write_atomic(sub, "x", 1) == KT_EIO);
+	CHECK(lstat(sub, &st) == 0 && S_ISDIR(st.st_mode));
+	unlink(fifo);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+static void fs_checks_an_output_before_a_run(void)
+{
+	char dir[64], file[96], missing[96];
+	scratch(dir);
+	snprintf(file, sizeof(file), "%s/t4.json", dir);
+	snprintf(missing, sizeof(missing), "%s/nothere/t4.json", dir);
+	CHECK_EQ_INT(kt_fs_check_output(file), 0);
+	CHECK(kt_fs_check_output(missing) == KT_EIO);
+	CHECK(strstr(kt_error_last(), "nothere") != NULL);
+	CHECK(kt_fs_check_output(dir) == KT_EIO);
+	CHECK_EQ_INT(kt_fs_write_atomic(file, "x", 1), 0);
+	char alias[160];
+	snprintf(alias, sizeof(alias), "%s/../%s/t4.json", dir, dir + 5);
+	CHECK_EQ_INT(kt_fs_same_file(file, alias), 1);
+	CHECK_EQ_INT(kt_fs_same_file(file, missing), 0);
+	unlink(file);
+	rmdir(dir);
 }
 
 static void diag_prints_caret_under_column(void)
@@ -163,10 +257,15 @@ int main(void)
 {
 	RUN(str_grows_and_formats);
 	RUN(str_respects_its_maximum);
+	RUN(str_adds_nothing_from_null);
+	RUN(error_may_quote_the_previous_error);
 	RUN(arena_allocates_zeroed_and_large);
 	RUN(vec_pushes);
 	RUN(rng_is_reproducible_and_unbiased);
 	RUN(fs_writes_atomically_and_reads_back);
+	RUN(fs_writes_through_symlinks_keeping_the_mode);
+	RUN(fs_refuses_to_replace_what_is_not_a_file);
+	RUN(fs_checks_an_output_before_a_run);
 	RUN(diag_prints_caret_under_column);
 	RUN(opt_parses_long_short_and_positionals);
 	RUN(num_is_shortest_and_reads_back);
