@@ -53,6 +53,8 @@ void gram_grow(gram *g, void **items, size_t *cap, size_t need, size_t elem);
 	(gram_grow((g), (void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))),     \
 	 (arr)[(n)++] = (x))
 
+/* Fills g->lines from g->text. */
+void gram_index_lines(gram *g);
 kt_loc gram_loc(const gram *g, size_t off);
 /* A diagnostic at byte offset off spanning len bytes (clipped to the line). */
 void gram_diag(gram *g, kt_severity sev, size_t off, size_t len,
@@ -163,5 +165,14 @@ int gram_device_lookup(const char *name, size_t n);
 
 /* Appends one model per annotated kernel to *models. */
 void scan_file(gram *g, kt_model **models, size_t *nmodels);
+/* Every `#pragma kt` line of the file, in order (arena). */
+void scan_pragmas(gram *g, pragma_line **out, size_t *n);
+/*
+ * The first token spelled name outside comments, strings and `#pragma kt`
+ * lines (other directives' tokens count): *use is its offset, *line the
+ * start of the line a new line may be inserted before (out of continued
+ * lines and block comments). False when there is none.
+ */
+bool scan_use(gram *g, const char *name, size_t *use, size_t *line);
 
 #endif

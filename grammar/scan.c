@@ -37,6 +37,9 @@ typedef struct scanner {
 	size_t nblock, cap_block;
 	kt_model *models;
 	size_t nmodels, cap_models;
+	bool split;       /* directives other than ours as tokens (scan_use) */
+	size_t line_safe; /* start of the last line not inside a comment or a
+	                     continued line: where a line may be inserted */
 } scanner;
 
 static bool ident_char(char c)
@@ -57,7 +60,7 @@ static void skip_blanks(scanner *sc)
 			sc->pos = c;
 		} else if (t[sc->pos] == '\n') {
 			sc->line_start = true;
-			sc->pos++;
+			sc->line_safe = ++sc->pos;
 		} else if (isspace((unsigned char)t[sc->pos])) {
 			sc->pos++;
 		} else {
@@ -92,65 +95,6 @@ static bool is_string_prefix(const char *s, size_t n)
 		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], s, n))
 			return true;
 	return false;
-}
-
-static void scan_word(scanner *sc, ctok *k)
-{
-	const char *t = sc->g->text;
-	size_t len = sc->g->textlen, p = sc->pos;
-	while (p < len && ident_char(t[p]))
-		p++;
-	k->kind = CT_IDENT;
-	if (p < len && (t[p] == '"' || t[p] == '\'') &&
-	    is_string_prefix(t + sc->pos, p - sc->pos)) {
-		k->kind = CT_STRING;
-		p = t[p - 1] == 'R' && t[p] == '"'
-		        ? skip_raw_string(t, len, p)
-		        : gram_skip_quoted(t, len, p);
-	}
-	sc->pos = p;
-}
-
-/* The next token; directives are whole tokens when they begin a line. */
-static ctok next_tok(scanner *sc)
-{
-	const char *t = sc->g->text;
-	size_t len = sc->g->textlen;
-	skip_blanks(sc);
-	ctok k = {CT_EOF, sc->pos, 0};
-	if (sc->pos >= len)
-		return k;
-	char c = t[sc->pos];
-	if (c == '#' && sc->line_start) {
-		k.kind = CT_DIRECTIVE;
-		sc->pos = gram_directive_end(t, len, sc->pos);
-	} else if (isalpha((unsigned char)c) || c == '_') {
-		scan_word(sc, &k);
-	} else if (isdigit((unsigned char)c) ||
-	           (c == '.' && sc->pos + 1 < len &&
-	            isdigit((unsigned char)t[sc->pos + 1]))) {
-		k.kind = CT_NUMBER;
-		while (sc->pos < len &&
-		       (ident_char(t[sc->pos]) || t[sc->pos] == '.' ||
-		        ((t[sc->pos] == '+' || t[sc->pos] == '-') &&
-		         strchr("eEpP", t[sc->pos - 1]))))
-			sc->pos++;
-	} else if (c == '"' || c == '\'') {
-		k.kind = CT_STRING;
-		sc->pos = gram_skip_quoted(t, len, sc->pos);
-	} else {
-		k.kind = CT_PUNCT;
-		sc->pos++;
-	}
-	sc->line_start = k.kind == CT_DIRECTIVE;
-	k.len = sc->pos - k.off;
-	return k;
-}
-
-static bool tok_is(const scanner *sc, ctok k, const char *s)
-{
-	size_t n = strlen(s);
-	return k.len == n && !memcmp(sc->g->text + k.off, s, n);
 }
 
 /* Skips blanks, splices and comments inside a directive. */
@@ -188,6 +132,71 @@ static bool is_kt_pragma(const scanner *sc, ctok k, size_t *body)
 		return false;
 	*body = p + 2;
 	return true;
+}
+
+static void scan_word(scanner *sc, ctok *k)
+{
+	const char *t = sc->g->text;
+	size_t len = sc->g->textlen, p = sc->pos;
+	while (p < len && ident_char(t[p]))
+		p++;
+	k->kind = CT_IDENT;
+	if (p < len && (t[p] == '"' || t[p] == '\'') &&
+	    is_string_prefix(t + sc->pos, p - sc->pos)) {
+		k->kind = CT_STRING;
+		p = t[p - 1] == 'R' && t[p] == '"'
+		        ? skip_raw_string(t, len, p)
+		        : gram_skip_quoted(t, len, p);
+	}
+	sc->pos = p;
+}
+
+/* The next token; directives are whole tokens when they begin a line. */
+static ctok next_tok(scanner *sc)
+{
+	const char *t = sc->g->text;
+	size_t len = sc->g->textlen;
+	skip_blanks(sc);
+	ctok k = {CT_EOF, sc->pos, 0};
+	if (sc->pos >= len)
+		return k;
+	char c = t[sc->pos];
+	if (c == '#' && sc->line_start) {
+		k.kind = CT_DIRECTIVE;
+		sc->pos = gram_directive_end(t, len, sc->pos);
+		k.len = sc->pos - k.off;
+		size_t body;
+		if (sc->split && !is_kt_pragma(sc, k, &body)) {
+			k.kind = CT_PUNCT; /* its tokens follow */
+			sc->pos = k.off + 1;
+		}
+	} else if (isalpha((unsigned char)c) || c == '_') {
+		scan_word(sc, &k);
+	} else if (isdigit((unsigned char)c) ||
+	           (c == '.' && sc->pos + 1 < len &&
+	            isdigit((unsigned char)t[sc->pos + 1]))) {
+		k.kind = CT_NUMBER;
+		while (sc->pos < len &&
+		       (ident_char(t[sc->pos]) || t[sc->pos] == '.' ||
+		        ((t[sc->pos] == '+' || t[sc->pos] == '-') &&
+		         strchr("eEpP", t[sc->pos - 1]))))
+			sc->pos++;
+	} else if (c == '"' || c == '\'') {
+		k.kind = CT_STRING;
+		sc->pos = gram_skip_quoted(t, len, sc->pos);
+	} else {
+		k.kind = CT_PUNCT;
+		sc->pos++;
+	}
+	sc->line_start = k.kind == CT_DIRECTIVE;
+	k.len = sc->pos - k.off;
+	return k;
+}
+
+static bool tok_is(const scanner *sc, ctok k, const char *s)
+{
+	size_t n = strlen(s);
+	return k.len == n && !memcmp(sc->g->text + k.off, s, n);
 }
 
 /* Skips a balanced (), <> or [] group whose opening token was just read. */
@@ -398,4 +407,32 @@ void scan_file(gram *g, kt_model **models, size_t *nmodels)
 	check_duplicate_kernels(&sc);
 	*models = sc.models;
 	*nmodels = sc.nmodels;
+}
+
+void scan_pragmas(gram *g, pragma_line **out, size_t *n)
+{
+	scanner sc = {.g = g, .line_start = true};
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (ctok k = next_tok(&sc); k.kind != CT_EOF; k = next_tok(&sc)) {
+		size_t body;
+		if (k.kind == CT_DIRECTIVE && is_kt_pragma(&sc, k, &body)) {
+			pragma_line pl = {k.off, body, k.off + k.len};
+			GRAM_PUSH(g, *out, *n, cap, pl);
+		}
+	}
+}
+
+bool scan_use(gram *g, const char *name, size_t *use, size_t *line)
+{
+	scanner sc = {.g = g, .line_start = true, .split = true};
+	for (ctok k = next_tok(&sc); k.kind != CT_EOF; k = next_tok(&sc)) {
+		if (k.kind == CT_IDENT && tok_is(&sc, k, name)) {
+			*use = k.off;
+			*line = sc.line_safe;
+			return true;
+		}
+	}
+	return false;
 }

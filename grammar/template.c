@@ -59,7 +59,7 @@ void gram_grow(gram *g, void **items, size_t *cap, size_t need, size_t elem)
 	*cap = ncap;
 }
 
-static void index_lines(gram *g)
+void gram_index_lines(gram *g)
 {
 	size_t n = 1, cap = 0;
 	for (size_t i = 0; i < g->textlen; i++)
@@ -187,7 +187,7 @@ static int parse_into(holder *h, gram *g, const char *path, const char *text)
 	g->file = gram_strndup(g, path, strlen(path));
 	g->text = gram_strndup(g, text, len);
 	g->textlen = len;
-	index_lines(g);
+	gram_index_lines(g);
 	h->t.path = (char *)g->file;
 	h->t.source = (char *)g->text;
 	scan_file(g, &h->t.models, &h->t.nmodels);

@@ -401,3 +401,33 @@ void kt_results_free(kt_results *r)
 	kt_results_info_release(&r->info);
 	kt_free(r);
 }
+
+const kt_record *kt_results_best(const kt_results *r)
+{
+	const kt_record *best = NULL;
+	for (size_t i = 0; r && i < r->nrecords; i++) {
+		const kt_result *x = &r->records[i].result;
+		if (x->status == KT_STATUS_OK && isfinite(x->time_ms) &&
+		    (!best || x->time_ms < best->result.time_ms))
+			best = &r->records[i];
+	}
+	return best;
+}
+
+int kt_results_config(kt_value *out, const kt_results *r, const kt_record *rec,
+                      const kt_model *m)
+{
+	for (size_t p = 0; p < m->nparams; p++) {
+		size_t k = 0;
+		while (k < r->info.nparams &&
+		       strcmp(r->info.param_names[k], m->params[p].name))
+			k++;
+		if (k == r->info.nparams)
+			return kt_error(KT_EINVALID,
+			                "the results have no value for "
+			                "parameter '%s'",
+			                m->params[p].name);
+		out[p] = rec->values[k];
+	}
+	return 0;
+}

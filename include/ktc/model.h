@@ -333,6 +333,20 @@ KT_API void kt_model_default_config(const kt_model *m, uint32_t *param_idx);
 /* Index of the symbol called name, or -1. */
 KT_API int kt_model_symbol(const kt_model *m, const char *name);
 
+/*
+ * The text of t with each parameter of m (one of t's models) fixed to
+ * values[p]: a guarded `#define` before its first use and its pragma's
+ * default(V) set to the same value, so the file compiles with no -D flags
+ * and a -D still wins (`ktc apply`). A parameter used nowhere outside its
+ * pragma is defined at the end of the file, with a warning in diags (which
+ * may be NULL). *out is the caller's (kt_free).
+ */
+KT_API int kt_template_apply(char **out, const kt_template *t,
+                             const kt_model *m, const kt_value *values,
+                             kt_diags *diags);
+/* v as a C literal: 128, (-3), 0.5 (at most n bytes with the NUL). */
+KT_API void kt_value_format(char *buf, size_t n, kt_value v);
+
 /* The DEVICE_* constants the grammar knows, with fallbacks (an H100 SXM). */
 typedef struct kt_device_const_info {
 	const char *name;

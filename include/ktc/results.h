@@ -77,6 +77,12 @@ typedef struct kt_results {
 /* Reads a cache or T4 file (told apart by content). */
 KT_API int kt_results_load(kt_results **out, const char *path);
 KT_API void kt_results_free(kt_results *r);
+/* The best correct record (the smallest finite median time), or NULL. */
+KT_API const kt_record *kt_results_best(const kt_results *r);
+/* rec's value of each parameter of m (m->nparams into out), found by name;
+ * KT_EINVALID when the results have none for one. */
+KT_API int kt_results_config(kt_value *out, const kt_results *r,
+                             const kt_record *rec, const kt_model *m);
 
 /*
  * The cache of one tuning set-up. kt_cache_open reads an existing file at

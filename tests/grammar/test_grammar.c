@@ -532,6 +532,72 @@ static void load_reports_missing_file(void)
 	CHECK(strstr(kt_error_last(), "/nonexistent/x.cu") != NULL);
 }
 
+/* Applies values to the only model of text and compares with expected. */
+static void check_apply(const char *text, const kt_value *v,
+                        const char *expected)
+{
+	kt_template *t = parse_ok(text);
+	char *out = NULL;
+	if (!t)
+		return;
+	kt_diags_release(&diags);
+	CHECK_EQ_INT(kt_template_apply(&out, t, &t->models[0], v, &diags), 0);
+	CHECK_EQ_STR(out, expected);
+	kt_free(out);
+	kt_template_free(t);
+}
+
+static void apply_defines_before_first_use_and_sets_default(void)
+{
+	const kt_value v[] = {kt_int(128), kt_int(2)};
+	check_apply("/* B in a comment */\n"
+	            "const char *s = \"I\";\n"
+	            "#define STEP(i) \\\n"
+	            "\t((i) + B)\n"
+	            "#pragma kt param B values(64, 128) default( 64 )\n"
+	            "#pragma kt param I \\\n"
+	            "\tvalues(1, 2) // no default\n"
+	            "__global__ void k(float *x) { x[I] = STEP(0); }\n",
+	            v,
+	            "/* B in a comment */\n"
+	            "const char *s = \"I\";\n"
+	            "#ifndef B\n#define B 128 // ktc apply\n#endif\n"
+	            "#define STEP(i) \\\n"
+	            "\t((i) + B)\n"
+	            "#pragma kt param B values(64, 128) default(128)\n"
+	            "#pragma kt param I \\\n"
+	            "\tvalues(1, 2) default(2) // no default\n"
+	            "#ifndef I\n#define I 2 // ktc apply\n#endif\n"
+	            "__global__ void k(float *x) { x[I] = STEP(0); }\n");
+	CHECK_EQ_INT(diags.warnings, 0);
+}
+
+static void apply_moves_out_of_block_comments(void)
+{
+	const kt_value v[] = {kt_float(0.5)};
+	check_apply("#pragma kt param F values(0.25, 0.5)\n"
+	            "__global__ void k(float *x) { /* a\n"
+	            "comment */ x[0] = F; }\n",
+	            v,
+	            "#pragma kt param F values(0.25, 0.5) default(0.5)\n"
+	            "#ifndef F\n#define F 0.5 // ktc apply\n#endif\n"
+	            "__global__ void k(float *x) { /* a\n"
+	            "comment */ x[0] = F; }\n");
+}
+
+static void apply_defines_unused_at_end_with_warning(void)
+{
+	const kt_value v[] = {kt_int(-3)};
+	check_apply("#pragma kt param U values(-3, 3)\n"
+	            "__global__ void k(float *x) {}",
+	            v,
+	            "#pragma kt param U values(-3, 3) default((-3))\n"
+	            "__global__ void k(float *x) {}\n"
+	            "#ifndef U\n#define U (-3) // ktc apply\n#endif\n");
+	CHECK_EQ_INT(diags.warnings, 1);
+	CHECK(has_diag("'U' is not used outside its pragma", 1, 18));
+}
+
 /* An allocator that fails the nth allocation and counts live blocks. */
 static long fail_at, alloc_count, live;
 
@@ -604,6 +670,9 @@ int main(void)
 	RUN(missing_kernel_is_an_error);
 	RUN(types_and_device_table);
 	RUN(load_reports_missing_file);
+	RUN(apply_defines_before_first_use_and_sets_default);
+	RUN(apply_moves_out_of_block_comments);
+	RUN(apply_defines_unused_at_end_with_warning);
 	RUN(every_allocation_failure_is_survived);
 	kt_diags_release(&diags);
 	return check_summary();
