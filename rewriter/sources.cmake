@@ -13,8 +13,5 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/domain.c
   ${CMAKE_CURRENT_LIST_DIR}/rewrite.c
 )
-# Verification compiles with NVRTC in process where the toolkit is found.
-if(KTC_HAVE_CUDA)
-  list(APPEND KTC_LIBS ${NVRTC_LIBRARY})
-  list(APPEND KTC_INCLUDES ${CUDA_INCLUDE_DIR})
-endif()
+# Verification compiles with NVRTC in process where the toolkit is found,
+# through the CUDA backend's driver (runtime/cuda/nvrtc.h).

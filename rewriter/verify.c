@@ -8,7 +8,9 @@
  * file's folder on the include path. The original and the annotated file
  * are therefore compiled the same way, and nothing is ever written next to
  * the user's file. nvcc runs as a child process started with posix_spawn
- * (no shell), so two nvcc compiles and the NVRTC threads overlap.
+ * (no shell), so two nvcc compiles and the NVRTC threads overlap. NVRTC
+ * itself is driven by the CUDA backend's driver (runtime/cuda/nvrtc.h),
+ * the one place its options, status and log are handled.
  */
 #include "rewriter/rewriter.h"
 
@@ -26,7 +28,7 @@
 #include <unistd.h>
 
 #ifdef KTC_HAVE_CUDA
-#include <nvrtc.h>
+#include "runtime/cuda/nvrtc.h"
 #endif
 
 /* Compiler logs are kept, but never without bound. */
@@ -216,45 +218,41 @@ static int nvrtc_takes(const char *f)
 }
 
 typedef struct pool {
-	const kt_verify_opts *o;
 	const char *text, *name;
 	kt_nvrtc_job *jobs;
 	size_t n, next;
 	pthread_mutex_t lock;
-	const char *common[512];
+	char **common; /* the options every job shares */
 	size_t ncommon;
 } pool;
 
+/* One job through the NVRTC driver; a failure to run is the job's log. */
 static void nvrtc_one(pool *p, kt_nvrtc_job *j)
 {
-	const char *opts[640];
+	const char **opts =
+	    kt_calloc(p->ncommon + j->ndefines + 1, sizeof(*opts));
 	size_t n = 0;
+	kt_cu_nvrtc r = {0};
+	if (!opts) {
+		kt_str_adds(&j->log, "out of memory");
+		return;
+	}
 	for (size_t i = 0; i < p->ncommon; i++)
 		opts[n++] = p->common[i];
-	for (size_t i = 0; i < j->ndefines && n < 638; i++)
+	for (size_t i = 0; i < j->ndefines; i++)
 		opts[n++] = j->defines[i];
 	if (j->quick)
 		opts[n++] = "-G";
 	else if (j->syntax)
 		opts[n++] = "-fdevice-syntax-only";
-	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, j->text ? j->text : p->text,
-	                                   p->name, 0, NULL, NULL);
-	if (r != NVRTC_SUCCESS) {
-		kt_str_adds(&j->log, nvrtcGetErrorString(r));
-		return;
-	}
-	r = nvrtcCompileProgram(prog, (int)n, opts);
-	size_t size = 0;
-	if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1 &&
-	    !kt_str_grow(&j->log, size)) {
-		if (nvrtcGetProgramLog(prog, j->log.ptr + j->log.len) ==
-		    NVRTC_SUCCESS)
-			j->log.len += strlen(j->log.ptr + j->log.len);
-		j->log.ptr[j->log.len] = '\0';
-	}
-	j->ok = r == NVRTC_SUCCESS;
-	nvrtcDestroyProgram(&prog);
+	if (kt_cu_nvrtc_compile(&r, j->text ? j->text : p->text, p->name, opts,
+	                        n, NULL, false))
+		kt_str_adds(&j->log, kt_error_last());
+	else
+		kt_str_adds(&j->log, r.log);
+	j->ok = r.ok;
+	kt_cu_nvrtc_release(&r);
+	kt_free(opts);
 }
 
 static void *worker(void *arg)
@@ -270,37 +268,26 @@ static void *worker(void *arg)
 	}
 }
 
-static int common_options(pool *p, char *buf, size_t cap)
+/* The driver's options for o (arch, folders), and nvcc's flags NVRTC
+ * takes the same way. */
+static int common_options(pool *p, const kt_verify_opts *o)
 {
-	const kt_verify_opts *o = p->o;
-	const char *root = kt_verify_cuda_root(o);
-	int w = snprintf(buf, cap,
-	                 "-arch=%s%c-I%s/include%c-I%s/include/cccl%c"
-	                 "-I%s",
-	                 o->arch ? o->arch : KT_CUDA_DEFAULT_ARCH, 0, root, 0,
-	                 root, 0, o->dir ? o->dir : ".");
-	if (w < 0 || (size_t)w >= cap)
-		return kt_error(KT_EINVALID, "CUDA path too long");
-	for (const char *s = buf; s < buf + w + 1; s += strlen(s) + 1)
-		p->common[p->ncommon++] = s;
-	for (size_t i = 0; i < o->nflags && p->ncommon < 500; i++)
+	int rc = kt_cu_nvrtc_options(&p->common, &p->ncommon, o->arch, o->dir,
+	                             kt_verify_cuda_root(o));
+	for (size_t i = 0; !rc && i < o->nflags; i++)
 		if (nvrtc_takes(o->flags[i]))
-			p->common[p->ncommon++] = o->flags[i];
-	return 0;
+			rc = kt_cu_opt_push(&p->common, &p->ncommon, "%s",
+			                    o->flags[i]);
+	return rc;
 }
 
 int kt_nvrtc_run(const kt_verify_opts *o, const char *text, const char *name,
                  kt_nvrtc_job *jobs, size_t n)
 {
-	pool p = {.o = o,
-	          .text = text,
-	          .name = base_name(name),
-	          .jobs = jobs,
-	          .n = n};
-	char buf[8600];
-	int rc = common_options(&p, buf, sizeof(buf));
+	pool p = {.text = text, .name = base_name(name), .jobs = jobs, .n = n};
+	int rc = common_options(&p, o);
 	if (rc)
-		return rc;
+		goto done;
 	for (size_t i = 0; i < n; i++) {
 		kt_str_init(&jobs[i].log, LOG_MAX);
 		jobs[i].ok = 0;
@@ -320,7 +307,9 @@ int kt_nvrtc_run(const kt_verify_opts *o, const char *text, const char *name,
 	for (size_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	pthread_mutex_destroy(&p.lock);
-	return 0;
+done:
+	kt_cu_opts_free(p.common, p.ncommon);
+	return rc;
 }
 
 int kt_nvrtc_available(void)

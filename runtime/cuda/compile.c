@@ -8,10 +8,10 @@
  * written atomically, so a torn or foreign file reads as a miss.
  */
 #include "runtime/cuda/compile.h"
+#include "runtime/cuda/nvrtc.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <nvrtc.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +21,6 @@
 #include "util/fs.h"
 #include "util/str.h"
 
-enum { LOG_MAX = 64 * 1024 };
 static const char cache_magic[] = "ktc-cubin-2";
 
 static double now_s(void)
@@ -31,69 +30,39 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-const char *kt_cu_nvrtc_version(void)
-{
-	static char buf[32];
-	if (!buf[0]) {
-		int major = 0, minor = 0;
-		nvrtcVersion(&major, &minor);
-		snprintf(buf, sizeof(buf), "NVRTC %d.%d", major, minor);
-	}
-	return buf;
-}
-
-static int push_opt(char ***opts, size_t *n, const char *fmt, const char *arg)
-{
-	kt_str s = KT_STR_INIT;
-	if (kt_str_addf(&s, fmt, arg))
-		return KT_ENOMEM;
-	char **grown = kt_realloc(*opts, (*n + 1) * sizeof(char *));
-	if (!grown) {
-		kt_str_release(&s);
-		return kt_error(KT_ENOMEM, "out of memory");
-	}
-	*opts = grown;
-	grown[(*n)++] = kt_str_detach(&s);
-	return 0;
-}
-
-static int template_dir_opt(char ***opts, size_t *n, const char *path)
+/* The folder of the template, for -I: "." when path has none. */
+static char *template_dir(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
-	if (!slash)
-		return push_opt(opts, n, "-I%s", ".");
-	char *dir = kt_strndup(path, (size_t)(slash - path) + (slash == path));
+	char *dir =
+	    slash ? kt_strndup(path, (size_t)(slash - path) + (slash == path))
+	          : kt_strdup(".");
 	if (!dir)
-		return kt_error(KT_ENOMEM, "out of memory");
-	int rc = push_opt(opts, n, "-I%s", dir);
-	kt_free(dir);
-	return rc;
+		kt_error(KT_ENOMEM, "out of memory");
+	return dir;
 }
 
 int kt_cu_options(char ***opts, size_t *nopts, const kt_cu_source *src)
 {
 	char **o = NULL;
 	size_t n = 0;
-	int rc = push_opt(&o, &n, "-arch=%s", src->arch);
+	char *dir = template_dir(src->path);
+	int rc =
+	    dir ? kt_cu_nvrtc_options(&o, &n, src->arch, dir, NULL) : KT_ENOMEM;
+	kt_free(dir);
 	if (!rc)
-		rc = push_opt(&o, &n, "%s", "--std=c++17");
+		rc = kt_cu_opt_push(&o, &n, "%s", "--std=c++17");
 	if (!rc)
-		rc = push_opt(&o, &n, "%s", "-default-device");
+		rc = kt_cu_opt_push(&o, &n, "%s", "-default-device");
 	/* `#pragma kt` lines are ktc's, not NVRTC's: no warning per line */
 	if (!rc)
-		rc = push_opt(&o, &n, "%s", "--diag-suppress=161");
+		rc = kt_cu_opt_push(&o, &n, "%s", "--diag-suppress=161");
 	if (!rc)
-		rc = template_dir_opt(&o, &n, src->path);
-	if (!rc)
-		rc = push_opt(&o, &n, "-I%s/include", kt_cuda_root());
-	if (!rc)
-		rc = push_opt(&o, &n, "-I%s/include/cccl", kt_cuda_root());
-	if (!rc)
-		rc = push_opt(&o, &n, "%s", "-DKTC_TUNING=1");
+		rc = kt_cu_opt_push(&o, &n, "%s", "-DKTC_TUNING=1");
 	for (size_t i = 0; !rc && i < src->ndefines; i++)
-		rc = push_opt(&o, &n, "-D%s", src->defines[i]);
+		rc = kt_cu_opt_push(&o, &n, "-D%s", src->defines[i]);
 	if (rc) {
-		kt_cu_options_free(o, n);
+		kt_cu_opts_free(o, n);
 		return rc;
 	}
 	*opts = o;
@@ -103,9 +72,7 @@ int kt_cu_options(char ***opts, size_t *nopts, const kt_cu_source *src)
 
 void kt_cu_options_free(char **opts, size_t nopts)
 {
-	for (size_t i = 0; i < nopts; i++)
-		kt_free(opts[i]);
-	kt_free(opts);
+	kt_cu_opts_free(opts, nopts);
 }
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -191,82 +158,21 @@ static void cache_write(const kt_cu_binary *b, const char *dir,
 	kt_str_release(&s);
 }
 
-static int nvrtc_fail(nvrtcResult r, const char *what)
-{
-	return kt_error(KT_EBACKEND, "nvrtc: %s failed: %s", what,
-	                nvrtcGetErrorString(r));
-}
-
-static int read_log(kt_cu_binary *b, nvrtcProgram prog)
-{
-	size_t n = 0;
-	nvrtcResult r = nvrtcGetProgramLogSize(prog, &n);
-	if (r != NVRTC_SUCCESS)
-		return nvrtc_fail(r, "nvrtcGetProgramLogSize");
-	char *log = kt_malloc(n + 1);
-	if (!log)
-		return kt_error(KT_ENOMEM, "out of memory");
-	r = nvrtcGetProgramLog(prog, log);
-	if (r != NVRTC_SUCCESS) {
-		kt_free(log);
-		return nvrtc_fail(r, "nvrtcGetProgramLog");
-	}
-	log[n] = '\0';
-	if (n > LOG_MAX) /* keep the start: the first error matters most */
-		memcpy(log + LOG_MAX - 16, "\n[log cut]\n", 12);
-	b->log = log;
-	return 0;
-}
-
-static int read_cubin(kt_cu_binary *b, nvrtcProgram prog, const char *expr)
-{
-	const char *lowered = NULL;
-	nvrtcResult r = nvrtcGetLoweredName(prog, expr, &lowered);
-	if (r != NVRTC_SUCCESS)
-		return nvrtc_fail(r, "nvrtcGetLoweredName");
-	size_t n = 0;
-	r = nvrtcGetCUBINSize(prog, &n);
-	if (r != NVRTC_SUCCESS)
-		return nvrtc_fail(r, "nvrtcGetCUBINSize");
-	b->lowered = kt_strdup(lowered);
-	b->image = kt_malloc(n ? n : 1);
-	if (!b->lowered || !b->image)
-		return kt_error(KT_ENOMEM, "out of memory");
-	r = nvrtcGetCUBIN(prog, b->image);
-	if (r != NVRTC_SUCCESS)
-		return nvrtc_fail(r, "nvrtcGetCUBIN");
-	b->size = n;
-	return 0;
-}
-
 static int run_nvrtc(kt_cu_binary *b, const kt_cu_source *src, char **opts,
                      size_t nopts)
 {
-	nvrtcProgram prog = NULL;
-	nvrtcResult r =
-	    nvrtcCreateProgram(&prog, src->text, src->path, 0, NULL, NULL);
-	if (r != NVRTC_SUCCESS)
-		return nvrtc_fail(r, "nvrtcCreateProgram");
-	int rc = 0;
-	r = nvrtcAddNameExpression(prog, src->name_expr);
-	if (r != NVRTC_SUCCESS) {
-		rc = nvrtc_fail(r, "nvrtcAddNameExpression");
-		goto done;
-	}
-	nvrtcResult cr =
-	    nvrtcCompileProgram(prog, (int)nopts, (const char **)opts);
-	rc = read_log(b, prog);
+	kt_cu_nvrtc r;
+	int rc = kt_cu_nvrtc_compile(&r, src->text, src->path,
+	                             (const char *const *)opts, nopts,
+	                             src->name_expr, true);
 	if (rc)
-		goto done;
-	if (cr == NVRTC_SUCCESS) {
-		rc = read_cubin(b, prog, src->name_expr);
-		b->ok = rc == 0;
-	} else if (cr != NVRTC_ERROR_COMPILATION) {
-		rc = nvrtc_fail(cr, "nvrtcCompileProgram");
-	}
-done:
-	nvrtcDestroyProgram(&prog);
-	return rc;
+		return rc;
+	b->ok = r.ok;
+	b->log = r.log;
+	b->lowered = r.lowered;
+	b->image = r.image;
+	b->size = r.size;
+	return 0;
 }
 
 int kt_cu_compile(kt_cu_binary *out, const kt_cu_source *src,

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/cuda/nvrtc.h"
+
 /* What to compile: the template text with its macro values. */
 typedef struct kt_cu_source {
 	const char *text;      /* the whole template file */
@@ -54,8 +56,5 @@ void kt_cu_options_free(char **opts, size_t nopts);
  */
 void kt_cu_cache_key(uint64_t key[2], const kt_cu_source *src, char **opts,
                      size_t nopts);
-
-/* "NVRTC 13.0". */
-const char *kt_cu_nvrtc_version(void);
 
 #endif

@@ -2,6 +2,7 @@
 # in a worker process. Included by runtime/sources.cmake where the toolkit
 # is found; libcuda is not linked (runtime/cuda/driver.h says why).
 list(APPEND KTC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/nvrtc.c
   ${CMAKE_CURRENT_LIST_DIR}/compile.c
   ${CMAKE_CURRENT_LIST_DIR}/compiler.c
   ${CMAKE_CURRENT_LIST_DIR}/config.c
