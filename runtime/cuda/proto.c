@@ -1,21 +1,17 @@
 /*
- * runtime/cuda/proto.c - framing and field encoding of the parent-worker
- * messages. The socket is a SOCK_STREAM pair, so send() with MSG_NOSIGNAL
- * turns a dead peer into EPIPE instead of a signal.
+ * runtime/cuda/proto.c - field encoding of the parent-worker messages; the
+ * framing (type, length, payload) is the runtime's (runtime/wire.h).
  */
 #include "runtime/cuda/proto.h"
 
 #include <cuda.h>
-#include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "ktc/common.h"
+#include "runtime/wire.h"
 
 enum { MSG_MAX = 1u << 30 };
+#define PEER "the CUDA worker"
 
 const int kt_cu_attrs[KT_CU_NATTRS] = {
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -149,94 +145,25 @@ void kt_cu_get_launch(kt_cu_reader *r, kt_cu_launch *l, size_t nargs)
 		l->scalars[i] = kt_cu_get_u64(r);
 }
 
-static int write_all(int fd, const void *data, size_t n)
-{
-	const char *p = data;
-	while (n > 0) {
-		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return kt_error(KT_EIO,
-			                "cannot talk to the CUDA worker: %s",
-			                strerror(errno));
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int kt_cu_send(int fd, uint32_t type, const kt_str *payload)
 {
-	uint32_t head[2] = {type, payload ? (uint32_t)payload->len : 0};
-	int rc = write_all(fd, head, sizeof(head));
-	if (!rc && payload && payload->len)
-		rc = write_all(fd, payload->ptr, payload->len);
-	return rc;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Reads n bytes before the deadline (<= 0: none); 0, TIMEOUT, EOF, error. */
-static int read_all(int fd, void *data, size_t n, double deadline)
-{
-	char *p = data;
-	while (n > 0) {
-		if (deadline > 0) {
-			double left = deadline - now_s();
-			if (left <= 0)
-				return KT_CU_TIMEOUT;
-			struct pollfd pfd = {fd, POLLIN, 0};
-			int k = poll(&pfd, 1, (int)(left * 1000) + 1);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k == 0)
-				return KT_CU_TIMEOUT;
-		}
-		ssize_t k = read(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k == 0)
-			return KT_CU_EOF;
-		if (k < 0)
-			return kt_error(KT_EIO,
-			                "cannot hear the CUDA worker: %s",
-			                strerror(errno));
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	return kt_wire_send(fd, type, payload ? payload->ptr : NULL,
+	                    payload ? payload->len : 0, MSG_MAX, PEER);
 }
 
 int kt_cu_recv(int fd, uint32_t *type, char **payload, size_t *len,
                double timeout_s)
 {
-	double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
-	uint32_t head[2];
+	kt_str s = KT_STR_INIT;
 	*payload = NULL;
 	*len = 0;
-	int rc = read_all(fd, head, sizeof(head), deadline);
-	if (rc)
-		return rc;
-	if (head[1] > MSG_MAX)
-		return kt_error(
-		    KT_EIO, "the CUDA worker sent a %u-byte message", head[1]);
-	char *buf = kt_malloc(head[1] + 1);
-	if (!buf)
-		return kt_error(KT_ENOMEM, "out of memory");
-	/* once a header is in, the rest follows at once: no deadline */
-	rc = read_all(fd, buf, head[1], 0);
+	int rc = kt_wire_recv(fd, type, &s, MSG_MAX, timeout_s, PEER);
 	if (rc) {
-		kt_free(buf);
-		return rc == KT_CU_EOF ? KT_CU_EOF : rc;
+		kt_str_release(&s);
+		return rc;
 	}
-	*type = head[0];
-	*payload = buf;
-	*len = head[1];
+	*len = s.len;
+	if (!(*payload = kt_str_detach(&s)))
+		return kt_error(KT_ENOMEM, "out of memory");
 	return 0;
 }

@@ -2,11 +2,12 @@
  * runtime/cuda/proto.h - what the parent and the CUDA worker process say to
  * each other over a socket pair.
  *
- * A message is a type and a length (two u32) followed by a payload built
- * field by field (u32, u64, f64, strings, byte blocks). Both ends are the
- * same binary, so the encoding is the host's byte order with no versioning.
- * The worker evaluates only concrete numbers: every expression of the model
- * is evaluated by the parent, so the worker needs no template and no model.
+ * A message is a type and a length (two u32, runtime/wire.h) followed by a
+ * payload built field by field (u32, u64, f64, strings, byte blocks). Both ends
+ * are the same binary, so the encoding is the host's byte order with no
+ * versioning. The worker evaluates only concrete numbers: every expression of
+ * the model is evaluated by the parent, so the worker needs no template and no
+ * model.
  *
  *   parent                          worker
  *   OPEN (device, profile) -------> INFO (device, attributes, copy GB/s)
@@ -30,6 +31,7 @@
 
 #include <cuda.h> /* CUdevice_attribute values; no driver call */
 
+#include "runtime/wire.h"
 #include "util/str.h"
 
 enum kt_cu_msg {
@@ -47,7 +49,7 @@ enum kt_cu_msg {
 };
 
 /* kt_cu_recv's answers besides 0 and negative errors. */
-enum { KT_CU_TIMEOUT = 1, KT_CU_EOF = 2 };
+enum { KT_CU_TIMEOUT = KT_WIRE_TIMEOUT, KT_CU_EOF = KT_WIRE_EOF };
 
 /* Writing a payload: each put appends to s; errors stick in s (max). */
 int kt_cu_put_u32(kt_str *s, uint32_t v);

@@ -1,107 +1,37 @@
 /*
- * wire.c - messages between the parent and the OpenCL worker: a 4-byte type
- * and a 4-byte length, then the payload, over an AF_UNIX stream socket.
- *
- * A socket rather than a pipe so that send() can say MSG_NOSIGNAL: writing
- * to a worker that just died must be an error code, not a SIGPIPE that
- * kills the tuner. Both ends are the same binary, so fields travel in host
- * byte order.
+ * wire.c - the fields of messages between the parent and the OpenCL
+ * worker. The framing (a 4-byte type and a 4-byte length, then the
+ * payload, over an AF_UNIX stream socket) is the runtime's, shared with
+ * the CUDA worker (runtime/wire.h); this file keeps the OpenCL limit and
+ * its answers (1 for a timeout, KT_EIO for a lost worker). Both ends are
+ * the same binary, so fields travel in host byte order.
  */
 #include "runtime/opencl/ocl.h"
 
-#include <errno.h>
-#include <poll.h>
+#include "runtime/wire.h"
+
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 enum { MAX_PAYLOAD = 64 << 20 };
-
-static int send_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return kt_error(KT_EIO,
-			                "opencl: worker connection lost: %s",
-			                strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+#define PEER "the OpenCL worker"
 
 int ocl_send(int fd, uint32_t type, const void *data, size_t len)
 {
-	uint32_t head[2] = {type, (uint32_t)len};
-	if (len > MAX_PAYLOAD)
-		return kt_error(KT_EINVALID, "opencl: message of %zu bytes",
-		                len);
-	int rc = send_all(fd, head, sizeof(head));
-	if (!rc && len)
-		rc = send_all(fd, data, len);
-	return rc;
-}
-
-/* Waits until fd is readable; 1 when timeout_ms passed first. */
-static int wait_readable(int fd, int timeout_ms)
-{
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	for (;;) {
-		int n = poll(&p, 1, timeout_ms);
-		if (n > 0)
-			return 0;
-		if (n == 0)
-			return 1;
-		if (errno != EINTR)
-			return kt_error(KT_EIO, "opencl: poll: %s",
-			                strerror(errno));
-	}
-}
-
-static int recv_all(int fd, void *data, size_t len)
-{
-	char *p = data;
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return kt_error(KT_EIO,
-			                "opencl: worker connection lost");
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return kt_wire_send(fd, type, data, len, MAX_PAYLOAD, PEER);
 }
 
 int ocl_recv(int fd, uint32_t *type, kt_str *payload, int timeout_ms)
 {
-	uint32_t head[2];
-	kt_str_clear(payload);
-	int rc = wait_readable(fd, timeout_ms);
-	if (rc)
-		return rc;
-	/* once a message starts, the rest follows at once or never */
-	rc = recv_all(fd, head, sizeof(head));
-	if (rc)
-		return rc;
-	if (head[1] > MAX_PAYLOAD)
-		return kt_error(KT_EIO, "opencl: corrupt message from worker");
-	*type = head[0];
-	if (head[1]) {
-		if (kt_str_grow(payload, head[1]))
-			return KT_ENOMEM;
-		rc = recv_all(fd, payload->ptr, head[1]);
-		if (rc)
-			return rc;
-		payload->len = head[1];
-		payload->ptr[payload->len] = '\0';
-	}
-	return 0;
+	/* 0 ms would mean no wait to the framing: wait the least instead */
+	double timeout_s = timeout_ms < 0    ? 0
+	                   : timeout_ms == 0 ? 0.001
+	                                     : timeout_ms / 1000.0;
+	int rc = kt_wire_recv(fd, type, payload, MAX_PAYLOAD, timeout_s, PEER);
+	if (rc == KT_WIRE_TIMEOUT)
+		return 1;
+	if (rc == KT_WIRE_EOF)
+		return kt_error(KT_EIO, "opencl: worker connection lost");
+	return rc;
 }
 
 void ocl_reader_init(ocl_reader *r, const kt_str *payload)
