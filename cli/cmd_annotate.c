@@ -11,7 +11,8 @@
  */
 #include "cli/cmd.h"
 
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
+#include "ktc/plan.h"
 #include "ktc/rewrite.h"
 #include "util/fs.h"
 #include "util/opt.h"

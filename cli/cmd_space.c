@@ -304,16 +304,16 @@ static void print_sets(FILE *out, const report *r)
 	}
 	fprintf(out, "derived values (%zu):\n", m->nsets);
 	for (size_t i = 0; i < m->nsets; i++) {
-		kt_str s = KT_STR_INIT;
+		char *s = NULL;
 		kt_expr_format(&s, m->sets[i].expr, m);
-		fprintf(out, "  %s = %s", m->sets[i].name, s.ptr);
+		fprintf(out, "  %s = %s", m->sets[i].name, s ? s : "");
 		if (!rc) {
 			fputs("  (", out);
 			print_value(out, slots[m->sets[i].sym]);
 			fputs(" at the default)", out);
 		}
 		fputc('\n', out);
-		kt_str_release(&s);
+		kt_free(s);
 	}
 	if (rc && slots && idx)
 		fprintf(out, "  (at the default: %s)\n", kt_error_last());
@@ -478,13 +478,13 @@ static cJSON *model_json(const report *r)
 	cJSON_AddNumberToObject(o, "line", m->kernel_loc.line);
 	cJSON_AddItemToObject(o, "parameters", params_json(m));
 	for (size_t i = 0; i < m->nsets; i++) {
-		kt_str s = KT_STR_INIT;
+		char *s = NULL;
 		cJSON *d = cJSON_CreateObject();
 		kt_expr_format(&s, m->sets[i].expr, m);
 		cJSON_AddStringToObject(d, "name", m->sets[i].name);
-		cJSON_AddStringToObject(d, "expr", s.ptr);
+		cJSON_AddStringToObject(d, "expr", s ? s : "");
 		cJSON_AddItemToArray(sets, d);
-		kt_str_release(&s);
+		kt_free(s);
 	}
 	cJSON_AddItemToObject(o, "derived", sets);
 	cJSON_AddItemToObject(o, "problem", inputs_json(r, false));

@@ -10,7 +10,7 @@
  * original and of the annotated file, so they are compiled alike.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
 
 #include "frontend/frontend.h"
 #include "util/str.h"

@@ -6,12 +6,12 @@
  * buffer is handed to libclang as an unsaved file, so the AST and the text
  * can never disagree.
  */
-#ifndef KTC_FRONTEND_H
-#define KTC_FRONTEND_H
+#ifndef KTC_FRONTEND_FRONTEND_H
+#define KTC_FRONTEND_FRONTEND_H
 
 #include <clang-c/Index.h>
 
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
 #include "util/arena.h"
 #include "util/vec.h"
 

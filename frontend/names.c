@@ -4,7 +4,7 @@
  * spells. This file builds without libclang, so plans are read and
  * checked (planner/plan_read.c) on machines that have none.
  */
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
 
 #include <string.h>
 

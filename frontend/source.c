@@ -14,7 +14,7 @@
  * __CUDACC_RTC__`) are marked, from the directives' tokens, so the
  * generator does not guard them a second time.
  */
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
 
 #include "frontend/frontend.h"
 #include "util/vec.h"

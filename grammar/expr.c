@@ -483,9 +483,15 @@ static int format_sub(kt_str *s, const kt_expr *e, const kt_model *m, int need)
 	return rc;
 }
 
-int kt_expr_format(kt_str *s, const kt_expr *e, const kt_model *m)
+int kt_expr_format(char **out, const kt_expr *e, const kt_model *m)
 {
+	kt_str s = KT_STR_INIT;
+	*out = NULL;
 	if (!e)
 		return kt_error(KT_EINVALID, "no expression to format");
-	return format_sub(s, e, m, PREC_COND);
+	int rc = format_sub(&s, e, m, PREC_COND);
+	if (!rc && !(*out = kt_str_detach(&s)))
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	kt_str_release(&s);
+	return rc;
 }

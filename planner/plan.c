@@ -7,7 +7,7 @@
  * writer prints small objects (positions, ranges, domains) on one line and
  * larger ones indented, so a plan reads well in a review.
  */
-#include "ktc/annotate.h"
+#include "ktc/plan.h"
 
 #include "util/arena.h"
 #include "util/fs.h"

@@ -7,7 +7,7 @@
  * by an LLM gets all its problems back in one answer. Positions are checked
  * against a table of line starts built once per file.
  */
-#include "ktc/annotate.h"
+#include "ktc/plan.h"
 
 #include "util/str.h"
 #include "util/vec.h"

@@ -5,7 +5,7 @@
  * run reports every problem of a plan. Semantic checks (ranges against the
  * file, overlaps, cross references) follow in plan_check.c.
  */
-#include "ktc/annotate.h"
+#include "ktc/plan.h"
 
 #include "util/arena.h"
 #include "util/str.h"

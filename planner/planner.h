@@ -7,6 +7,7 @@
 #ifndef KTC_PLANNER_PLANNER_H
 #define KTC_PLANNER_PLANNER_H
 
+#include "ktc/plan.h"
 #include "frontend/cand.h"
 #include "util/str.h"
 

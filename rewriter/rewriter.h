@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
+#include "ktc/plan.h"
 #include "ktc/rewrite.h"
 #include "util/str.h"
 

@@ -2,8 +2,11 @@
 # graph.sh [--check] SRC BUILD - the include and link graph between ktc's
 # folders, as markdown on stdout (docs/architecture.md holds its output).
 #
-# The include graph reads every `#include "dir/..."` of the stages' sources;
-# a public header include/ktc/X.h counts as its stage's (the table below).
+# The include graph reads every `#include "dir/..."` of the stages' sources
+# (any depth: runtime/cuda/nvrtc.h is runtime's), so a stage that includes
+# an internal header of a stage above it is an edge up; a public header
+# include/ktc/X.h counts as its stage's (the table below), and may include
+# only other public headers.
 # The link graph reads what CMake built in BUILD: an edge A -> B where an
 # object of A uses a symbol an object of B defines. With --check
 # it exits 1 when an edge points up the layers (which also rules out a
@@ -19,14 +22,15 @@ src=$1 build=$2
 layers="util grammar tuner runtime frontend planner rewriter cli"
 # the stage each public header belongs to
 api="common:util diag:util model:grammar eval:tuner space:tuner
-strategy:tuner results:tuner tune:tuner annotate:frontend rewrite:rewriter"
+strategy:tuner results:tuner tune:tuner frontend:frontend plan:planner
+annotate:planner rewrite:rewriter"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-graph-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # include edges: "from to"
 for stage in $layers; do
 	find "$src/$stage" -name '*.[ch]' | sort | while read -r f; do
-		sed -n 's/^#include "\([a-z_]*\)\/\([a-z_]*\)\.h".*/\1 \2/p' "$f" |
+		sed -n 's/^#include "\([a-z_]*\)\/\([a-z_/]*\)\.h".*/\1 \2/p' "$f" |
 			while read -r dir hdr; do
 				if [ "$dir" = ktc ]; then
 					dir=$(printf '%s\n' $api | sed -n "s/^$hdr://p")
@@ -56,6 +60,13 @@ awk '$1=="D"{def[$2]=$3; next} {use[NR]=$2" "$3}
      END{for(i in use){split(use[i],a," ");
          if((a[1] in def) && def[a[1]]!=a[2]) print a[2], def[a[1]]}}' \
 	"$tmp/symbols" | sort -u >"$tmp/link"
+
+# public headers: nothing but <system> and "ktc/..." headers
+grep -n '^#include "' "$src"/include/ktc/*.h | grep -v '"ktc/' |
+	while IFS= read -r line; do
+		echo "graph.sh: a public header includes an internal one: $line" >&2
+		echo x >>"$tmp/bad"
+	done
 
 rank() { echo "$layers" | tr ' ' '\n' | grep -nx "$1" | cut -d: -f1; }
 bad=0

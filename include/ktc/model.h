@@ -315,10 +315,9 @@ KT_API int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots);
  */
 KT_API int kt_expr_eval_where(kt_value *out, const kt_expr *e,
                               const kt_value *slots, const kt_expr **where);
-/* Appends e to s as C source, fully parenthesised where needed. */
-struct kt_str;
-KT_API int kt_expr_format(struct kt_str *s, const kt_expr *e,
-                          const kt_model *m);
+/* e as C source, parenthesised where needed; *out is the caller's
+ * (kt_free). */
+KT_API int kt_expr_format(char **out, const kt_expr *e, const kt_model *m);
 
 /*
  * Fills slots (nsymbols values): parameters from param_idx (domain indices),

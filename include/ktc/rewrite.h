@@ -17,7 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ktc/annotate.h"
+#include "ktc/frontend.h"
+#include "ktc/plan.h"
 #include "ktc/common.h"
 #include "ktc/diag.h"
 

@@ -5,19 +5,18 @@
  * Exit status: 0 parsed, 1 diagnostics with errors, 2 usage or I/O error.
  */
 #include "ktc/model.h"
-#include "util/str.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static void print_expr(const char *label, const kt_expr *e, const kt_model *m)
 {
-	kt_str s = KT_STR_INIT;
+	char *s = NULL;
 	if (!e)
 		return;
 	if (kt_expr_format(&s, e, m) == 0)
-		printf("%s%s\n", label, s.ptr);
-	kt_str_release(&s);
+		printf("%s%s\n", label, s);
+	kt_free(s);
 }
 
 static void print_value(kt_value v)
@@ -59,19 +58,19 @@ static void dump_decls(const kt_model *m)
 		             m->problems[i].values, m->problems[i].nvalues,
 		             m->problems[i].default_index);
 	for (size_t i = 0; i < m->nsets; i++) {
-		kt_str s = KT_STR_INIT;
+		char *s = NULL;
 		kt_expr_format(&s, m->sets[i].expr, m);
-		printf("set %s = %s", m->sets[i].name, s.ptr);
+		printf("set %s = %s", m->sets[i].name, s ? s : "");
 		print_deps(m, m->sets[i].params, m->sets[i].nparams);
-		kt_str_release(&s);
+		kt_free(s);
 	}
 	for (size_t i = 0; i < m->nconstraints; i++) {
-		kt_str s = KT_STR_INIT;
+		char *s = NULL;
 		kt_expr_format(&s, m->constraints[i].expr, m);
-		printf("constraint %s", s.ptr);
+		printf("constraint %s", s ? s : "");
 		print_deps(m, m->constraints[i].params,
 		           m->constraints[i].nparams);
-		kt_str_release(&s);
+		kt_free(s);
 	}
 	for (size_t i = 0; i < m->ndevices; i++) {
 		printf("device %s fallback ", m->devices[i].name);
@@ -101,13 +100,14 @@ static void dump_args(const kt_model *m)
 	static const char *const inits[] = {"random", "zeros", "iota", "value"};
 	for (size_t i = 0; i < m->nargs; i++) {
 		const kt_arg *a = &m->args[i];
-		kt_str s = KT_STR_INIT;
+		char *s = NULL;
 		kt_expr_format(&s, a->count ? a->count : a->value, m);
+		const char *text = s ? s : "";
 		printf("arg %zu %s %s", i, a->name, kt_type_name(a->type));
 		if (!a->count) {
-			printf(" = %s\n", s.ptr);
+			printf(" = %s\n", text);
 		} else {
-			printf("[%s] %s init %s", s.ptr, dirs[a->dir],
+			printf("[%s] %s init %s", text, dirs[a->dir],
 			       inits[a->init.kind]);
 			if (a->init.kind == KT_INIT_RANDOM)
 				printf("(%g, %g)", a->init.lo, a->init.hi);
@@ -115,7 +115,7 @@ static void dump_args(const kt_model *m)
 				printf("(%g)", a->init.value);
 			printf("\n");
 		}
-		kt_str_release(&s);
+		kt_free(s);
 	}
 }
 

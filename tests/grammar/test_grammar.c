@@ -3,7 +3,6 @@
 #include "check.h"
 
 #include "ktc/model.h"
-#include "util/str.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,10 +50,10 @@ static bool has_diag(const char *needle, int line, int col)
 static char *fmt(const kt_expr *e, const kt_model *m)
 {
 	static char buf[512];
-	kt_str s = KT_STR_INIT;
+	char *s = NULL;
 	kt_expr_format(&s, e, m);
-	snprintf(buf, sizeof(buf), "%s", s.ptr);
-	kt_str_release(&s);
+	snprintf(buf, sizeof(buf), "%s", s ? s : "");
+	kt_free(s);
 	return buf;
 }
 
