@@ -3,8 +3,9 @@
 # tuning.md, "Hostile input"), in a scratch folder with scale.kt.cu and the
 # synthetic landscape bowl.json: outputs that are symlinks, fifos, read-only
 # files, the cache or the recording, a missing output folder, a full
-# standard output, inputs that never end (/dev/zero). Each case exits 0
-# when ktc behaved, 1 with a reason.
+# standard output, inputs that never end (/dev/zero), a space too large to
+# build, signals while building it and while tuning. Each case exits 0 when
+# ktc behaved, 1 with a reason.
 set -u
 ktc=$1
 case=$2
@@ -21,6 +22,60 @@ tune() { "$ktc" tune scale.kt.cu --from bowl.json --budget 5 -q "$@" >out 2>err;
 refused() { # the last command failed with $1 in its message
 	[ "$status" -ne 0 ] || fail "exit 0, expected a refusal"
 	grep -q -- "$1" err || fail "no '$1' in the message"
+}
+# 45 parameters with the values $1, tied by one constraint that only all
+# zeros (the default) meet
+many_params() {
+	echo '#pragma kt problem N values(1024)'
+	i=0 sum=P0
+	while [ $i -lt 45 ]; do
+		echo "#pragma kt param P$i values($1) default(0)"
+		[ $i -gt 0 ] && sum="$sum + P$i"
+		i=$((i + 1))
+	done
+	echo "#pragma kt constraint $sum == 0"
+	echo '#pragma kt launch grid(div_ceil(N, 256)) block(256)'
+	echo '#pragma kt arg out float[N] out'
+	echo '__global__ void huge(float *out) { out[0] = 0.0f; }'
+}
+# huge.kt.cu: 2^45 bindings to enumerate; one.json: a recording of its
+# one valid configuration
+huge() {
+	many_params "0, 1" >huge.kt.cu
+	many_params 0 >one.kt.cu
+	"$ktc" landscape --kind bowl -o one.json one.kt.cu 2>/dev/null ||
+		fail "setup: landscape of one.kt.cu failed"
+}
+# Starts "$@" in the background once its handler of signal $1 (2 or 15) is
+# there (SigCgt, up to 20 s), sends it, and waits up to 60 s for the exit;
+# status is then its exit status (124 if it did not end).
+signal_when_caught() {
+	sig=$1
+	shift
+	"$@" >out 2>err &
+	pid=$!
+	bit=$((1 << (sig - 1)))
+	n=0
+	while [ $n -lt 200 ]; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+		[ -n "$cgt" ] && [ $((0x$cgt & bit)) -ne 0 ] && break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -"$sig" $pid 2>/dev/null
+	n=0
+	while kill -0 $pid 2>/dev/null && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		wait $pid
+		status=124
+	else
+		wait $pid
+		status=$?
+	fi
 }
 
 case $case in
@@ -100,6 +155,51 @@ inputs_without_end)
 	"$ktc" tune scale.kt.cu --from /dev/zero -q --no-cache >out 2>err
 	status=$?
 	refused "larger than the limit"
+	;;
+space_too_large_to_build)
+	huge
+	"$ktc" space huge.kt.cu --space-limit 1000000 >out 2>err
+	status=$?
+	refused "stopped building the space of 'huge' after binding 1000000 values"
+	refused "1 valid found so far"
+	refused "space-limit 0 removes it"
+	"$ktc" tune huge.kt.cu --from one.json --space-limit 1000000 \
+		--no-cache -q >out 2>err
+	status=$?
+	refused "stopped building the space of 'huge'"
+	;;
+space_build_interrupted)
+	huge
+	signal_when_caught 2 "$ktc" space huge.kt.cu --space-limit 0
+	refused "interrupted while building the space of 'huge'"
+	[ "$status" -eq 1 ] || fail "ktc space: exit $status"
+	signal_when_caught 15 "$ktc" tune huge.kt.cu --from one.json \
+		--space-limit 0 --cache c.jsonl -o t4.json -q
+	refused "interrupted while building the space of 'huge'"
+	[ "$status" -eq 1 ] || fail "ktc tune: exit $status"
+	grep -q "space-limit" err && fail "a signal is not the limit"
+	[ -e c.jsonl ] || [ -e t4.json ] && fail "an output was written"
+	;;
+tune_interrupted_by_sigterm)
+	# SIGTERM mid-run: the batch in flight ends, the cache and the T4
+	# file hold what was done, and the same command resumes
+	"$ktc" tune scale.kt.cu --from bowl.json --cache c.jsonl -o t4.json \
+		--budget 40 --batch 1 --sim-delay 100 -q >out 2>err &
+	pid=$!
+	n=0
+	while [ "$(cat c.jsonl 2>/dev/null | wc -l)" -lt 4 ] && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -TERM $pid
+	wait $pid
+	status=$?
+	refused "interrupted after"
+	"$ktc" tune scale.kt.cu --from t4.json --budget 3 -q --no-cache \
+		>out 2>err || fail "the T4 file does not read back: exit $?"
+	tune --cache c.jsonl -o t4.json --budget 40 || fail "resume: exit $?"
+	grep -q "from the cache" out || fail "no resume from the cache"
+	grep -Eq '\(0 evaluated|, 0 from the cache' out && fail "$(cat out)"
 	;;
 *)
 	echo "unknown case '$case'"
