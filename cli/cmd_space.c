@@ -604,7 +604,7 @@ static int build_all(report *r, size_t n, const options *o, kt_diags *d)
 	kt_space_limits lim = {.max_bindings = cli_space_limit(o->space_limit),
 	                       .stop = &stop_requested};
 	catch_signals(true);
-	for (size_t i = 0; i < n && !stop_requested; i++) {
+	for (size_t i = 0; i < n; i++) {
 		double t0 = now_ms();
 		int rc = kt_space_build_limited(&r[i].s, r[i].m, r[i].problem,
 		                                r[i].device, &lim, d);
@@ -619,8 +619,12 @@ static int build_all(report *r, size_t n, const options *o, kt_diags *d)
 			status = 1;
 		else if (o->brute && r[i].brute_count != kt_space_count(r[i].s))
 			status = 1;
+		if (stop_requested)
+			break;
 	}
 	catch_signals(false);
+	if (stop_requested && !status)
+		fprintf(stderr, "ktc space: interrupted\n");
 	status |= stop_requested;
 	return status;
 }
