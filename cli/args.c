@@ -60,3 +60,17 @@ int cli_problem_values(kt_value *vals, const kt_model *m,
 	}
 	return 0;
 }
+
+uint64_t cli_space_limit(long n)
+{
+	return n > 0 ? (uint64_t)n : UINT64_MAX;
+}
+
+void cli_space_limit_hint(const char *cmd, int rc, bool interrupted, long n)
+{
+	if (rc == KT_EINTERRUPTED && !interrupted)
+		fprintf(stderr,
+		        "%s: the limit is --space-limit %ld; --space-limit 0 "
+		        "removes it\n",
+		        cmd, n);
+}

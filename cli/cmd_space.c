@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct options {
 	const char *device[MAX_OVERRIDES];
 	int ndevice;
 	const char *list; /* NULL: no list; "all" or a count */
+	long space_limit;
 	bool json, brute;
 } options;
 
@@ -47,6 +49,29 @@ typedef struct report {
 	uint64_t brute_count;
 	double brute_ms;
 } report;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/*
+ * While the spaces are built, the first SIGINT/SIGTERM stops the build with
+ * a message (a second one kills); catch false puts the defaults back.
+ */
+static void catch_signals(bool catch)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = catch ? on_signal : SIG_DFL;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static double now_ms(void)
 {
@@ -204,7 +229,7 @@ static int brute_force(report *r)
 		if (slots)
 			slots[m->devices[i].sym] = r->device[i];
 	r->brute_count = 0;
-	while (more) {
+	while (more && !stop_requested) {
 		for (size_t p = 0; p < m->nparams; p++)
 			slots[m->params[p].sym] = m->params[p].values[idx[p]];
 		r->brute_count += brute_valid(m, slots, failed);
@@ -216,7 +241,12 @@ static int brute_force(report *r)
 		}
 	}
 	r->brute_ms = now_ms() - t0;
-	r->brute_done = slots && failed && idx;
+	r->brute_done = slots && failed && idx && !stop_requested;
+	if (stop_requested)
+		fprintf(stderr,
+		        "ktc space: --brute-force interrupted after %llu valid "
+		        "configurations\n",
+		        (unsigned long long)r->brute_count);
 	kt_free(slots);
 	kt_free(failed);
 	kt_free(idx);
@@ -571,20 +601,31 @@ static void print_json(const char *path, const report *r, size_t n, long list)
 static int build_all(report *r, size_t n, const options *o, kt_diags *d)
 {
 	int status = 0;
+	kt_space_limits lim = {.max_bindings = cli_space_limit(o->space_limit),
+	                       .stop = &stop_requested};
+	catch_signals(true);
 	for (size_t i = 0; i < n; i++) {
 		double t0 = now_ms();
-		int rc = kt_space_build(&r[i].s, r[i].m, r[i].problem,
-		                        r[i].device, d);
+		int rc = kt_space_build_limited(&r[i].s, r[i].m, r[i].problem,
+		                                r[i].device, &lim, d);
 		r[i].build_ms = now_ms() - t0;
 		if (rc && rc != KT_EPARSE)
 			fprintf(stderr, "ktc space: %s\n", kt_error_last());
+		cli_space_limit_hint("ktc space", rc, stop_requested,
+		                     o->space_limit);
 		if (rc)
 			status = 1;
 		else if (o->brute && brute_force(&r[i]))
 			status = 1;
 		else if (o->brute && r[i].brute_count != kt_space_count(r[i].s))
 			status = 1;
+		if (stop_requested)
+			break;
 	}
+	catch_signals(false);
+	if (stop_requested && !status)
+		fprintf(stderr, "ktc space: interrupted\n");
+	status |= stop_requested;
 	return status;
 }
 
@@ -685,7 +726,7 @@ static int run(const options *o, const char *path, long list)
 
 int cmd_space(int argc, char **argv)
 {
-	options o = {0};
+	options o = {.space_limit = KT_SPACE_MAX_BINDINGS};
 	const kt_opt opts[] = {
 	    KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME",
 	                   "only the kernel called NAME"),
@@ -700,6 +741,9 @@ int cmd_space(int argc, char **argv)
 	    KT_OPT_FLAG_(0, "json", &o.json, "print JSON instead of text"),
 	    KT_OPT_FLAG_(0, "brute-force", &o.brute,
 	                 "count the raw product one by one too (a check)"),
+	    KT_OPT_INT_(0, "space-limit", &o.space_limit, "N",
+	                "values bound while building a space before giving "
+	                "up (default 33554432; 0: no limit)"),
 	    KT_OPT_END_,
 	};
 	const kt_cmd_info info = {
@@ -719,6 +763,10 @@ int cmd_space(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	long list = list_count(o.list);
+	if (o.space_limit < 0) {
+		fprintf(stderr, "ktc space: --space-limit must be >= 0\n");
+		return 2;
+	}
 	if (list == -2) {
 		fprintf(stderr, "ktc space: --list expects a count, not '%s'\n",
 		        o.list);

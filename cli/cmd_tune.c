@@ -36,7 +36,7 @@ typedef struct options {
 	const char *kernel, *backend, *from, *strategy, *cache, *out, *device;
 	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
 	int nproblem, nsettings;
-	long budget, seed, batch, runs;
+	long budget, seed, batch, runs, space_limit;
 	double time_limit, timeout, sim_delay;
 	bool json, quiet, compile_only, profile, no_cache, force_new;
 } options;
@@ -409,6 +409,7 @@ static int tune(session *s, const options *o)
 	    .progress = on_progress,
 	    .progress_ud = &d,
 	    .diags = &s->diags,
+	    .space_limit = cli_space_limit(o->space_limit),
 	    .stop = &stop_requested,
 	};
 	catch_signals();
@@ -421,6 +422,9 @@ static int tune(session *s, const options *o)
 	kt_diags_init(&s->diags);
 	if (rc)
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+	if (!s->report)
+		cli_space_limit_hint("ktc tune", rc, stop_requested,
+		                     o->space_limit);
 	if (!rc && s->report->stop == KT_TUNE_INTERRUPTED)
 		fprintf(stderr,
 		        "ktc tune: interrupted after %zu configurations; "
@@ -442,7 +446,8 @@ static int check_options(const options *o)
 	const char *bad = o->budget < 0 ? "--budget must be >= 0"
 	                  : o->batch < 1 || o->batch > MAX_BATCH
 	                      ? "--batch must be from 1 to 4096"
-	                  : o->seed < 0 ? "--seed must be >= 0"
+	                  : o->seed < 0        ? "--seed must be >= 0"
+	                  : o->space_limit < 0 ? "--space-limit must be >= 0"
 	                  : o->runs < 0 || o->runs > MAX_RUNS
 	                      ? "--runs must be from 0 to 1000000"
 	                  : o->time_limit < 0 ? "--time-limit must be >= 0"
@@ -519,8 +524,10 @@ static int run(const options *o, const char *path)
 
 int cmd_tune(int argc, char **argv)
 {
-	options o = {
-	    .budget = DEFAULT_BUDGET, .seed = 1, .batch = DEFAULT_BATCH};
+	options o = {.budget = DEFAULT_BUDGET,
+	             .seed = 1,
+	             .batch = DEFAULT_BATCH,
+	             .space_limit = KT_SPACE_MAX_BINDINGS};
 	const kt_opt opts[] = {
 	    KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME",
 	                   "the kernel to tune (needed when FILE has several)"),
@@ -548,6 +555,9 @@ int cmd_tune(int argc, char **argv)
 	    KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST,
 	                 "NAME=V",
 	                 "a problem variable's value (default: its default)"),
+	    KT_OPT_INT_(0, "space-limit", &o.space_limit, "N",
+	                "values bound while building the space before giving "
+	                "up (default 33554432; 0: no limit)"),
 	    KT_OPT_STRING_(0, "cache", &o.cache, "FILE",
 	                   "the cache file (default: "
 	                   ".ktc/cache/<template>-<kernel>-<hash>.jsonl)"),

@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Errors kept; the rest are counted (plan_read.c keeps as many). */
+enum { MAX_ERRORS = 100 };
+
 typedef struct edit_ref {
 	kt_range range;
 	char *path;
@@ -37,6 +40,7 @@ typedef struct ck {
 	KT_VEC(uint32_t) lines; /* offset of each line's start */
 	KT_VEC(edit_ref) edits;
 	KT_VEC(name_ref) problems; /* problem variables from pragmas */
+	KT_VEC(name_ref) params;   /* the params' names */
 	int errors;
 	int oom;
 } ck;
@@ -46,12 +50,15 @@ static void fail(ck *c, const char *path, const char *fmt, ...)
 
 static void fail(ck *c, const char *path, const char *fmt, ...)
 {
+	/* past the cap nothing is formatted: a message may quote a long
+	 * text, and formatting it for each error would be quadratic */
+	if (c->errors++ >= MAX_ERRORS)
+		return;
 	kt_str m = KT_STR_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = kt_str_vaddf(&m, fmt, ap);
 	va_end(ap);
-	c->errors++;
 	if (rc || kt_diags_add(c->d, KT_DIAG_ERROR, c->name, NULL, 0, 0, 0,
 	                       "%s: %s", path, m.ptr))
 		c->oom = 1;
@@ -205,24 +212,47 @@ static const kt_plan_kernel *check_kernel_ref(ck *c, const char *path,
 	return k;
 }
 
-static bool is_param(const ck *c, const char *name, size_t n)
+static int cmp_name(const void *a, const void *b)
+{
+	const name_ref *x = a, *y = b;
+	int d = strncmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	return d ? d : (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * The names are sorted once and searched: a constraint's identifiers are
+ * looked up one by one, and a hostile plan may have many of both.
+ */
+static void sort_names(ck *c)
 {
 	for (size_t i = 0; i < c->p->nparams; i++) {
 		const char *pn = c->p->params[i].name;
-		if (pn && strlen(pn) == n && !strncmp(pn, name, n))
-			return true;
+		name_ref n = {pn, pn ? strlen(pn) : 0};
+		if (pn && kt_vec_push(&c->params, n))
+			c->oom = 1;
 	}
-	return false;
+	if (c->params.len > 1)
+		qsort(c->params.items, c->params.len, sizeof(name_ref),
+		      cmp_name);
+	if (c->problems.len > 1)
+		qsort(c->problems.items, c->problems.len, sizeof(name_ref),
+		      cmp_name);
+}
+
+static bool has_name(const name_ref *v, size_t len, const char *name, size_t n)
+{
+	name_ref key = {name, n};
+	return len && bsearch(&key, v, len, sizeof(name_ref), cmp_name);
+}
+
+static bool is_param(const ck *c, const char *name, size_t n)
+{
+	return has_name(c->params.items, c->params.len, name, n);
 }
 
 static bool is_problem(const ck *c, const char *name, size_t n)
 {
-	for (size_t i = 0; i < c->problems.len; i++) {
-		name_ref r = c->problems.items[i];
-		if (r.len == n && !strncmp(r.s, name, n))
-			return true;
-	}
-	return false;
+	return has_name(c->problems.items, c->problems.len, name, n);
 }
 
 static bool is_function(const char *name, size_t n)
@@ -266,19 +296,38 @@ static void check_expr(ck *c, const char *path, const char *e)
 
 /* ------------------------------------------------------------- params */
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Each repeated value once, in increasing order (sorted: not quadratic). */
+static void check_repeats(ck *c, const char *path, const kt_plan_param *pa)
+{
+	int64_t *v = kt_malloc((pa->nvalues + 1) * sizeof(int64_t));
+	if (!v) {
+		c->oom = 1;
+		return;
+	}
+	memcpy(v, pa->values, pa->nvalues * sizeof(int64_t));
+	qsort(v, pa->nvalues, sizeof(int64_t), cmp_i64);
+	for (size_t k = 1; k < pa->nvalues; k++)
+		if (v[k] == v[k - 1] && (k < 2 || v[k - 2] != v[k]))
+			fail(c, path, "value %" PRId64 " appears twice", v[k]);
+	kt_free(v);
+}
+
 static void check_domain(ck *c, size_t i, const kt_plan_param *pa)
 {
 	char *path = pathf(c, "params[%zu].values", i);
 	bool has_default = false;
 	if (!pa->nvalues)
 		fail(c, path, "the domain is empty");
-	for (size_t v = 0; v < pa->nvalues; v++) {
+	for (size_t v = 0; v < pa->nvalues; v++)
 		has_default |= pa->values[v] == pa->def;
-		for (size_t w = 0; w < v; w++)
-			if (pa->values[w] == pa->values[v])
-				fail(c, path, "value %" PRId64 " appears twice",
-				     pa->values[v]);
-	}
+	if (pa->nvalues > 1)
+		check_repeats(c, path, pa);
 	if (pa->nvalues && !has_default)
 		fail(c, path,
 		     "the domain does not contain the default %" PRId64,
@@ -604,6 +653,7 @@ int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
 		if (p->needs[i].suggest && p->needs[i].what &&
 		    !strcmp(p->needs[i].what, "problem_values"))
 			collect_problem(&c, p->needs[i].suggest);
+	sort_names(&c);
 	check_rest(&c);
 	for (size_t i = 0; i < p->nparams; i++)
 		check_param(&c, i);
@@ -617,6 +667,11 @@ int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
 	kt_vec_release(&c.edits);
 	kt_vec_release(&c.lines);
 	kt_vec_release(&c.problems);
+	kt_vec_release(&c.params);
+	if (c.errors > MAX_ERRORS &&
+	    kt_diags_add(diags, KT_DIAG_ERROR, c.name, NULL, 0, 0, 0,
+	                 "and %d more errors", c.errors - MAX_ERRORS))
+		c.oom = 1;
 	if (c.oom)
 		return kt_error(KT_ENOMEM, "out of memory");
 	if (c.errors)

@@ -4,6 +4,13 @@
  * (`params[2].uses[0].range`), and reading goes on after an error so one
  * run reports every problem of a plan. Semantic checks (ranges against the
  * file, overlaps, cross references) follow in plan_check.c.
+ *
+ * A plan may come from anyone (an LLM, a hostile user), so reading it costs
+ * time linear in its size: nesting is bounded before cJSON sees the text,
+ * duplicate fields are found with a mask of the known ones, the lists of a
+ * plan hold at most KT_PLAN_MAX_ITEMS items together (so the checks that
+ * compare items pairwise stay bounded), and at most MAX_ERRORS errors are
+ * kept, then counted.
  */
 #include "ktc/plan.h"
 
@@ -17,11 +24,15 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* A plan nests 6 deep; cJSON's own bound is 1000. The message says 64. */
+enum { MAX_DEPTH = 64, MAX_ERRORS = 100, MAX_FIELDS = 32 };
+
 typedef struct rd {
 	kt_plan *p;
 	kt_diags *d;
 	const char *name;
 	kt_str path;
+	size_t items; /* in the lists read so far */
 	int errors;
 	int oom;
 } rd;
@@ -31,12 +42,15 @@ static void fail(rd *r, const char *fmt, ...)
 
 static void fail(rd *r, const char *fmt, ...)
 {
+	/* past the cap nothing is formatted: a message may quote a long
+	 * text, and formatting it for each error would be quadratic */
+	if (r->errors++ >= MAX_ERRORS)
+		return;
 	kt_str m = KT_STR_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = kt_str_vaddf(&m, fmt, ap);
 	va_end(ap);
-	r->errors++;
 	if (rc ||
 	    kt_diags_add(r->d, KT_DIAG_ERROR, r->name, NULL, 0, 0, 0, "%s%s%s",
 	                 r->path.ptr, r->path.len ? ": " : "", m.ptr))
@@ -80,23 +94,30 @@ static const char *type_name(const cJSON *j)
 	return "null";
 }
 
-/* Reports unknown and duplicate fields; false when o is not an object. */
+/*
+ * Reports unknown and duplicate fields; false when o is not an object. A
+ * known field is marked as seen (fields has at most MAX_FIELDS names), so
+ * each duplicate costs one look, not a walk over the fields before it.
+ */
 static bool check_object(rd *r, const cJSON *o, const char *const *fields)
 {
 	if (!cJSON_IsObject(o)) {
 		fail(r, "expected an object, got %s", type_name(o));
 		return false;
 	}
+	uint32_t seen = 0;
 	for (const cJSON *c = o->child; c; c = c->next) {
-		bool known = false;
-		for (const char *const *f = fields; *f && !known; f++)
-			known = !strcmp(*f, c->string);
+		int known = -1;
+		for (int f = 0; fields[f] && known < 0 && f < MAX_FIELDS; f++)
+			if (!strcmp(fields[f], c->string))
+				known = f;
 		size_t m = enter(r, c->string);
-		if (!known)
+		if (known < 0)
 			fail(r, "unknown field");
-		for (const cJSON *e = o->child; known && e != c; e = e->next)
-			if (!strcmp(e->string, c->string))
-				fail(r, "duplicate field");
+		else if (seen & (UINT32_C(1) << known))
+			fail(r, "duplicate field");
+		else
+			seen |= UINT32_C(1) << known;
 		leave(r, m);
 	}
 	return true;
@@ -238,6 +259,16 @@ static void *rd_list(rd *r, const cJSON *o, const char *key, bool req,
 	if (!a || !want(r, a, key, cJSON_IsArray(a), "an array"))
 		return NULL;
 	size_t count = (size_t)cJSON_GetArraySize(a);
+	r->items += count;
+	if (r->items > KT_PLAN_MAX_ITEMS) {
+		size_t m = enter(r, key);
+		fail(r,
+		     "%zu items, %zu in the lists so far: a plan holds at most "
+		     "%d in all its lists",
+		     count, r->items, KT_PLAN_MAX_ITEMS);
+		leave(r, m);
+		return NULL;
+	}
 	char *items = kt_plan_alloc(r->p, count * elem);
 	if (!items) {
 		r->oom = 1;
@@ -517,16 +548,43 @@ static void rd_plan(rd *r, const cJSON *root)
 	            &p->nrejected, each_reject);
 }
 
+/* Where the text nests deeper than MAX_DEPTH, or -1 (strings skipped). */
+static long too_deep(const char *json, size_t len)
+{
+	int depth = 0;
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		char ch = json[i];
+		if (in_string && ch == '\\')
+			i++;
+		else if (ch == '"')
+			in_string = !in_string;
+		else if (!in_string && (ch == '[' || ch == '{') &&
+		         ++depth > MAX_DEPTH)
+			return (long)i;
+		else if (!in_string && (ch == ']' || ch == '}'))
+			depth--;
+	}
+	return -1;
+}
+
+/* One error at offset off of the text. */
+static void text_error(rd *r, const char *json, size_t len, size_t off,
+                       const char *msg)
+{
+	kt_pos pos = kt_pos_at(json, len, (uint32_t)off);
+	r->errors++;
+	if (kt_diags_add(r->d, KT_DIAG_ERROR, r->name, json, pos.line, pos.col,
+	                 1, "%s", msg))
+		r->oom = 1;
+}
+
 static void syntax_error(rd *r, const char *json, size_t len)
 {
 	const char *at = cJSON_GetErrorPtr();
 	size_t off =
 	    at && at >= json && at <= json + len ? (size_t)(at - json) : 0;
-	kt_pos pos = kt_pos_at(json, len, (uint32_t)off);
-	r->errors++;
-	if (kt_diags_add(r->d, KT_DIAG_ERROR, r->name, json, pos.line, pos.col,
-	                 1, "plan is not valid JSON"))
-		r->oom = 1;
+	text_error(r, json, len, off, "plan is not valid JSON");
 }
 
 int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
@@ -539,12 +597,20 @@ int kt_plan_from_json(kt_plan **out, const char *json, size_t len,
 	int rc = kt_plan_new(&r.p);
 	if (rc)
 		return rc;
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	if (!root)
+	long deep = too_deep(json, len);
+	cJSON *root = deep < 0 ? cJSON_ParseWithLength(json, len) : NULL;
+	if (deep >= 0)
+		text_error(&r, json, len, (size_t)deep,
+		           "the plan is nested deeper than 64 levels");
+	else if (!root)
 		syntax_error(&r, json, len);
 	else
 		rd_plan(&r, root);
 	cJSON_Delete(root);
+	if (r.errors > MAX_ERRORS &&
+	    kt_diags_add(diags, KT_DIAG_ERROR, r.name, NULL, 0, 0, 0,
+	                 "and %d more errors", r.errors - MAX_ERRORS))
+		r.oom = 1;
 	kt_str_release(&r.path);
 	if (r.oom)
 		rc = kt_error(KT_ENOMEM, "out of memory");

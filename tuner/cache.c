@@ -459,10 +459,16 @@ static int read_fd(int fd, char **out, size_t *len, const char *path)
 	return 0;
 }
 
+/*
+ * A key recorded again is not indexed again: the first record answers, as
+ * before, and n copies of one key no longer probe n^2 slots of the table
+ * (200000 copies took 33 s to open).
+ */
 static int index_records(kt_cache *c, size_t from)
 {
 	for (size_t i = from; i < c->res->nrecords; i++)
-		if (kt_table_put(&c->keys, key_hash(c->res->records[i].key), i))
+		if (!kt_cache_find(c, c->res->records[i].key) &&
+		    kt_table_put(&c->keys, key_hash(c->res->records[i].key), i))
 			return KT_ENOMEM;
 	return 0;
 }

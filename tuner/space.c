@@ -30,6 +30,8 @@
 
 /* A group's tuples take 8 bytes each: this caps one group at 512 MiB. */
 enum { MAX_TUPLES = 1 << 26 };
+/* Bindings between two looks at the stop flag. */
+enum { STOP_EVERY = 1 << 12 };
 
 typedef struct group {
 	int *params; /* in enumeration order */
@@ -77,8 +79,10 @@ typedef struct builder {
 	tally *set_tally, *con_tally;
 	bool always_false; /* a constraint without parameters is false */
 	KT_VEC(uint64_t) codes;
+	uint64_t bindings, max_bindings; /* values bound while enumerating */
+	volatile sig_atomic_t *stop;
 	int errors;
-	int err; /* an internal failure (memory, size) */
+	int err; /* an internal failure (memory, size), a limit, a stop */
 } builder;
 
 static void *tmp_alloc(builder *b, size_t n, size_t size)
@@ -428,6 +432,40 @@ static bool check_pos(builder *b, const group *g, int k)
 	return true;
 }
 
+/* The raw product of g's domains, for messages. */
+static double group_raw(const builder *b, const group *g)
+{
+	double raw = 1.0;
+	for (int k = 0; k < g->n; k++)
+		raw *= (double)b->m->params[g->params[k]].nvalues;
+	return raw;
+}
+
+/*
+ * The bound on the build: a count of bindings, not seconds, so that whether
+ * a space builds does not depend on the machine or its load. The stop flag
+ * (a signal) is read every STOP_EVERY bindings.
+ */
+static bool stop_binding(builder *b, const group *g)
+{
+	const char *kernel = b->m->kernel ? b->m->kernel : "kernel";
+	bool over = b->bindings >= b->max_bindings;
+	if (!over && (++b->bindings % STOP_EVERY || !b->stop || !*b->stop))
+		return false;
+	b->err = kt_error(
+	    KT_EINTERRUPTED,
+	    "%s the space of '%s' after binding %llu values: %d parameters "
+	    "tied by constraints have %.3g combinations, %llu valid found "
+	    "so far%s",
+	    over ? "stopped building" : "interrupted while building", kernel,
+	    (unsigned long long)b->bindings, g->n, group_raw(b, g),
+	    (unsigned long long)b->codes.len,
+	    over ? "; narrow their domains or split the constraints that "
+	           "tie them, or raise the limit on bindings"
+	         : "");
+	return true;
+}
+
 static void enumerate(builder *b, const group *g, int k, uint64_t code)
 {
 	if (k == g->n) {
@@ -443,6 +481,8 @@ static void enumerate(builder *b, const group *g, int k, uint64_t code)
 	}
 	const kt_param *p = &b->m->params[g->params[k]];
 	for (size_t v = 0; v < p->nvalues && !b->err; v++) {
+		if (stop_binding(b, g))
+			return;
 		b->slots[p->sym] = p->values[v];
 		b->idx[g->params[k]] = (uint32_t)v;
 		if (check_pos(b, g, k))
@@ -682,8 +722,18 @@ static void run(builder *b, const kt_value *problem, const kt_value *device)
 int kt_space_build(kt_space **out, const kt_model *m, const kt_value *problem,
                    const kt_value *device, kt_diags *diags)
 {
+	return kt_space_build_limited(out, m, problem, device, NULL, diags);
+}
+
+int kt_space_build_limited(kt_space **out, const kt_model *m,
+                           const kt_value *problem, const kt_value *device,
+                           const kt_space_limits *limits, kt_diags *diags)
+{
 	builder b = {.m = m, .diags = diags};
 	int rc = 0;
+	b.max_bindings = limits && limits->max_bindings ? limits->max_bindings
+	                                                : KT_SPACE_MAX_BINDINGS;
+	b.stop = limits ? limits->stop : NULL;
 	*out = NULL;
 	b.s = kt_calloc(1, sizeof(*b.s));
 	if (!b.s)

@@ -108,7 +108,10 @@ static int build_space(run *r)
 	kt_diags *diags = r->opt->diags ? r->opt->diags : &scratch;
 	if (!r->opt->diags)
 		kt_diags_init(&scratch);
-	int rc = kt_space_build(&r->space, r->m, r->problem, r->device, diags);
+	kt_space_limits lim = {.max_bindings = r->opt->space_limit,
+	                       .stop = r->opt->stop};
+	int rc = kt_space_build_limited(&r->space, r->m, r->problem, r->device,
+	                                &lim, diags);
 	if (!r->opt->diags)
 		kt_diags_release(&scratch);
 	if (rc)

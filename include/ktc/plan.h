@@ -166,6 +166,8 @@ typedef struct kt_plan {
 } kt_plan;
 
 #define KT_PLAN_VERSION 1
+/* Items a plan's lists may hold together (values, uses, edits...). */
+#define KT_PLAN_MAX_ITEMS 20000
 
 /* An empty plan with its arena (version 1, no file). */
 KT_API int kt_plan_new(kt_plan **out);

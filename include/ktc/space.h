@@ -15,6 +15,7 @@
 #ifndef KTC_SPACE_H
 #define KTC_SPACE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +39,34 @@ struct kt_rng;
 KT_API int kt_space_build(kt_space **out, const kt_model *m,
                           const kt_value *problem, const kt_value *device,
                           kt_diags *diags);
+
+/* The default bound on a build, 2^25 values bound while enumerating: a
+ * few seconds; tests/space/big.kt.cu needs about 550000. */
+#define KT_SPACE_MAX_BINDINGS 33554432ULL
+
+/* Bounds on building a space: kt_space_build uses the defaults. */
+typedef struct kt_space_limits {
+	/*
+	 * Values bound while enumerating groups (the backtracking's steps,
+	 * valid or not) before the build gives up; 0: KT_SPACE_MAX_BINDINGS,
+	 * UINT64_MAX: no bound. A count, not a time, so that whether a space
+	 * builds does not depend on the machine or its load.
+	 */
+	uint64_t max_bindings;
+	/* set asynchronously (a signal handler) to abandon the build */
+	volatile sig_atomic_t *stop;
+} kt_space_limits;
+
+/*
+ * kt_space_build within limits (NULL: KT_SPACE_MAX_BINDINGS, no stop flag).
+ * A build that reaches max_bindings or sees *stop set returns
+ * KT_EINTERRUPTED, with kt_error() saying how far it got.
+ */
+KT_API int kt_space_build_limited(kt_space **out, const kt_model *m,
+                                  const kt_value *problem,
+                                  const kt_value *device,
+                                  const kt_space_limits *limits,
+                                  kt_diags *diags);
 KT_API void kt_space_free(kt_space *s);
 
 KT_API const kt_model *kt_space_model(const kt_space *s);

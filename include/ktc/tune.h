@@ -86,7 +86,10 @@ typedef struct kt_tune_options {
 	void *progress_ud;
 	/* diagnostics of building the space go here; NULL: discarded */
 	kt_diags *diags;
-	/* set asynchronously (a signal handler) to stop after this batch */
+	/* bindings while building the space (kt_space_limits.max_bindings) */
+	uint64_t space_limit;
+	/* set asynchronously (a signal handler) to stop after this batch, or
+	 * to abandon building the space */
 	volatile sig_atomic_t *stop;
 } kt_tune_options;
 

@@ -6,6 +6,8 @@
 
 #include "check.h"
 
+#include "util/str.h"
+
 #include <string.h>
 
 static const char src[] =
@@ -321,6 +323,133 @@ static void test_refactor_needs_its_arguments(void)
 	             "refactors[0]: a 'vectorize' refactor needs 'bound'", SRC);
 }
 
+/* ---- hostile plans: read in linear time, errors capped ---- */
+
+/* n copies of piece, then tail (kt_free the result). */
+static char *repeat(const char *piece, size_t n, const char *tail)
+{
+	size_t k = strlen(piece), t = strlen(tail);
+	char *s = kt_malloc(n * k + t + 1);
+	for (size_t i = 0; s && i < n; i++)
+		memcpy(s + i * k, piece, k);
+	if (s)
+		memcpy(s + n * k, tail, t + 1);
+	return s;
+}
+
+/* Parses plan_text() with its first `from` replaced by `to`; the diags
+ * are d's. */
+static int parse_edited(kt_diags *d, const char *from, const char *to)
+{
+	char *json = plan_text();
+	char *at = json ? strstr(json, from) : NULL;
+	CHECK(at != NULL);
+	kt_str e = KT_STR_INIT;
+	kt_plan *p = NULL;
+	int rc = -100;
+	if (at && !kt_str_add(&e, json, (size_t)(at - json)) &&
+	    !kt_str_add(&e, to, strlen(to)) &&
+	    !kt_str_add(&e, at + strlen(from), strlen(at + strlen(from))))
+		rc = kt_plan_from_json(&p, e.ptr, e.len, "plan.json", src,
+		                       sizeof(src) - 1, d);
+	kt_plan_free(p);
+	kt_str_release(&e);
+	kt_free(json);
+	return rc;
+}
+
+static bool some_error(const kt_diags *d, const char *want)
+{
+	for (size_t i = 0; i < d->len; i++)
+		if (strstr(d->items[i].message, want))
+			return true;
+	fprintf(stderr, "wanted an error containing '%s', got %zu:\n", want,
+	        d->len);
+	return false;
+}
+
+/* 2M values hung the checks (each value compared to every earlier one). */
+static void test_lists_beyond_the_limit_are_refused(void)
+{
+	static const size_t counts[] = {30000, 2000000};
+	for (size_t k = 0; k < 2; k++) {
+		kt_diags d;
+		kt_diags_init(&d);
+		char *many = repeat("1024, ", counts[k], "");
+		kt_str to = KT_STR_INIT;
+		kt_str_addf(&to, "\"values\": [%s", many);
+		CHECK_EQ_INT(parse_edited(&d, "\"values\": [", to.ptr),
+		             KT_EPARSE);
+		CHECK(some_error(&d, "a plan holds at most 20000"));
+		CHECK(d.len <= 101);
+		kt_str_release(&to);
+		kt_free(many);
+		kt_diags_release(&d);
+	}
+}
+
+/* Each duplicate was compared to, and reported against, every earlier
+ * one: n^2/2 errors (13 GB for 100000 copies of a field). */
+static void test_duplicate_fields_are_reported_linearly(void)
+{
+	kt_diags d;
+	kt_diags_init(&d);
+	char *dups = repeat("\"planner\":\"x\",", 3000, "\"planner\":");
+	CHECK_EQ_INT(parse_edited(&d, "\"planner\":", dups), KT_EPARSE);
+	CHECK(some_error(&d, "planner: duplicate field"));
+	CHECK(d.len <= 101);
+	CHECK(some_error(&d, "and 2900 more errors"));
+	kt_free(dups);
+	kt_diags_release(&d);
+}
+
+static void test_errors_are_capped(void)
+{
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_str many = KT_STR_INIT;
+	for (int i = 0; i < 1000000; i++)
+		kt_str_addf(&many, "\"x%d\": 1, ", i);
+	kt_str_add(&many, "\"planner\":", 10);
+	CHECK_EQ_INT(parse_edited(&d, "\"planner\":", many.ptr), KT_EPARSE);
+	CHECK(some_error(&d, "x99: unknown field"));
+	CHECK(some_error(&d, "and 999900 more errors"));
+	CHECK(d.len <= 101);
+	kt_str_release(&many);
+	kt_diags_release(&d);
+}
+
+static void test_deep_nesting_is_refused(void)
+{
+	kt_diags d;
+	kt_diags_init(&d);
+	char *open = repeat("[", 100000, "");
+	char *close = repeat("]", 100000, ",");
+	kt_str to = KT_STR_INIT;
+	kt_str_addf(&to, "\"planner\":%s%s\"planner\":", open, close);
+	CHECK_EQ_INT(parse_edited(&d, "\"planner\":", to.ptr), KT_EPARSE);
+	CHECK(some_error(&d, "nested deeper than 64 levels"));
+	CHECK(d.len == 1);
+	kt_str_release(&to);
+	kt_free(open);
+	kt_free(close);
+	kt_diags_release(&d);
+}
+
+/* A long string is read once: 64 MiB of planner name is a valid plan. */
+static void test_long_string_is_read(void)
+{
+	kt_diags d;
+	kt_diags_init(&d);
+	char *name = repeat("a", 64 << 20, "\",");
+	kt_str to = KT_STR_INIT;
+	kt_str_addf(&to, "\"planner\":\"%s", name);
+	CHECK_EQ_INT(parse_edited(&d, "\"planner\": \"builtin\",", to.ptr), 0);
+	kt_str_release(&to);
+	kt_free(name);
+	kt_diags_release(&d);
+}
+
 int main(void)
 {
 	RUN(test_built_plan_validates_against_its_file);
@@ -342,5 +471,10 @@ int main(void)
 	RUN(test_invalid_json_is_an_error);
 	RUN(test_reserved_name_is_an_error);
 	RUN(test_refactor_needs_its_arguments);
+	RUN(test_lists_beyond_the_limit_are_refused);
+	RUN(test_duplicate_fields_are_reported_linearly);
+	RUN(test_errors_are_capped);
+	RUN(test_deep_nesting_is_refused);
+	RUN(test_long_string_is_read);
 	return check_summary();
 }

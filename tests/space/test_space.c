@@ -667,6 +667,62 @@ static void every_allocation_failure_is_survived(void)
 	tm_free(&t);
 }
 
+/* 30 two-valued parameters that only all zeros satisfy: 2^31 bindings. */
+static const kt_model *thirty_tied(tmodel *t)
+{
+	static const char *const tied[] = {
+	    "A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9",
+	    "B0", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9",
+	    "C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"};
+	static const int64_t bits[] = {0, 1};
+	tm_init(t);
+	kt_expr *sum = I(0);
+	for (int i = 0; i < 30; i++) {
+		tm_param(t, tied[i], bits, 2, 0);
+		sum = BIN(ADD, sum, S(tied[i]));
+	}
+	tm_constraint(t, "sum == 0", BIN(EQ, sum, I(0)));
+	return tm_finish(t);
+}
+
+static void build_stops_at_its_limit_on_bindings(void)
+{
+	tmodel t;
+	kt_diags d;
+	kt_space *s = NULL;
+	const kt_model *m = thirty_tied(&t);
+	kt_space_limits lim = {.max_bindings = 100000};
+	kt_diags_init(&d);
+	CHECK_EQ_INT(kt_space_build_limited(&s, m, NULL, NULL, &lim, &d),
+	             KT_EINTERRUPTED);
+	CHECK(s == NULL);
+	CHECK(strstr(kt_error_last(),
+	             "stopped building the space of 'k' after binding 100000 "
+	             "values: 30 parameters tied by constraints have "
+	             "1.07e+09 combinations, 1 valid found so far") != NULL);
+	kt_diags_release(&d);
+	tm_free(&t);
+}
+
+static void build_stops_when_asked(void)
+{
+	tmodel t;
+	kt_diags d;
+	kt_space *s = NULL;
+	const kt_model *m = thirty_tied(&t);
+	volatile sig_atomic_t stop = 1; /* as a signal handler leaves it */
+	kt_space_limits lim = {.max_bindings = UINT64_MAX, .stop = &stop};
+	kt_diags_init(&d);
+	CHECK_EQ_INT(kt_space_build_limited(&s, m, NULL, NULL, &lim, &d),
+	             KT_EINTERRUPTED);
+	CHECK(s == NULL);
+	CHECK(strstr(kt_error_last(),
+	             "interrupted while building the space "
+	             "of 'k' after binding 4096 values") != NULL);
+	kt_diags_release(&d);
+	tm_free(&t);
+}
+
 int main(void)
 {
 	RUN(count_matches_brute_force_on_random_spaces);
@@ -687,5 +743,7 @@ int main(void)
 	RUN(invalid_default_is_a_warning_naming_the_constraint);
 	RUN(chained_group_counts_like_brute_force);
 	RUN(every_allocation_failure_is_survived);
+	RUN(build_stops_at_its_limit_on_bindings);
+	RUN(build_stops_when_asked);
 	return check_summary();
 }

@@ -3,8 +3,9 @@
 # tuning.md, "Hostile input"), in a scratch folder with scale.kt.cu and the
 # synthetic landscape bowl.json: outputs that are symlinks, fifos, read-only
 # files, the cache or the recording, a missing output folder, a full
-# standard output, inputs that never end (/dev/zero). Each case exits 0
-# when ktc behaved, 1 with a reason.
+# standard output, inputs that never end (/dev/zero), a space too large to
+# build, signals while building it and while tuning. Each case exits 0 when
+# ktc behaved, 1 with a reason.
 set -u
 ktc=$1
 case=$2
@@ -21,6 +22,59 @@ tune() { "$ktc" tune scale.kt.cu --from bowl.json --budget 5 -q "$@" >out 2>err;
 refused() { # the last command failed with $1 in its message
 	[ "$status" -ne 0 ] || fail "exit 0, expected a refusal"
 	grep -q -- "$1" err || fail "no '$1' in the message"
+}
+# 45 parameters with the values $1, tied by one constraint that only all
+# zeros (the default) meet
+many_params() {
+	echo '#pragma kt problem N values(1024)'
+	i=0 sum=P0
+	while [ $i -lt 45 ]; do
+		echo "#pragma kt param P$i values($1) default(0)"
+		[ $i -gt 0 ] && sum="$sum + P$i"
+		i=$((i + 1))
+	done
+	echo "#pragma kt constraint $sum == 0"
+	echo '#pragma kt launch grid(div_ceil(N, 256)) block(256)'
+	echo '#pragma kt arg out float[N] out'
+	echo '__global__ void huge(float *out) { out[0] = 0.0f; }'
+}
+# huge.kt.cu: 2^45 bindings to enumerate; one.json: a recording of its
+# one valid configuration
+huge() {
+	many_params "0, 1" >huge.kt.cu
+	many_params 0 >one.kt.cu
+	"$ktc" landscape --kind bowl -o one.json one.kt.cu 2>/dev/null ||
+		fail "setup: landscape of one.kt.cu failed"
+}
+# Starts "$@" in the background, sends it signal $1 (2 or 15) once its
+# handler is there (SigCgt, up to 20 s), and waits for its exit status; a
+# watchdog kills it 40 s after the signal.
+signal_when_caught() {
+	sig=$1
+	shift
+	"$@" >out 2>err &
+	pid=$!
+	bit=$((1 << (sig - 1)))
+	n=0
+	while [ $n -lt 200 ]; do
+		# ktc itself, not the shell that forked it: comm first, since the
+		# shell's SigCgt read just before its exec would count otherwise
+		# (and a background job's SIGINT is ignored until ktc catches it)
+		if [ "$(cat /proc/$pid/comm 2>/dev/null)" = ktc ]; then
+			cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+			[ -n "$cgt" ] && [ $((0x$cgt & bit)) -ne 0 ] && break
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ $n -lt 200 ] || echo "$case: no handler of signal $sig after 20 s"
+	kill -"$sig" $pid
+	(sleep 40 && kill -9 $pid) >/dev/null 2>&1 &
+	watchdog=$!
+	wait $pid
+	status=$?
+	kill $watchdog 2>/dev/null
+	[ $status -ne 137 ] || fail "$*: still running 40 s after signal $sig"
 }
 
 case $case in
@@ -100,6 +154,63 @@ inputs_without_end)
 	"$ktc" tune scale.kt.cu --from /dev/zero -q --no-cache >out 2>err
 	status=$?
 	refused "larger than the limit"
+	;;
+space_too_large_to_build)
+	huge
+	"$ktc" space huge.kt.cu --space-limit 1000000 >out 2>err
+	status=$?
+	refused "stopped building the space of 'huge' after binding 1000000 values"
+	refused "1 valid found so far"
+	refused "space-limit 0 removes it"
+	"$ktc" tune huge.kt.cu --from one.json --space-limit 1000000 \
+		--no-cache -q >out 2>err
+	status=$?
+	refused "stopped building the space of 'huge'"
+	;;
+space_build_interrupted)
+	huge
+	signal_when_caught 2 "$ktc" space huge.kt.cu --space-limit 0
+	refused "interrupted while building the space of 'huge'"
+	[ "$status" -eq 1 ] || fail "ktc space: exit $status"
+	signal_when_caught 15 "$ktc" tune huge.kt.cu --from one.json \
+		--space-limit 0 --cache c.jsonl -o t4.json -q
+	refused "interrupted while building the space of 'huge'"
+	[ "$status" -eq 1 ] || fail "ktc tune: exit $status"
+	grep -q "space-limit" err && fail "a signal is not the limit"
+	[ -e c.jsonl ] || [ -e t4.json ] && fail "an output was written"
+	;;
+tune_interrupted_by_sigterm)
+	# SIGTERM mid-run: the batch in flight ends, the cache and the T4
+	# file hold what was done, and the same command resumes
+	"$ktc" tune scale.kt.cu --from bowl.json --cache c.jsonl -o t4.json \
+		--budget 40 --batch 1 --sim-delay 100 -q >out 2>err &
+	pid=$!
+	n=0
+	while [ "$(cat c.jsonl 2>/dev/null | wc -l)" -lt 4 ] && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -TERM $pid
+	wait $pid
+	status=$?
+	refused "interrupted after"
+	"$ktc" tune scale.kt.cu --from t4.json --budget 3 -q --no-cache \
+		>out 2>err || fail "the T4 file does not read back: exit $?"
+	tune --cache c.jsonl -o t4.json --budget 40 || fail "resume: exit $?"
+	grep -q "from the cache" out || fail "no resume from the cache"
+	grep -Eq '\(0 evaluated|, 0 from the cache' out && fail "$(cat out)"
+	;;
+cache_with_repeated_records)
+	# 300000 copies of one record: opening the cache was quadratic
+	# (minutes); the test's timeout is 60 s
+	tune --cache c.jsonl --budget 2 || fail "setup run: exit $?"
+	{
+		head -n 1 c.jsonl
+		line=$(sed -n 2p c.jsonl)
+		yes "$line" | head -n 300000
+	} >big.jsonl
+	tune --cache big.jsonl --budget 2 || fail "exit $?"
+	grep -q "1 from the cache" out || fail "$(cat out)"
 	;;
 *)
 	echo "unknown case '$case'"

@@ -42,11 +42,13 @@ ktc_tune_golden(landscape_unknown_kind landscape --kind flat -o x.json scale.kt.
 ktc_tune_golden(landscape_too_big landscape --kind bowl --limit 100 -o x.json scale.kt.cu)
 ktc_tune_golden(landscape_no_output landscape --kind bowl scale.kt.cu)
 
-# Hostile uses of the output files and standard output (hostile.sh).
+# Hostile uses of the output files, standard output, inputs, spaces and
+# signals (hostile.sh).
 foreach(case symlink_written_through fifo_refused folder_refused
         missing_folder_before_the_run output_is_the_cache
         output_is_the_recording apply_output_is_the_results stdout_full
-        inputs_without_end)
+        inputs_without_end space_too_large_to_build space_build_interrupted
+        tune_interrupted_by_sigterm cache_with_repeated_records)
   add_test(NAME tune_hostile_${case}
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/hostile.sh $<TARGET_FILE:ktc> ${case})
   set_tests_properties(tune_hostile_${case} PROPERTIES LABELS tune TIMEOUT 60)
