@@ -3,12 +3,13 @@
  * cubin and check it against the device's and the kernel's limits, run it
  * at every problem size and input seed against the reference, then time it.
  *
- * Timing: each run restores in-out buffers and flushes the L2 (reading
- * a buffer twice its size) first, then records an event, launches, records
- * another. Warm-up runs estimate the kernel's time; a kernel under the graph
- * threshold is timed as the replay of one CUDA graph holding every timed run
- * (the events are event-record nodes), so launch overhead does not enter its
- * numbers.
+ * Timing: each run restores the inputs and in-outs, poisons the outputs
+ * and flushes the L2 (reading a buffer twice its size) first, then records
+ * an event, launches, records another; what a run leaves is checked like a
+ * verified run's (every run on the stream, the last of a graph's). Warm-up runs
+ * estimate the kernel's time; a kernel under the graph threshold is timed as
+ * the replay of one CUDA graph holding every timed run (the events are
+ * event-record nodes), so launch overhead does not enter its numbers.
  */
 #include "runtime/cuda/worker.h"
 
@@ -326,6 +327,68 @@ static void compare_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 	}
 }
 
+/*
+ * Fails o when a run changed an input buffer (`in`): the buffer and its
+ * pristine copy for seed k are read back and compared byte for byte. A
+ * kernel that writes its inputs could leave state for its next run, so it
+ * is not a valid result even when its outputs are right.
+ */
+static void inputs_intact(kt_cu_worker *w, kt_cu_inst *in, size_t k,
+                          const char *when, eval_out *o)
+{
+	for (size_t a = 0; a < w->nargs && o->st == KT_STATUS_OK; a++) {
+		const kt_cu_arg *g = &w->args[a];
+		size_t bytes = in->bufs[a].bytes, at = 0;
+		if (!g->is_buffer || g->dir != KT_ARG_IN || !bytes)
+			continue;
+		unsigned char *want = kt_malloc(bytes), *got = w->host[a];
+		CUresult r =
+		    want ? w->d.cuMemcpyDtoH(got, in->bufs[a].ptr, bytes)
+		         : CUDA_ERROR_OUT_OF_MEMORY;
+		if (r == CUDA_SUCCESS)
+			r = w->d.cuMemcpyDtoH(
+			    want, in->pristine[k * w->nargs + a], bytes);
+		while (r == CUDA_SUCCESS && at < bytes && got[at] == want[at])
+			at++;
+		kt_free(want);
+		if (r != CUDA_SUCCESS) {
+			run_error(w, r, "reading inputs", &o->st, &o->why);
+		} else if (at < bytes) {
+			o->st = KT_STATUS_CORRECTNESS;
+			kt_str_addf(&o->why,
+			            "%swrites its input '%s' (element %zu "
+			            "changed at %s): a kernel may not write an "
+			            "argument declared 'in'",
+			            when, g->name,
+			            at / kt_type_size((kt_type)g->type),
+			            in->label);
+		}
+	}
+}
+
+/*
+ * What a timed run left (the last of a graph's): guards, outputs equal to
+ * the reference's for seed 0, inputs unchanged. Each timed run starts from
+ * restored inputs and poisoned outputs (enqueue_run), so a kernel that
+ * skips its work once its output holds the answer, or after the checked
+ * run, fails here instead of winning.
+ */
+static void timed_check(kt_cu_worker *w, kt_cu_inst *in, size_t run,
+                        eval_out *o)
+{
+	char when[48];
+	snprintf(when, sizeof(when), "timed run %zu: ", run + 1);
+	read_back(w, in, &o->st, &o->why);
+	if (o->st != KT_STATUS_OK)
+		return;
+	kt_str_adds(&o->why, when);
+	compare_outputs(w, in, 0, o);
+	if (o->st == KT_STATUS_OK) {
+		kt_str_clear(&o->why);
+		inputs_intact(w, in, 0, when, o);
+	}
+}
+
 static int verify_all(kt_cu_worker *w, eval_req *q, eval_out *o)
 {
 	double t0 = kt_cu_now();
@@ -340,6 +403,8 @@ static int verify_all(kt_cu_worker *w, eval_req *q, eval_out *o)
 			if (rc || o->st != KT_STATUS_OK)
 				break;
 			compare_outputs(w, in, k, o);
+			if (o->st == KT_STATUS_OK)
+				inputs_intact(w, in, k, "", o);
 			if (o->st != KT_STATUS_OK)
 				break;
 		}
@@ -367,18 +432,28 @@ static int ensure_events(kt_cu_worker *w, size_t n)
 	return 0;
 }
 
-/* Queues one timed run: in-outs restored, L2 flushed, events, launch. */
+/*
+ * Queues one timed run: inputs and in-outs restored from seed 0, outputs
+ * poisoned (the pattern alternating with the run), L2 flushed, events,
+ * launch. Only the launch is between the events.
+ */
 static CUresult enqueue_run(kt_cu_worker *w, kt_cu_inst *in,
                             const kt_cu_prog *p, const kt_cu_launch *l,
                             size_t pair, unsigned flags)
 {
 	CUresult r = CUDA_SUCCESS;
-	for (size_t a = 0; a < w->nargs && r == CUDA_SUCCESS; a++)
-		if (w->args[a].is_buffer && w->args[a].dir == KT_ARG_INOUT &&
-		    in->bufs[a].bytes)
-			r = w->d.cuMemcpyDtoDAsync(
-			    in->bufs[a].ptr, in->pristine[a], in->bufs[a].bytes,
-			    w->stream);
+	unsigned char poison = kt_buf_poison_byte((unsigned)pair);
+	for (size_t a = 0; a < w->nargs && r == CUDA_SUCCESS; a++) {
+		kt_cu_buf *b = &in->bufs[a];
+		if (!w->args[a].is_buffer || !b->bytes)
+			continue;
+		if (w->args[a].dir == KT_ARG_OUT)
+			r = w->d.cuMemsetD8Async(b->ptr, poison, b->bytes,
+			                         w->stream);
+		else
+			r = w->d.cuMemcpyDtoDAsync(b->ptr, in->pristine[a],
+			                           b->bytes, w->stream);
+	}
 	if (r == CUDA_SUCCESS)
 		r = kt_cu_flush(w);
 	if (r == CUDA_SUCCESS)
@@ -417,6 +492,9 @@ static int stream_runs(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 			run_error(w, r, "timing the kernel", &o->st, &o->why);
 			return 0;
 		}
+		timed_check(w, in, i, o);
+		if (o->st != KT_STATUS_OK)
+			return 0;
 		int rc = kt_cu_beat(w);
 		if (rc)
 			return rc;
@@ -454,6 +532,8 @@ static int graph_runs(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 		w->d.cuGraphDestroy(g);
 	if (r != CUDA_SUCCESS)
 		run_error(w, r, "timing the kernel (graph)", &o->st, &o->why);
+	else if (n)
+		timed_check(w, in, n - 1, o);
 	return 0;
 }
 

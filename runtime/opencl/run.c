@@ -11,7 +11,9 @@
  * and runs the default configuration on them first: the reference always
  * saw exactly the inputs the candidate sees. Outputs are poisoned before
  * each run. Timing reads profiling events of each launch, after warm-up
- * runs, with the device's last-level cache overwritten before each one.
+ * runs, with the device's last-level cache overwritten before each one;
+ * every timed run starts again from the checked inputs and poisoned
+ * outputs, and what it leaves is checked like the verified run's.
  */
 #include "runtime/opencl/ocl.h"
 
@@ -172,8 +174,8 @@ static void make_inputs(ocl_worker *w, const char *key)
 	w->checks++;
 }
 
-/* Inputs to the device, poison into the outputs. */
-static cl_int upload(ocl_worker *w)
+/* Inputs to the device, poison of check `check` into the outputs. */
+static cl_int upload(ocl_worker *w, unsigned check)
 {
 	for (size_t i = 0; i < w->m->nargs; i++) {
 		ocl_arg *a = &w->args[i];
@@ -181,7 +183,7 @@ static cl_int upload(ocl_worker *w)
 		if (!a->a->count)
 			continue;
 		if (!src) {
-			memset(a->got, kt_buf_poison_byte(w->checks), a->bytes);
+			memset(a->got, kt_buf_poison_byte(check), a->bytes);
 			src = a->got;
 		}
 		cl_uchar g = OCL_GUARD_BYTE;
@@ -261,34 +263,15 @@ static cl_int launch(ocl_worker *w, cl_kernel k, const ocl_geom *g, double *ms)
 	return err;
 }
 
-/* Reference, then candidate, on the same fresh inputs; compared. */
-static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
-                   const char *key, kt_result *r)
+/*
+ * Compares the candidate's outputs (downloaded into got) with the
+ * reference's; fails r (correctness) on the first that differs, the
+ * message prefixed by `when` ("timed run 3: "). Returns the elements
+ * compared.
+ */
+static double compare(ocl_worker *w, const char *when, kt_result *r)
 {
 	kt_str why = KT_STR_INIT;
-	cl_int err;
-	make_inputs(w, key);
-	if ((err = upload(w)) ||
-	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
-	    (err = download(w, true))) {
-		fail(r, KT_STATUS_RUNTIME, "reference run: %s",
-		     ocl_strerror(err));
-		return;
-	}
-	double allow =
-	    4 * r->compile_s > OCL_JIT_MIN_S ? 4 * r->compile_s : OCL_JIT_MIN_S;
-	ocl_send(w->fd, OCL_MSG_FIRST, &allow, sizeof(allow));
-	if ((err = upload(w)) || (err = launch(w, k, g, NULL)) ||
-	    (err = download(w, false))) {
-		fail(r, KT_STATUS_RUNTIME, "launch: %s", ocl_strerror(err));
-		return;
-	}
-	const char *side = NULL, *name = trampled(w, &side);
-	if (name) {
-		fail(r, KT_STATUS_RUNTIME, "wrote %s of argument '%s'", side,
-		     name);
-		return;
-	}
 	double checked = 0;
 	for (size_t i = 0; i < w->m->nargs && !w->m->verify.off; i++) {
 		ocl_arg *a = &w->args[i];
@@ -300,16 +283,85 @@ static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
 		kt_verify_report rep;
 		if (!kt_verify_compare(&rep, a->got, a->ref, a->a->type,
 		                       a->count, &tol)) {
+			kt_str_adds(&why, when);
 			kt_verify_describe(&why, a->a->name, &rep, &tol);
 			fail(r, KT_STATUS_CORRECTNESS, "%s", why.ptr);
 			break;
 		}
 	}
+	kt_str_release(&why);
+	return checked;
+}
+
+/*
+ * Fails r when a run changed an input buffer (`in`): the device's copy is
+ * read back and compared with what was uploaded, byte for byte. A kernel
+ * that writes its inputs could leave state for its next run (and the
+ * timed runs restore them anyway), so it is not a valid result.
+ */
+static void input_check(ocl_worker *w, const char *when, kt_result *r)
+{
+	for (size_t i = 0; i < w->m->nargs; i++) {
+		ocl_arg *a = &w->args[i];
+		if (!a->a->count || a->a->dir != KT_ARG_IN || !a->bytes)
+			continue;
+		unsigned char *now = kt_malloc(a->bytes);
+		cl_int err =
+		    now ? clEnqueueReadBuffer(w->queue, a->mem, CL_TRUE, 0,
+		                              a->bytes, now, 0, NULL, NULL)
+		        : CL_OUT_OF_HOST_MEMORY;
+		size_t at = 0;
+		while (!err && at < a->bytes &&
+		       now[at] == ((unsigned char *)a->input)[at])
+			at++;
+		kt_free(now);
+		if (err)
+			fail(r, KT_STATUS_RUNTIME, "%sreading input '%s': %s",
+			     when, a->a->name, ocl_strerror(err));
+		else if (at < a->bytes)
+			fail(r, KT_STATUS_CORRECTNESS,
+			     "%swrites its input '%s' (element %zu changed): a "
+			     "kernel may not write an argument declared 'in'",
+			     when, a->a->name, at / kt_type_size(a->a->type));
+		if (err || at < a->bytes)
+			return;
+	}
+}
+
+/* Reference, then candidate, on the same fresh inputs; compared. */
+static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
+                   const char *key, kt_result *r)
+{
+	cl_int err;
+	make_inputs(w, key);
+	if ((err = upload(w, w->checks)) ||
+	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
+	    (err = download(w, true))) {
+		fail(r, KT_STATUS_RUNTIME, "reference run: %s",
+		     ocl_strerror(err));
+		return;
+	}
+	double allow =
+	    4 * r->compile_s > OCL_JIT_MIN_S ? 4 * r->compile_s : OCL_JIT_MIN_S;
+	ocl_send(w->fd, OCL_MSG_FIRST, &allow, sizeof(allow));
+	if ((err = upload(w, w->checks)) || (err = launch(w, k, g, NULL)) ||
+	    (err = download(w, false))) {
+		fail(r, KT_STATUS_RUNTIME, "launch: %s", ocl_strerror(err));
+		return;
+	}
+	const char *side = NULL, *name = trampled(w, &side);
+	if (name) {
+		fail(r, KT_STATUS_RUNTIME, "wrote %s of argument '%s'", side,
+		     name);
+		return;
+	}
+	double checked = compare(w, "", r);
+	if (r->status == KT_STATUS_OK)
+		input_check(w, "", r);
 	/* the evidence of a check: output elements compared with the reference
 	 */
 	if (checked > 0 && r->status == KT_STATUS_OK)
 		kt_result_add_measure(r, "verified_elements", checked, "");
-	kt_str_release(&why);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -334,7 +386,29 @@ static void summarize(kt_result *r)
 	kt_free(s);
 }
 
-/* Warm-up, then timed runs until runs are done or the budget is spent. */
+/*
+ * What a timed run left: its outputs (downloaded) equal the reference's,
+ * its guards and its inputs are intact. Each timed run starts from poisoned
+ * outputs and restored inputs, so a kernel that skips its work once its
+ * output holds the answer, or on every run after the checked one, fails.
+ */
+static void timed_check(ocl_worker *w, kt_result *r)
+{
+	char when[48];
+	snprintf(when, sizeof(when), "timed run %zu: ", r->nruntimes);
+	const char *side = NULL, *name = trampled(w, &side);
+	if (name)
+		fail(r, KT_STATUS_RUNTIME, "%swrote %s of argument '%s'", when,
+		     side, name);
+	else if (compare(w, when, r), r->status == KT_STATUS_OK)
+		input_check(w, when, r);
+}
+
+/*
+ * Warm-up, then timed runs until runs are done or the budget is spent;
+ * each timed run starts from the inputs of the check and poisoned outputs,
+ * and is checked after (timed_check). Only the launch itself is timed.
+ */
 static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
                       kt_result *r)
 {
@@ -346,24 +420,35 @@ static void benchmark(ocl_worker *w, cl_kernel k, const ocl_geom *g,
 		return;
 	}
 	for (int i = 0; i < w->warmup && !err; i++)
-		err = launch(w, k, g, NULL);
-	while (!err && r->nruntimes < (size_t)w->runs) {
+		if (!(err = upload(w, w->checks + (unsigned)i)))
+			err = launch(w, k, g, NULL);
+	while (!err && r->status == KT_STATUS_OK &&
+	       r->nruntimes < (size_t)w->runs) {
 		if (r->nruntimes >= OCL_MIN_RUNS &&
 		    ocl_now() - start > OCL_BENCH_BUDGET_S)
 			break;
 		cl_uint pattern = (cl_uint)r->nruntimes;
-		if (w->flush)
+		err = upload(w, w->checks + (unsigned)r->nruntimes);
+		if (!err && w->flush)
 			err = clEnqueueFillBuffer(
 			    w->queue, w->flush, &pattern, sizeof(pattern), 0,
 			    w->flush_bytes, 0, NULL, NULL);
 		if (!err)
 			err = launch(w, k, g, &r->runtimes_ms[r->nruntimes++]);
+		if (!err)
+			err = download(w, false);
+		if (!err)
+			timed_check(w, r);
 	}
 	if (err) {
 		fail(r, KT_STATUS_RUNTIME, "timed run: %s", ocl_strerror(err));
 		return;
 	}
-	summarize(r);
+	if (r->status == KT_STATUS_OK) {
+		kt_result_add_measure(r, "verified_timed_runs",
+		                      (double)r->nruntimes, "");
+		summarize(r);
+	}
 }
 
 /* bandwidth (GB/s, and the fraction of the copy bandwidth) or gflops. */
@@ -451,7 +536,7 @@ int ocl_run_reference(ocl_worker *w)
 	}
 	for (int run = 0; run < 2 && !err; run++) {
 		make_inputs(w, ""); /* the same inputs, the other poison */
-		if (!(err = upload(w)) &&
+		if (!(err = upload(w, w->checks)) &&
 		    !(err = launch(w, w->ref_kernel, &w->ref_geom, NULL)))
 			err = download(w, run == 0);
 	}

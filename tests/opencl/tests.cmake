@@ -9,7 +9,8 @@ if(KTC_HAVE_OPENCL)
   # `ktc tune --backend opencl` end to end, one test per behaviour.
   add_executable(t4_check ${CMAKE_CURRENT_LIST_DIR}/t4_check.c)
   target_link_libraries(t4_check PRIVATE ktc_lib)
-  foreach(case verified resume faults no_platform build_error unknown_type)
+  foreach(case verified resume faults timed_runs_not_gamed writes_input_flagged
+               no_platform build_error unknown_type)
     add_test(NAME opencl_tune_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/tune_cli.sh ${case}
                      $<TARGET_FILE:ktc> $<TARGET_FILE:t4_check>)

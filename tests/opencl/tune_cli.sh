@@ -10,6 +10,13 @@
 #                out-of-bounds read, an endless loop, wrong and missing
 #                output, a compile error) are each recorded
 #                with their reason, and the run goes on to the end
+#   timed_runs_not_gamed
+#                a kernel that skips its work once its output holds the
+#                answer is timed doing its work, not reported many times
+#                faster than the default (each timed run starts from
+#                poisoned outputs, and its outputs are checked)
+#   writes_input_flagged
+#                a kernel that writes an `in` buffer is not a valid result
 #   no_platform, build_error, unknown_type
 #                bad input: a clear message and exit status 1
 # Timings on a shared CPU are noise: nothing here depends on them.
@@ -104,6 +111,25 @@ faults)
 	"$check" status res.json MODE=5 correctness "output 'z'"
 	"$check" status res.json MODE=6 runtime "signal 11"
 	"$check" status res.json MODE=7 runtime "wrote after the end of argument 'z'"
+	;;
+timed_runs_not_gamed)
+	tune "$here/cheat.cl" --strategy brute_force --budget 0 --runs 5 \
+		--no-cache -o res.json -q || fail "ktc tune: $(cat err.txt)"
+	cat out.txt
+	"$check" status res.json CHEAT=1 correct ""
+	# an honest run of the hack takes as long as the default; skipping
+	# its work made it thousands of times faster
+	ratio=$(sed -n 's/^best .*(\([0-9.]*\)x the default.*/\1/p' out.txt)
+	[ -n "$ratio" ] || fail "no speed-up in the summary"
+	awk "BEGIN { exit !($ratio < 3) }" ||
+		fail "the hack was reported ${ratio}x the default's speed"
+	;;
+writes_input_flagged)
+	tune "$here/cheat.cl" --strategy brute_force --budget 0 --runs 3 \
+		--no-cache -o res.json -q || fail "ktc tune: $(cat err.txt)"
+	cat out.txt
+	"$check" status res.json CHEAT=0 correct ""
+	"$check" status res.json CHEAT=2 correctness "writes its input 'x'"
 	;;
 no_platform)
 	mkdir vendors
