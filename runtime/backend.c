@@ -7,7 +7,23 @@
  */
 #include "runtime/backend_impl.h"
 
+#include <signal.h>
 #include <string.h>
+
+bool kt_backend_killed_from_outside(int sig)
+{
+	switch (sig) {
+	case 0:
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGFPE:
+	case SIGILL:
+	case SIGABRT:
+	case SIGTRAP:
+	case SIGSYS: return false;
+	default: return true;
+	}
+}
 
 typedef int (*open_fn)(kt_backend **out, const kt_model *m,
                        const kt_backend_options *opt);

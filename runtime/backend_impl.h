@@ -25,7 +25,18 @@
 #ifndef KTC_RUNTIME_BACKEND_IMPL_H
 #define KTC_RUNTIME_BACKEND_IMPL_H
 
+#include <stdbool.h>
+
 #include "ktc/eval.h"
+
+/*
+ * Whether a worker that died of signal sig was ended from outside (a user's
+ * kill, the OOM killer's SIGKILL, a SIGTERM at shutdown) rather than by
+ * what it ran: the signals a faulting kernel or driver raises (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS) are its own. A death
+ * from outside is retried, never recorded as the configuration's failure.
+ */
+bool kt_backend_killed_from_outside(int sig);
 
 /* The simulation backend (runtime/sim.c): answers from opt->from. */
 int kt_backend_sim_open(kt_backend **out, const kt_model *m,

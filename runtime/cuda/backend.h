@@ -74,6 +74,7 @@ typedef struct kt_cu_backend {
 	int fd;
 	kt_str problem_msg; /* PROBLEM as last sent, for a restarted worker */
 	bool problem_sent;  /* the running worker has it */
+	int died_of;        /* the signal the last worker died of, or 0 */
 	bool note_printed;
 
 	kt_cu_compiler *compilers; /* one per compile thread */
@@ -91,7 +92,11 @@ const char *kt_cu_worker_exe(const kt_backend_options *o);
  * --compile 3` (a compiler process), the socket on fd 3.
  */
 int kt_cu_spawn(pid_t *pid, int *fd, bool compiler, const char *exe);
-/* Waits for (or kills) a child; why (may be NULL) gets how it ended. */
+/*
+ * Waits for (or kills) a child; why (may be NULL) gets how it ended.
+ * Returns the signal it died of on its own (0: it exited, or was killed
+ * here).
+ */
 int kt_cu_reap(pid_t pid, const char *what, kt_str *why);
 
 /* Starts the worker and opens the device (measure: copy bandwidth too). */

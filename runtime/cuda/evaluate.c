@@ -10,6 +10,9 @@
  */
 #include "runtime/cuda/backend.h"
 
+#include "ktc/results.h"
+#include "runtime/backend_impl.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -367,7 +370,7 @@ static void read_result(kt_cu_backend *b, kt_cu_reader *r, kt_result *res)
 }
 
 /* Runs one configuration's jobs on the worker; fills res. */
-static int run_one(kt_cu_backend *b, const job *jobs, size_t n, kt_result *res)
+static int run_once(kt_cu_backend *b, const job *jobs, size_t n, kt_result *res)
 {
 	int rc = kt_cu_worker_ready(b);
 	if (rc)
@@ -406,6 +409,35 @@ static int run_one(kt_cu_backend *b, const job *jobs, size_t n, kt_result *res)
 	kt_free(msg);
 	kt_str_release(&why);
 	return 0;
+}
+
+/*
+ * run_once, again while the worker is killed from outside (a user, the OOM
+ * killer): that is not the configuration's failure, and a third such death
+ * stops the run instead of recording one.
+ */
+static int run_one(kt_cu_backend *b, const job *jobs, size_t n, kt_result *res)
+{
+	kt_result before;
+	int rc = kt_result_copy(&before, res);
+	for (int tries = 0; !rc; tries++) {
+		b->died_of = 0;
+		rc = run_once(b, jobs, n, res);
+		if (rc || !kt_backend_killed_from_outside(b->died_of))
+			break;
+		if (tries == 2) {
+			rc = kt_error(
+			    KT_EBACKEND,
+			    "cuda: the worker was killed from outside "
+			    "three times running one configuration (%s)",
+			    res->message ? res->message : "");
+			break;
+		}
+		kt_result_release(res);
+		rc = kt_result_copy(res, &before);
+	}
+	kt_result_release(&before);
+	return rc;
 }
 
 static double unix_now(void)

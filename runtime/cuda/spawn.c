@@ -74,6 +74,7 @@ int kt_cu_reap(pid_t pid, const char *what, kt_str *why)
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+	bool ours = r == 0;
 	if (r == 0) {
 		kill(pid, SIGKILL);
 		r = waitpid(pid, &status, 0);
@@ -87,13 +88,13 @@ int kt_cu_reap(pid_t pid, const char *what, kt_str *why)
 			kt_str_addf(why, "the %s process exited with status %d",
 			            what, WEXITSTATUS(status));
 	}
-	return 0;
+	return r == pid && !ours && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
 /* How the worker ended, for messages; reaps it. */
 static void reap(kt_cu_backend *b, kt_str *why)
 {
-	kt_cu_reap(b->pid, "worker", why);
+	b->died_of = kt_cu_reap(b->pid, "worker", why);
 	close(b->fd);
 	b->fd = -1;
 	b->pid = 0;

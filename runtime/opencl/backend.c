@@ -10,7 +10,10 @@
  * configuration it had announced (BEGIN) is charged with `runtime` or
  * `timeout`, and the rest of the batch goes to a fresh worker. A death
  * during the parallel build phase has no single culprit: the batch is then
- * sent again one configuration at a time.
+ * sent again one configuration at a time. A worker killed from outside
+ * (SIGKILL it did not get from the watchdog, SIGTERM: a user, the OOM
+ * killer) charges nobody: what it had not finished is sent again, and a
+ * worker that keeps being killed without finishing anything stops the run.
  */
 #include "runtime/opencl/ocl.h"
 
@@ -24,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/backend_impl.h"
@@ -44,21 +48,43 @@ typedef struct ocl_backend {
 	bool have_problem; /* set_problem was called */
 	kt_str msg;        /* the last message received */
 	char why[160];     /* how the last worker ended */
+	bool outside;      /* ... killed from outside: retried, not charged */
 } ocl_backend;
 
-/* Ends the worker (it may be dead already) and says how it ended. */
-static void worker_stop(ocl_backend *b)
+/*
+ * Ends the worker and says how it ended. A worker whose socket closed
+ * (died) gets two seconds to finish dying before it is killed, so a signal
+ * it died of is told apart from the watchdog's SIGKILL.
+ */
+static void worker_end(ocl_backend *b, bool died)
 {
 	int st = 0;
+	pid_t r = 0;
 	if (!b->pid)
 		return;
-	kill(b->pid, SIGKILL);
-	while (waitpid(b->pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
-		snprintf(b->why, sizeof(b->why), "killed by signal %d (%s)",
-		         WTERMSIG(st), strsignal(WTERMSIG(st)));
-	else if (WIFEXITED(st))
+	for (int i = 0; died && i < 200; i++) {
+		while ((r = waitpid(b->pid, &st, WNOHANG)) < 0 &&
+		       errno == EINTR)
+			;
+		if (r)
+			break;
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (r != b->pid) {
+		kill(b->pid, SIGKILL);
+		while (waitpid(b->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			st = 0; /* ours */
+	}
+	b->outside = r == b->pid && WIFSIGNALED(st) &&
+	             kt_backend_killed_from_outside(WTERMSIG(st));
+	if (WIFSIGNALED(st))
+		snprintf(b->why, sizeof(b->why), "killed by signal %d (%s)%s",
+		         WTERMSIG(st), strsignal(WTERMSIG(st)),
+		         b->outside ? " from outside" : "");
+	else if (WIFEXITED(st) && r == b->pid)
 		snprintf(b->why, sizeof(b->why), "exited with status %d",
 		         WEXITSTATUS(st));
 	else
@@ -66,6 +92,11 @@ static void worker_stop(ocl_backend *b)
 	close(b->fd);
 	b->pid = 0;
 	b->fd = -1;
+}
+
+static void worker_stop(ocl_backend *b)
+{
+	worker_end(b, false);
 }
 
 /* The error a FAIL message carries. */
@@ -95,7 +126,7 @@ static int await(ocl_backend *b, uint32_t want, double timeout_s,
 		return 0;
 	if (!rc && type == OCL_MSG_FAIL)
 		return worker_failed(b);
-	worker_stop(b);
+	worker_end(b, rc != 1);
 	return kt_error(KT_EBACKEND, "opencl: the worker %s while %s",
 	                rc == 1 ? "fell silent" : b->why, doing);
 }
@@ -133,8 +164,9 @@ static void child(ocl_backend *b, int fd)
 	_exit(ocl_worker_main(b->base.model, &b->opt, fd, b->info.copy_gbs));
 }
 
-static int worker_start(ocl_backend *b)
+static int worker_start_once(ocl_backend *b)
 {
+	b->outside = false;
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
 		return kt_error(KT_EBACKEND, "opencl: socketpair: %s",
@@ -163,6 +195,15 @@ static int worker_start(ocl_backend *b)
 	       b->msg.len < sizeof(b->info) ? b->msg.len : sizeof(b->info));
 	ocl_device_values(b->devvals, b->base.model, &b->info);
 	return b->have_problem ? send_problem(b) : 0;
+}
+
+/* A worker killed from outside while it started is started again. */
+static int worker_start(ocl_backend *b)
+{
+	int rc = worker_start_once(b);
+	for (int i = 0; rc && b->outside && i < 2; i++)
+		rc = worker_start_once(b);
+	return rc;
 }
 
 static int op_device_info(kt_backend *kb, kt_device_info *out)
@@ -251,7 +292,9 @@ static void charge(batch_run *rd, uint32_t id, kt_status st, const char *msg)
 static void lost(ocl_backend *b, batch_run *rd, double silent)
 {
 	char msg[256];
-	worker_stop(b);
+	worker_end(b, silent == 0);
+	if (!silent && b->outside)
+		return; /* nobody's fault: what it ran is sent again */
 	if (rd->current >= 0) {
 		if (silent)
 			snprintf(msg, sizeof(msg),

@@ -17,6 +17,10 @@
 #                poisoned outputs, and its outputs are checked)
 #   writes_input_flagged
 #                a kernel that writes an `in` buffer is not a valid result
+#   worker_killed_retried
+#                a worker killed with SIGKILL from outside (a user, the OOM
+#                killer) in the middle of a configuration costs nothing: the
+#                configuration is run again, not recorded as failed
 #   no_platform, build_error, unknown_type
 #                bad input: a clear message and exit status 1
 # Timings on a shared CPU are noise: nothing here depends on them.
@@ -130,6 +134,30 @@ writes_input_flagged)
 	cat out.txt
 	"$check" status res.json CHEAT=0 correct ""
 	"$check" status res.json CHEAT=2 correctness "writes its input 'x'"
+	;;
+worker_killed_retried)
+	cache=$work/cache.jsonl
+	"$ktc" tune --backend opencl "$here/cheat.cl" --strategy brute_force \
+		--budget 0 --batch 1 --runs 30 --cache "$cache" -o res.json -q \
+		> out.txt 2> err.txt &
+	pid=$!
+	lines() { [ -f "$cache" ] && wc -l < "$cache" || echo 0; }
+	while [ "$(lines)" -lt 2 ]; do # the header and the default's result
+		kill -0 "$pid" 2>/dev/null ||
+			{ skip_without_platform; fail "ended early: $(cat err.txt)"; }
+		sleep 0.05
+	done
+	sleep 0.5 # CHEAT=1 builds and runs (30 timed runs of ~80 ms)
+	worker=$(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
+	[ -n "$worker" ] || fail "no worker process of $pid"
+	kill -KILL $worker
+	wait "$pid" || fail "ktc tune: $(cat err.txt)"
+	cat out.txt err.txt
+	"$check" status res.json CHEAT=0 correct ""
+	"$check" status res.json CHEAT=1 correct ""
+	"$check" status res.json CHEAT=2 correctness "writes its input 'x'"
+	! grep -q '"status":"\(runtime\|compile\|timeout\)"' "$cache" ||
+		fail "the kill was recorded: $(grep -o '"key":"[^"]*"\|"status":"[a-z]*"\|"message":"[^"]*"' "$cache")"
 	;;
 no_platform)
 	mkdir vendors
