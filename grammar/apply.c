@@ -137,6 +137,23 @@ static int apply_edits(kt_str *s, const gram *g, edit *e, size_t n)
 	return rc ? rc : kt_str_add(s, g->text + at, g->textlen - at);
 }
 
+/*
+ * A value outside its parameter's domain (results of another version of
+ * the template, or a hand-edited file) is refused at the parameter's
+ * pragma: the template would otherwise default to a value it never allows.
+ */
+static int in_domain(const kt_param *p, kt_value v, const char *value)
+{
+	for (size_t i = 0; i < p->nvalues; i++)
+		if (kt_value_as_double(p->values[i]) == kt_value_as_double(v))
+			return 0;
+	return kt_error(KT_EINVALID,
+	                "%s:%d:%d: the value %s of '%s' is not in its domain "
+	                "(%zu values); refusing to apply it",
+	                p->loc.file, p->loc.line, p->loc.col, value, p->name,
+	                p->nvalues);
+}
+
 static int edit_all(kt_str *s, gram *g, const kt_model *m,
                     const kt_value *values)
 {
@@ -147,6 +164,9 @@ static int edit_all(kt_str *s, gram *g, const kt_model *m,
 	for (size_t p = 0; p < m->nparams; p++) {
 		char value[64];
 		kt_value_format(value, sizeof(value), values[p]);
+		int rc = in_domain(&m->params[p], values[p], value);
+		if (rc)
+			return rc;
 		const pragma_line *line =
 		    pragma_at(pl, npl, offset_of(g, m->params[p].loc));
 		if (!line)

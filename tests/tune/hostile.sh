@@ -135,6 +135,15 @@ apply_output_is_the_results)
 	refused "is the results file"
 	cmp -s r.json r.before || fail "the results changed"
 	;;
+apply_value_outside_domain)
+	# the best value of BLOCK in bowl.json is 512; the template no longer
+	# allows it
+	sed 's/pow2(32, 1024)/values(32, 64, 128, 256, 1024)/' scale.kt.cu > s2.kt.cu
+	"$ktc" apply s2.kt.cu bowl.json -o out.cu >out 2>err
+	status=$?
+	refused "s2.kt.cu:7:[0-9]*: the value 512 of 'BLOCK' is not in its domain"
+	[ ! -e out.cu ] || fail "out.cu was written"
+	;;
 stdout_full)
 	"$ktc" tune scale.kt.cu --from bowl.json --budget 5 -q --no-cache \
 		>/dev/full 2>err

@@ -46,7 +46,8 @@ ktc_tune_golden(landscape_no_output landscape --kind bowl scale.kt.cu)
 # signals (hostile.sh).
 foreach(case symlink_written_through fifo_refused folder_refused
         missing_folder_before_the_run output_is_the_cache
-        output_is_the_recording apply_output_is_the_results stdout_full
+        output_is_the_recording apply_output_is_the_results
+        apply_value_outside_domain stdout_full
         inputs_without_end space_too_large_to_build space_build_interrupted
         tune_interrupted_by_sigterm cache_with_repeated_records)
   add_test(NAME tune_hostile_${case}
