@@ -115,6 +115,16 @@ static int rewrite(session *s)
 static int prepare(session *s)
 {
 	const options *o = s->o;
+	const char *dest = o->in_place ? s->path : o->out;
+	/* the plan is read before the output is written, but a plan replaced
+	 * by the annotated source is lost (the same file, by any name) */
+	if (dest && o->apply_plan &&
+	    (kt_fs_same_file(dest, o->apply_plan) ||
+	     !strcmp(dest, o->apply_plan)))
+		return kt_error(KT_EINVALID,
+		                "the output '%s' is the plan '%s'; refusing to "
+		                "replace it",
+		                dest, o->apply_plan);
 	int rc = kt_rewrite_flags(&s->flags, &s->nflags, s->path, o->build_dir);
 	if (rc)
 		return rc;

@@ -29,6 +29,15 @@ expect 1 "no kernel 'nope' in" --kernel nope k.cu
 expect 1 "cannot open 'nothere.json'" --apply-plan nothere.json k.cu
 printf '{"ktc_plan": 1}' >"$tmp/bad.json"
 expect 1 "does not fit 'k.cu'" --apply-plan bad.json k.cu
+# the output is the plan (by another name too): refused, the plan kept
+cp "$tmp/bad.json" "$tmp/plan.json"
+ln -s plan.json "$tmp/alias.json"
+expect 1 "is the plan 'plan.json'; refusing" --apply-plan plan.json -o alias.json k.cu
+expect 1 "is the plan 'plan.json'; refusing" --apply-plan plan.json -o plan.json k.cu
+if ! cmp -s "$tmp/bad.json" "$tmp/plan.json"; then
+	echo "FAIL the plan was replaced"
+	fail=1
+fi
 if ! cmp -s "$here/inputs/scale_bias.cu" "$tmp/k.cu"; then
 	echo "FAIL a failing run changed the input"
 	fail=1
