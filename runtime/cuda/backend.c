@@ -244,7 +244,8 @@ static int make_size(kt_cu_backend *b, kt_cu_size *s, const kt_value *p,
 	kt_cu_problem_label(s->label, sizeof(s->label), m, p);
 	s->nseeds = tuned ? KT_CU_SEEDS_TUNED : 1;
 	char why[256];
-	int rc = kt_cu_cfg_make(&s->ref, m, b->default_idx, p, b->devvals);
+	int rc = kt_cu_cfg_make(&s->ref, m, b->default_idx, p, b->devvals,
+	                        b->total_mem);
 	if (rc)
 		return rc;
 	if (s->ref.violated)

@@ -75,6 +75,7 @@ typedef struct kt_cu_backend {
 	kt_str problem_msg; /* PROBLEM as last sent, for a restarted worker */
 	bool problem_sent;  /* the running worker has it */
 	int died_of;        /* the signal the last worker died of, or 0 */
+	uint64_t total_mem; /* the device's memory (cuDeviceTotalMem) */
 	bool note_printed;
 
 	kt_cu_compiler *compilers; /* one per compile thread */

@@ -83,30 +83,48 @@ static int eval_count(uint64_t *out, const kt_expr *e, const kt_value *slots,
 	return 0;
 }
 
+/* "FILE:LINE:COL: the grid x size": what e is, at its place. */
+static const char *located(char *buf, size_t n, const kt_expr *e,
+                           const char *what)
+{
+	if (e && e->loc.file)
+		snprintf(buf, n, "%s:%d:%d: the %s", e->loc.file, e->loc.line,
+		         e->loc.col, what);
+	else
+		snprintf(buf, n, "the %s", what);
+	return buf;
+}
+
 static int geometry(kt_cu_cfg *c, const kt_model *m)
 {
-	static const char *gname[3] = {"grid x", "grid y", "grid z"};
-	static const char *bname[3] = {"block x", "block y", "block z"};
+	static const char *gname[3] = {"grid x size", "grid y size",
+	                               "grid z size"};
+	static const char *bname[3] = {"block x size", "block y size",
+	                               "block z size"};
+	char what[512];
 	for (int d = 0; d < 3; d++) {
 		uint64_t g, b;
-		int rc = eval_count(&g, m->launch.grid[d], c->slots, 1,
-		                    4294967295.0, gname[d]);
+		const kt_expr *ge = m->launch.grid[d], *be = m->launch.block[d];
+		int rc = eval_count(&g, ge, c->slots, 1, 4294967295.0,
+		                    located(what, sizeof(what), ge, gname[d]));
 		if (!rc)
-			rc = eval_count(&b, m->launch.block[d], c->slots, 1,
-			                4294967295.0, bname[d]);
+			rc = eval_count(
+			    &b, be, c->slots, 1, 4294967295.0,
+			    located(what, sizeof(what), be, bname[d]));
 		if (rc)
 			return rc;
 		c->grid[d] = (uint32_t)g;
 		c->block[d] = (uint32_t)b;
 	}
 	uint64_t smem;
-	int rc = eval_count(&smem, m->launch.smem, c->slots, 0, 4294967295.0,
-	                    "shared memory");
+	int rc = eval_count(
+	    &smem, m->launch.smem, c->slots, 0, 4294967295.0,
+	    located(what, sizeof(what), m->launch.smem, "shared memory size"));
 	c->smem = (uint32_t)smem;
 	return rc;
 }
 
-static int arguments(kt_cu_cfg *c, const kt_model *m)
+static int arguments(kt_cu_cfg *c, const kt_model *m, uint64_t mem_cap)
 {
 	for (size_t a = 0; a < m->nargs; a++) {
 		const kt_arg *g = &m->args[a];
@@ -120,7 +138,7 @@ static int arguments(kt_cu_cfg *c, const kt_model *m)
 			int rc = eval_at(&v, g->count, c->slots, what);
 			if (!rc)
 				rc = kt_buf_bytes(&c->counts[a], &bytes, g, v,
-				                  0);
+				                  mem_cap);
 			if (rc)
 				return rc;
 			continue;
@@ -207,7 +225,8 @@ static int constraints(kt_cu_cfg *c, const kt_model *m)
 }
 
 int kt_cu_cfg_make(kt_cu_cfg *c, const kt_model *m, const uint32_t *param_idx,
-                   const kt_value *problem, const kt_value *dev)
+                   const kt_value *problem, const kt_value *dev,
+                   uint64_t mem_cap)
 {
 	*c = (kt_cu_cfg){.work = -1};
 	c->slots = kt_calloc(m->nsymbols + 1, sizeof(kt_value));
@@ -222,7 +241,7 @@ int kt_cu_cfg_make(kt_cu_cfg *c, const kt_model *m, const uint32_t *param_idx,
 		return rc;
 	rc = geometry(c, m);
 	if (!rc)
-		rc = arguments(c, m);
+		rc = arguments(c, m, mem_cap);
 	if (!rc)
 		rc = defines(c, m);
 	if (!rc)

@@ -29,10 +29,13 @@ typedef struct kt_cu_cfg {
  * Evaluates param_idx at problem (NULL: defaults) with device values dev
  * (NULL: fallbacks). A false constraint is not an error: c->violated names
  * it and the rest is left empty. An expression that cannot be evaluated
- * (a division by zero, a negative count) returns KT_EINVALID with a message.
+ * (a division by zero, a negative count) returns KT_EINVALID with a message
+ * at its pragma's file:line:col; so does a buffer of more than mem_cap
+ * bytes (the device's memory; 0: no cap), before anything is allocated.
  */
 int kt_cu_cfg_make(kt_cu_cfg *c, const kt_model *m, const uint32_t *param_idx,
-                   const kt_value *problem, const kt_value *dev);
+                   const kt_value *problem, const kt_value *dev,
+                   uint64_t mem_cap);
 void kt_cu_cfg_release(kt_cu_cfg *c);
 
 /*

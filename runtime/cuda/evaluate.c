@@ -118,7 +118,8 @@ static int plan_size(kt_cu_backend *b, const kt_eval_request *q, uint32_t z,
 	kt_str why = KT_STR_INIT;
 	kt_status st = KT_STATUS_OK;
 	char lim[256];
-	if (kt_cu_cfg_make(&j->cfg, m, q->param_idx, s->problem, b->devvals)) {
+	if (kt_cu_cfg_make(&j->cfg, m, q->param_idx, s->problem, b->devvals,
+	                   b->total_mem)) {
 		st = KT_STATUS_CONSTRAINTS;
 		kt_str_addf(&why, "at %s: %s", s->label, kt_error_last());
 	} else if (j->cfg.violated) {

@@ -153,7 +153,7 @@ static void read_info(kt_cu_backend *b, kt_cu_reader *r, bool measure)
 	snprintf(b->info.name, sizeof(b->info.name), "%s", kt_cu_get_str(r));
 	snprintf(b->info.driver, sizeof(b->info.driver), "%s",
 	         kt_cu_get_str(r));
-	(void)kt_cu_get_u64(r); /* total memory */
+	b->total_mem = kt_cu_get_u64(r); /* caps each buffer */
 	double gbs = kt_cu_get_f64(r);
 	if (measure)
 		b->info.copy_gbs = gbs;

@@ -4,6 +4,7 @@ ktc_unit_test(test_buffers ${CMAKE_CURRENT_LIST_DIR}/test_buffers.c)
 ktc_unit_test(test_verify ${CMAKE_CURRENT_LIST_DIR}/test_verify.c)
 if(KTC_HAVE_CUDA)
   ktc_unit_test(test_compile ${CMAKE_CURRENT_LIST_DIR}/test_compile.c)
+  ktc_unit_test(test_cfg ${CMAKE_CURRENT_LIST_DIR}/test_cfg.c)
   # `ktc tune --backend cuda --compile-only` on templates: name, template,
   # configurations that must fail to compile [/ be rejected as over the
   # device's limits], options. (The samples' templates are compiled whole by
