@@ -1,4 +1,5 @@
-# fuzz: the libFuzzer target for the pragma parser, built only with
+# fuzz: the libFuzzer targets (the pragma parser, argument sizing, the
+#   results readers), built only with
 #   CC=clang-19 cmake -DKTC_FUZZ=ON ...   (tests/fuzz/run.sh does this).
 # The library is instrumented for coverage; a ctest replays the seed corpus.
 if(KTC_FUZZ)
@@ -9,13 +10,24 @@ if(KTC_FUZZ)
     target_compile_options(ktc_${s} PRIVATE -fsanitize=fuzzer-no-link)
   endforeach()
   target_link_options(ktc_lib INTERFACE -fsanitize=fuzzer-no-link)
-  add_executable(fuzz_parse ${CMAKE_CURRENT_LIST_DIR}/fuzz_parse.c)
-  target_link_libraries(fuzz_parse PRIVATE ktc_lib)
-  target_compile_options(fuzz_parse PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_parse PRIVATE -fsanitize=fuzzer)
+  # fuzz_parse: the pragma parser; fuzz_args: the runtime's argument sizing
+  # over parsed templates; fuzz_results: the cache and T4 readers.
+  foreach(target fuzz_parse fuzz_args fuzz_results)
+    add_executable(${target} ${CMAKE_CURRENT_LIST_DIR}/${target}.c)
+    target_link_libraries(${target} PRIVATE ktc_lib)
+    target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR})
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  endforeach()
   add_test(NAME fuzz_parse_corpus
            COMMAND fuzz_parse -runs=0 ${CMAKE_CURRENT_LIST_DIR}/corpus
                    ${CMAKE_SOURCE_DIR}/tests/grammar/good
                    ${CMAKE_SOURCE_DIR}/tests/grammar/bad)
-  set_tests_properties(fuzz_parse_corpus PROPERTIES LABELS fuzz)
+  add_test(NAME fuzz_args_corpus
+           COMMAND fuzz_args -runs=0 ${CMAKE_CURRENT_LIST_DIR}/corpus
+                   ${CMAKE_SOURCE_DIR}/tests/grammar/good)
+  add_test(NAME fuzz_results_corpus
+           COMMAND fuzz_results -runs=0 ${CMAKE_CURRENT_LIST_DIR}/results)
+  set_tests_properties(fuzz_parse_corpus fuzz_args_corpus fuzz_results_corpus
+                       PROPERTIES LABELS fuzz)
 endif()
