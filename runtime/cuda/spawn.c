@@ -113,6 +113,7 @@ static void kill_worker(kt_cu_backend *b)
 {
 	kill(b->pid, SIGKILL);
 	reap(b, NULL);
+	b->died_of = 0; /* the watchdog's SIGKILL, not one from outside */
 }
 
 int kt_cu_worker_wait(kt_cu_backend *b, uint32_t *type, char **msg, size_t *len,
