@@ -9,6 +9,7 @@
 #ifndef KTC_FRONTEND_H
 #define KTC_FRONTEND_H
 
+#include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
 #include "ktc/annotate.h"
@@ -36,6 +37,12 @@ struct kt_tu {
  * usual build folder); NULL when there is none. kt_free the result. The
  * parse and compdb.c's verification flags both search with this. */
 char *kt_fe_compdb_dir(const char *abs_path);
+
+/* compdb.c: the arguments of a compile command after the compiler, with
+ * response files (`@FILE`, `--options-file FILE`, `-optf FILE`, relative to the
+ * command's folder) read in their place, as nvcc and clang read them. */
+int kt_fe_compdb_args(char ***args, size_t *nargs, CXCompileCommand cmd);
+void kt_fe_compdb_args_free(char **args, size_t nargs);
 
 /* pch.c: the path of a PCH of the file's leading `#include <...>` lines
  * (built if missing, or when rebuild), or NULL when there is none to use.

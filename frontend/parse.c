@@ -209,12 +209,10 @@ static int keep_option(kt_tu *tu, argv_vec *v, const char *as, const char *val,
 }
 
 /* Translates one argument at args[*i] (nvcc or clang) into v. */
-static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
-                         unsigned *i, unsigned n, const char *dir,
-                         bool *have_std)
+static int translate_arg(kt_tu *tu, argv_vec *v, char **args, size_t *i,
+                         size_t n, const char *dir, bool *have_std)
 {
-	CXString s = clang_CompileCommand_getArg(cmd, *i);
-	const char *a = clang_getCString(s);
+	const char *a = args[*i];
 	int rc = KT_OK;
 	if (!strncmp(a, "-std=", 5) || !strncmp(a, "--std=", 6)) {
 		*have_std = true;
@@ -227,17 +225,12 @@ static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 		const char *val = a + len;
 		if (*val == '=')
 			val++;
-		if (*val) {
+		if (*val)
 			rc = keep_option(tu, v, kept[k].as, val, dir);
-		} else if (*i + 1 < n) {
-			CXString nx = clang_CompileCommand_getArg(cmd, ++*i);
-			rc = keep_option(tu, v, kept[k].as,
-			                 clang_getCString(nx), dir);
-			clang_disposeString(nx);
-		}
+		else if (*i + 1 < n)
+			rc = keep_option(tu, v, kept[k].as, args[++*i], dir);
 		break;
 	}
-	clang_disposeString(s);
 	return rc;
 }
 
@@ -249,11 +242,12 @@ static int args_from_command(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 	clang_disposeString(d);
 	if (!dir)
 		return kt_error(KT_ENOMEM, "out of memory");
-	unsigned n = clang_CompileCommand_getNumArgs(cmd);
-	int rc = KT_OK;
-	/* args[0] is the compiler itself. */
-	for (unsigned i = 1; i < n && !rc; i++)
-		rc = translate_arg(tu, v, cmd, &i, n, dir, have_std);
+	char **args = NULL;
+	size_t n = 0;
+	int rc = kt_fe_compdb_args(&args, &n, cmd);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = translate_arg(tu, v, args, &i, n, dir, have_std);
+	kt_fe_compdb_args_free(args, n);
 	return rc;
 }
 

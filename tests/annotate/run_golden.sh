@@ -99,10 +99,10 @@ fi
 	dir=$(dirname "$input")
 	mkdir "$tmp/o"
 	cp "$input" "$tmp/o/$name"
-	if ! (cd "$tmp/o" && "$nvcc" -ptx -arch=sm_90a -I"$dir" "$name" \
+	if ! (cd "$tmp/o" && "$nvcc" -ptx -arch=sm_90a -I"$dir" -x cu "$name" \
 		-o orig.ptx) ||
 		! (cd "$tmp/work" && "$nvcc" -ptx -arch=sm_90a -I"$dir" \
-			"$name" -o ann.ptx); then
+			-x cu "$name" -o ann.ptx); then
 		echo "FAIL nvcc does not compile the original or the annotated file"
 		fail=1
 	elif ! norm "$tmp/o/orig.ptx" >"$tmp/a.ptx" ||
