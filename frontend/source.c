@@ -17,8 +17,10 @@
 #include "ktc/annotate.h"
 
 #include "frontend/frontend.h"
+#include "util/cuda.h"
 #include "util/vec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* [begin, end) of the file that NVRTC never sees: the file's own
@@ -34,6 +36,8 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_include) incs;
 	KT_VEC(kt_rewrite_loop) loops;
 	KT_VEC(kt_rewrite_subscript) subs;
+	KT_VEC(CXCursor) cur;  /* decls[i]'s cursor */
+	KT_VEC(CXCursor) used; /* canonical decls NVRTC-visible code names */
 	int rc;
 } walk;
 
@@ -202,6 +206,91 @@ static int host_spans(walk *w)
 	return rc;
 }
 
+static bool in_host_span(const walk *w, const kt_range *r);
+
+static bool same_name(walk *w, CXCursor c, const char *name, size_t n)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *t = clang_getCString(s);
+	bool eq = t && strlen(t) == n && !strncmp(t, name, n);
+	clang_disposeString(s);
+	(void)w;
+	return eq;
+}
+
+/* An explicit instantiation at i (`template` not followed by `<`, where a
+ * declaration starts; `extern template` too): libclang shows none, so one
+ * of a host template guarded above would name what NVRTC no longer sees.
+ * It is host code when the name it instantiates is a host-only template
+ * of this file and no kernel or device template. */
+static int explicit_inst(walk *w, const toks *k, unsigned i)
+{
+	unsigned b = i > 0 && tok_is(k, i - 1, "extern") ? i - 1 : i;
+	unsigned e = i, name = 0;
+	while (e < k->n && !tok_is(k, e, ";")) {
+		if (!name && (tok_is(k, e + 1, "<") || tok_is(k, e + 1, "(")))
+			name = e;
+		e++;
+	}
+	if (e >= k->n || !name)
+		return 0;
+	CXString ns = clang_getTokenSpelling(w->tu->tu, k->t[name]);
+	char *nm = kt_strdup(clang_getCString(ns));
+	clang_disposeString(ns);
+	if (!nm)
+		return KT_ENOMEM;
+	int host = 0;
+	for (size_t d = 0; d < w->decls.len && host >= 0; d++) {
+		enum CXCursorKind dk = clang_getCursorKind(w->cur.items[d]);
+		if ((dk != CXCursor_FunctionTemplate &&
+		     dk != CXCursor_ClassTemplate) ||
+		    !same_name(w, w->cur.items[d], nm, strlen(nm)))
+			continue;
+		host = w->decls.items[d].host_only ? 1 : -1;
+	}
+	kt_free(nm);
+	kt_rewrite_decl d = {.host_only = host > 0};
+	d.range.begin.offset = tok_off(k, b);
+	d.range.end.offset = tok_off(k, e) + 1;
+	d.guarded = in_host_span(w, &d.range);
+	if (host <= 0)
+		return 0;
+	if (kt_vec_push(&w->cur, clang_getNullCursor()))
+		return KT_ENOMEM;
+	return kt_vec_push(&w->decls, d);
+}
+
+static int cmp_decl(const void *a, const void *b)
+{
+	const kt_rewrite_decl *x = a, *y = b;
+	return (x->range.begin.offset > y->range.begin.offset) -
+	       (x->range.begin.offset < y->range.begin.offset);
+}
+
+/* Adds the explicit instantiations of host templates, in source order. */
+static int explicit_insts(walk *w)
+{
+	toks k = {.tu = w->tu};
+	clang_tokenize(w->tu->tu, kt_fe_source_range(w->tu, 0, w->tu->len),
+	               &k.t, &k.n);
+	int rc = 0;
+	size_t before = w->decls.len;
+	for (unsigned i = 0; i < k.n && !rc; i++) {
+		bool starts = i == 0 || tok_is(&k, i - 1, ";") ||
+		              tok_is(&k, i - 1, "}") ||
+		              tok_is(&k, i - 1, "{") ||
+		              tok_is(&k, i - 1, "extern");
+		if (starts && tok_is(&k, i, "template") &&
+		    !tok_is(&k, i + 1, "<"))
+			rc = explicit_inst(w, &k, i);
+	}
+	clang_disposeTokens(w->tu->tu, k.t, k.n);
+	if (!rc && w->decls.len > before) /* cursors are not needed after */
+		qsort(w->decls.items, w->decls.len, sizeof(*w->decls.items),
+		      cmp_decl);
+	return rc;
+}
+
 static bool in_host_span(const walk *w, const kt_range *r)
 {
 	for (size_t i = 0; i < w->host.len; i++)
@@ -234,16 +323,29 @@ static int kernel_params(walk *w, CXCursor c, kt_rewrite_decl *d)
 	return 0;
 }
 
-static int add_decl(walk *w, CXCursor c, enum CXCursorKind k)
+static bool is_type_decl(enum CXCursorKind k);
+
+/* The declaration c, spanning outer's extent (`extern "C" DECL`: the
+ * linkage goes under the same guard as the declaration). */
+static int add_decl(walk *w, CXCursor c, enum CXCursorKind k, CXCursor outer)
 {
 	kt_rewrite_decl d = {0};
-	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &d.range))
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(outer), &d.range))
 		return 0; /* not in the main file */
+	/* a type's extent ends at its `}`: its `;` goes with it */
+	uint32_t e = d.range.end.offset;
+	while (is_type_decl(k) && e < w->tu->len &&
+	       (w->tu->text[e] == ' ' || w->tu->text[e] == '\t'))
+		e++;
+	if (is_type_decl(k) && e < w->tu->len && w->tu->text[e] == ';')
+		d.range.end.offset = e + 1;
 	attrs a = {0};
 	d.host_only = host_only(c, k, &a);
 	d.kernel = a.global;
 	d.guarded = in_host_span(w, &d.range);
 	if (d.kernel && kernel_params(w, c, &d))
+		return KT_ENOMEM;
+	if (kt_vec_push(&w->cur, c))
 		return KT_ENOMEM;
 	return kt_vec_push(&w->decls, d);
 }
@@ -383,11 +485,167 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent,
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* ---- linkage, host types, explicit instantiations ---- */
+
+static enum CXChildVisitResult first_visit(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* `extern "C" DECL` without braces: one declaration, whose guard must
+ * take the linkage with it (a guard between the two is a syntax error). */
+static bool unbraced(walk *w, CXCursor c, CXCursor *one)
+{
+	kt_range r;
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &r))
+		return false;
+	clang_visitChildren(c, first_visit, one);
+	kt_range in;
+	if (clang_Cursor_isNull(*one) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(*one), &in) ||
+	    in.begin.offset < r.begin.offset)
+		return false;
+	return !memchr(w->tu->text + r.begin.offset, '{',
+	               in.begin.offset - r.begin.offset);
+}
+
+static bool is_type_decl(enum CXCursorKind k)
+{
+	return k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
+	       k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
+	       k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+/* A declaration NVRTC needs only where NVRTC-visible code names it: a
+ * type, or a variable of class type (a registrar object). */
+static bool by_use(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return is_type_decl(k) ||
+	       (k == CXCursor_VarDecl &&
+	        clang_getCanonicalType(clang_getCursorType(c)).kind ==
+	            CXType_Record);
+}
+
+static bool is_used(const walk *w, CXCursor c)
+{
+	c = clang_getCanonicalCursor(c);
+	for (size_t i = 0; i < w->used.len; i++)
+		if (clang_equalCursors(w->used.items[i], c))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult use_visit(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	CXCursor r = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(r) && !clang_equalCursors(r, c) &&
+	    !is_used(w, r) &&
+	    kt_vec_push(&w->used, clang_getCanonicalCursor(r)))
+		w->rc = KT_ENOMEM;
+	CXCursor t = clang_getTypeDeclaration(clang_getCursorType(c));
+	if (!w->rc && !clang_Cursor_isNull(t) &&
+	    clang_getCursorKind(t) != CXCursor_NoDeclFound && !is_used(w, t) &&
+	    kt_vec_push(&w->used, clang_getCanonicalCursor(t)))
+		w->rc = KT_ENOMEM;
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* What a host type shows: a method that is not device code (a host
+ * constructor, a member function), or a field or base whose type is
+ * declared outside this file and outside the CUDA toolkit. */
+static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
+                                                 CXClientData data)
+{
+	(void)parent;
+	bool *host = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	attrs a = {0};
+	if (is_function(k)) {
+		*host |= host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
+	} else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier) {
+		CXCursor t = clang_getTypeDeclaration(
+		    clang_getCanonicalType(clang_getCursorType(c)));
+		CXFile f = NULL;
+		clang_getSpellingLocation(clang_getCursorLocation(t), &f, NULL,
+		                          NULL, NULL);
+		CXString n = clang_getFileName(f);
+		const char *name = clang_getCString(n);
+		const char *root = kt_cuda_root();
+		*host |= name &&
+		         !clang_Location_isFromMainFile(
+		             clang_getCursorLocation(t)) &&
+		         strncmp(name, root, strlen(root));
+		clang_disposeString(n);
+	}
+	return *host ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * Host types: a class, struct, union or class template of the file that
+ * no NVRTC-visible declaration names (kernels, device functions, kept
+ * variables and types, to a fixed point) and that shows host code (above)
+ * is guarded like a host function; so is a variable of class type that
+ * nothing NVRTC sees names.
+ */
+static int host_types(walk *w)
+{
+	/* 0: not seen by NVRTC (yet), 1: seen, 2: seen, its names taken */
+	unsigned char *vis = kt_calloc(w->decls.len + 1, 1);
+	if (!vis)
+		return KT_ENOMEM;
+	for (size_t i = 0; i < w->decls.len; i++)
+		vis[i] = !w->decls.items[i].host_only &&
+		         !w->decls.items[i].guarded && !by_use(w->cur.items[i]);
+	for (bool more = true; more && !w->rc;) {
+		more = false;
+		for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
+			CXCursor c = w->cur.items[i];
+			if (!vis[i] && by_use(c) &&
+			    !w->decls.items[i].guarded && is_used(w, c))
+				vis[i] = more = true;
+			if (vis[i] == 1 && !w->rc) {
+				clang_visitChildren(c, use_visit, w);
+				use_visit(c, c, w);
+				vis[i] = 2; /* its names are in */
+			}
+		}
+	}
+	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
+		CXCursor c = w->cur.items[i];
+		bool host = false;
+		if (vis[i] || !by_use(c))
+			continue;
+		if (clang_getCursorKind(c) == CXCursor_VarDecl)
+			host =
+			    true; /* unused by device code: safe either way */
+		else
+			clang_visitChildren(c, host_member_visit, &host);
+		w->decls.items[i].host_only |= host;
+	}
+	kt_free(vis);
+	return w->rc;
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
                                          CXClientData data)
 {
 	walk *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor one = clang_getNullCursor();
+	if (k == CXCursor_LinkageSpec && unbraced(w, c, &one)) {
+		k = clang_getCursorKind(one);
+		w->rc = add_decl(w, one, k, c);
+		if (!w->rc && is_function(k) && clang_isCursorDefinition(one))
+			clang_visitChildren(one, body_visit, w);
+		return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+	}
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) {
 		clang_visitChildren(c, top_visit, w);
 		return CXChildVisit_Continue;
@@ -395,7 +653,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 	if (k == CXCursor_InclusionDirective)
 		w->rc = add_include(w, c);
 	else if (clang_isDeclaration(k))
-		w->rc = add_decl(w, c, k);
+		w->rc = add_decl(w, c, k, c);
 	if (!w->rc && is_function(k) && clang_isCursorDefinition(c))
 		clang_visitChildren(c, body_visit, w);
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
@@ -409,7 +667,13 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	if (!w.rc)
 		clang_visitChildren(clang_getTranslationUnitCursor(tu->tu),
 		                    top_visit, &w);
+	if (!w.rc)
+		w.rc = host_types(&w);
+	if (!w.rc)
+		w.rc = explicit_insts(&w);
 	kt_vec_release(&w.host);
+	kt_vec_release(&w.cur);
+	kt_vec_release(&w.used);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);

@@ -13,7 +13,8 @@ template <typename Traits>
 __global__ void scale_kernel(float *y, const float *x, float s, int n)
 {
 	extern __shared__ char smem[];
-	auto &st = reinterpret_cast<typename Traits::storage &>(smem);
+	typename Traits::storage &st =
+	    reinterpret_cast<typename Traits::storage &>(smem);
 	if (threadIdx.x == 0)
 		st.scale = s;
 	__syncthreads();
