@@ -13,6 +13,11 @@
  * `#if !defined(__CUDACC_RTC__)`, or the `#else` of `#ifdef
  * __CUDACC_RTC__`) are marked, from the directives' tokens, so the
  * generator does not guard them a second time.
+ *
+ * The file's own headers (its `"..."` includes outside the toolkit and the
+ * system headers, and theirs) are read the same way, so the generator can
+ * give NVRTC their device side: their host-only top-level declarations and
+ * their includes are listed with offsets in each header's text.
  */
 #include "ktc/annotate.h"
 
@@ -38,6 +43,10 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_subscript) subs;
 	KT_VEC(CXCursor) cur;  /* decls[i]'s cursor */
 	KT_VEC(CXCursor) used; /* canonical decls NVRTC-visible code names */
+	KT_VEC(kt_rewrite_header) hdrs;
+	KT_VEC(CXFile) hfiles; /* hdrs[i]'s file */
+	KT_VEC(kt_rewrite_decl) hdecls;
+	KT_VEC(kt_rewrite_include) hincs;
 	int rc;
 } walk;
 
@@ -350,19 +359,95 @@ static int add_decl(walk *w, CXCursor c, enum CXCursorKind k, CXCursor outer)
 	return kt_vec_push(&w->decls, d);
 }
 
+/* ---- the file's own headers ---- */
+
+/* The own header file f is (w->hdrs), or -1. */
+static int header_of(const walk *w, CXFile f)
+{
+	for (size_t i = 0; f && i < w->hfiles.len; i++)
+		if (clang_File_isEqual(w->hfiles.items[i], f))
+			return (int)i;
+	return -1;
+}
+
+/* Where loc is: an own header and the offset in it, or -1. */
+static int header_off(const walk *w, CXSourceLocation loc, uint32_t *off)
+{
+	CXFile f;
+	unsigned o;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, &o);
+	*off = o;
+	return header_of(w, f);
+}
+
+static bool in_toolkit(const char *path)
+{
+	const char *root = kt_cuda_root();
+	return path && !strncmp(path, root, strlen(root));
+}
+
+/* The own header a `"..."` include names (added once), or -1: outside
+ * the toolkit, not a system header, and with contents libclang kept. */
+static int own_header(walk *w, CXCursor c, bool angled)
+{
+	CXFile f = clang_getIncludedFile(c);
+	int h = header_of(w, f);
+	if (angled || !f || h >= 0)
+		return h;
+	size_t len = 0;
+	const char *text = clang_getFileContents(w->tu->tu, f, &len);
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	bool own = text && name && !in_toolkit(name) &&
+	           !clang_Location_isInSystemHeader(
+	               clang_getLocationForOffset(w->tu->tu, f, 0));
+	kt_rewrite_header hd = {
+	    own ? kt_arena_strdup(&w->tu->arena, name) : NULL, text, len};
+	clang_disposeString(n);
+	if (!own)
+		return -1;
+	if (!hd.path || kt_vec_push(&w->hdrs, hd) || kt_vec_push(&w->hfiles, f))
+		return w->rc = KT_ENOMEM, -1;
+	return (int)w->hfiles.len - 1;
+}
+
+/* An include directive of an own header: the line it stands on. */
+static int add_header_include(walk *w, CXCursor c, const char *spelled)
+{
+	uint32_t b, e;
+	CXSourceRange r = clang_getCursorExtent(c);
+	int h = header_off(w, clang_getRangeStart(r), &b);
+	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b)
+		return 0;
+	const kt_rewrite_header *hd = &w->hdrs.items[h];
+	const char *t = hd->text;
+	while (b > 0 && t[b - 1] != '\n')
+		b--; /* from the line's start: its `#` */
+	kt_rewrite_include inc = {.spelled = spelled, .in = h};
+	inc.angled = memchr(t + b, '<', e - b) != NULL;
+	inc.range.begin.offset = b;
+	inc.range.end.offset = e;
+	inc.header = own_header(w, c, inc.angled);
+	return w->rc ? w->rc : kt_vec_push(&w->hincs, inc);
+}
+
 static int add_include(walk *w, CXCursor c)
 {
 	kt_rewrite_include inc = {0};
-	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &inc.range))
-		return 0;
 	CXString s = clang_getCursorSpelling(c);
 	inc.spelled = kt_arena_strdup(&w->tu->arena, clang_getCString(s));
 	clang_disposeString(s);
+	if (!inc.spelled)
+		return KT_ENOMEM;
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &inc.range))
+		return add_header_include(w, c, inc.spelled);
 	const char *t = w->tu->text + inc.range.begin.offset;
 	size_t n = inc.range.end.offset - inc.range.begin.offset;
 	inc.angled = memchr(t, '<', n) != NULL; /* `#include <...>` */
 	inc.guarded = in_host_span(w, &inc.range);
-	return inc.spelled ? kt_vec_push(&w->incs, inc) : KT_ENOMEM;
+	inc.in = -1;
+	inc.header = own_header(w, c, inc.angled);
+	return w->rc ? w->rc : kt_vec_push(&w->incs, inc);
 }
 
 /* ---- loops and subscripts, for the vectorize refactor ---- */
@@ -557,34 +642,49 @@ static enum CXChildVisitResult use_visit(CXCursor c, CXCursor parent,
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* A declaration outside the file, its own headers and the toolkit. */
+static bool foreign(const walk *w, CXCursor t)
+{
+	CXSourceLocation loc = clang_getCursorLocation(t);
+	CXFile f = NULL;
+	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	if (!f || clang_Location_isFromMainFile(loc) || header_of(w, f) >= 0)
+		return false;
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	bool r = name && !in_toolkit(name);
+	clang_disposeString(n);
+	return r;
+}
+
+static bool foreign_type(const walk *w, CXType t)
+{
+	CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+	return !clang_Cursor_isNull(d) &&
+	       clang_getCursorKind(d) != CXCursor_NoDeclFound && foreign(w, d);
+}
+
+typedef struct probe {
+	const walk *w;
+	bool host;
+} probe;
+
 /* What a host type shows: a method that is not device code (a host
  * constructor, a member function), or a field or base whose type is
- * declared outside this file and outside the CUDA toolkit. */
+ * declared outside the file, its own headers and the toolkit. */
 static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
                                                  CXClientData data)
 {
 	(void)parent;
-	bool *host = data;
+	probe *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	attrs a = {0};
-	if (is_function(k)) {
-		*host |= host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
-	} else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier) {
-		CXCursor t = clang_getTypeDeclaration(
-		    clang_getCanonicalType(clang_getCursorType(c)));
-		CXFile f = NULL;
-		clang_getSpellingLocation(clang_getCursorLocation(t), &f, NULL,
-		                          NULL, NULL);
-		CXString n = clang_getFileName(f);
-		const char *name = clang_getCString(n);
-		const char *root = kt_cuda_root();
-		*host |= name &&
-		         !clang_Location_isFromMainFile(
-		             clang_getCursorLocation(t)) &&
-		         strncmp(name, root, strlen(root));
-		clang_disposeString(n);
-	}
-	return *host ? CXChildVisit_Break : CXChildVisit_Continue;
+	if (is_function(k))
+		p->host |=
+		    host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
+	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
+		p->host |= foreign_type(p->w, clang_getCursorType(c));
+	return p->host ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
 /*
@@ -619,15 +719,15 @@ static int host_types(walk *w)
 	}
 	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
 		CXCursor c = w->cur.items[i];
-		bool host = false;
+		probe p = {w, false};
 		if (vis[i] || !by_use(c))
 			continue;
 		if (clang_getCursorKind(c) == CXCursor_VarDecl)
-			host =
+			p.host =
 			    true; /* unused by device code: safe either way */
 		else
-			clang_visitChildren(c, host_member_visit, &host);
-		w->decls.items[i].host_only |= host;
+			clang_visitChildren(c, host_member_visit, &p);
+		w->decls.items[i].host_only |= p.host;
 	}
 	kt_free(vis);
 	return w->rc;
@@ -659,6 +759,111 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* A header's declaration NVRTC cannot compile: host functions and
+ * variables, a type that shows host code and that the file's NVRTC-visible
+ * code does not name, an alias of or variable of a type from elsewhere. */
+static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
+{
+	attrs a = {0};
+	probe p = {w, false};
+	if (host_only(c, k, &a))
+		return true;
+	if (k == CXCursor_VarDecl && !a.space)
+		return foreign_type(w, clang_getCursorType(c));
+	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl)
+		return foreign_type(w, clang_getTypedefDeclUnderlyingType(c));
+	if (!is_type_decl(k) || is_used(w, c))
+		return false;
+	clang_visitChildren(c, host_member_visit, &p);
+	return p.host;
+}
+
+static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
+                           CXCursor outer)
+{
+	uint32_t b, e;
+	CXSourceRange r = clang_getCursorExtent(outer);
+	int h = header_off(w, clang_getRangeStart(r), &b);
+	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b ||
+	    !host_in_header(w, c, k))
+		return 0;
+	const char *t = w->hdrs.items[h].text;
+	size_t len = w->hdrs.items[h].len;
+	uint32_t semi = e; /* an extent ends before its `;`: take it */
+	while (semi < len && (t[semi] == ' ' || t[semi] == '\t'))
+		semi++;
+	if (semi < len && t[semi] == ';')
+		e = semi + 1;
+	kt_rewrite_decl d = {.host_only = true, .in = h};
+	d.range.begin.offset = b;
+	d.range.end.offset = e;
+	return kt_vec_push(&w->hdecls, d);
+}
+
+/* `extern "C" DECL` in a header: no `{` between the two. */
+static bool header_unbraced(walk *w, CXCursor c, CXCursor *one)
+{
+	uint32_t b, in;
+	clang_visitChildren(c, first_visit, one);
+	int h =
+	    header_off(w, clang_getRangeStart(clang_getCursorExtent(c)), &b);
+	return h >= 0 && !clang_Cursor_isNull(*one) &&
+	       header_off(w, clang_getRangeStart(clang_getCursorExtent(*one)),
+	                  &in) == h &&
+	       in >= b && !memchr(w->hdrs.items[h].text + b, '{', in - b);
+}
+
+static enum CXChildVisitResult header_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor one = clang_getNullCursor();
+	if (k == CXCursor_LinkageSpec && header_unbraced(w, c, &one))
+		w->rc = add_header_decl(w, one, clang_getCursorKind(one), c);
+	else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		clang_visitChildren(c, header_visit, w);
+	else if (clang_isDeclaration(k))
+		w->rc = add_header_decl(w, c, k, c);
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int cmp_in(const void *a, const void *b)
+{
+	const kt_rewrite_decl *x = a, *y = b;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->range.begin.offset < y->range.begin.offset   ? -1
+	       : x->range.begin.offset > y->range.begin.offset ? 1
+	                                                       : 0;
+}
+
+static int cmp_inc_in(const void *a, const void *b)
+{
+	const kt_rewrite_include *x = a, *y = b;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->range.begin.offset < y->range.begin.offset   ? -1
+	       : x->range.begin.offset > y->range.begin.offset ? 1
+	                                                       : 0;
+}
+
+static int header_decls(walk *w)
+{
+	if (!w->hdrs.len)
+		return 0;
+	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+	                    header_visit, w);
+	if (w->hdecls.len)
+		qsort(w->hdecls.items, w->hdecls.len, sizeof(*w->hdecls.items),
+		      cmp_in);
+	if (w->hincs.len)
+		qsort(w->hincs.items, w->hincs.len, sizeof(*w->hincs.items),
+		      cmp_inc_in);
+	return w->rc;
+}
+
 int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 {
 	walk w = {.tu = tu};
@@ -671,7 +876,10 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		w.rc = host_types(&w);
 	if (!w.rc)
 		w.rc = explicit_insts(&w);
+	if (!w.rc)
+		w.rc = header_decls(&w);
 	kt_vec_release(&w.host);
+	kt_vec_release(&w.hfiles);
 	kt_vec_release(&w.cur);
 	kt_vec_release(&w.used);
 	if (w.rc) {
@@ -679,6 +887,9 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		kt_vec_release(&w.incs);
 		kt_vec_release(&w.loops);
 		kt_vec_release(&w.subs);
+		kt_vec_release(&w.hdrs);
+		kt_vec_release(&w.hdecls);
+		kt_vec_release(&w.hincs);
 		return kt_error(KT_ENOMEM, "out of memory");
 	}
 	out->loops = w.loops.items;
@@ -692,6 +903,12 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	out->ndecls = w.decls.len;
 	out->includes = w.incs.items;
 	out->nincludes = w.incs.len;
+	out->headers = w.hdrs.items;
+	out->nheaders = w.hdrs.len;
+	out->hdecls = w.hdecls.items;
+	out->nhdecls = w.hdecls.len;
+	out->hincludes = w.hincs.items;
+	out->nhincludes = w.hincs.len;
 	return 0;
 }
 
@@ -701,5 +918,8 @@ void kt_rewrite_file_release(kt_rewrite_file *f)
 	kt_free((void *)f->includes);
 	kt_free((void *)f->loops);
 	kt_free((void *)f->subscripts);
+	kt_free((void *)f->headers);
+	kt_free((void *)f->hdecls);
+	kt_free((void *)f->hincludes);
 	memset(f, 0, sizeof(*f));
 }
