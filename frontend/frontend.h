@@ -52,6 +52,9 @@ char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
 
 /* Byte offset and position of a libclang location in the main file;
  * false when the location is in another file. */
+/* Where the parse finds its in-memory CUDA header stand-ins. */
+#define KT_FE_STUB_DIR "/__ktc_cuda_stubs__"
+
 bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off);
 /* The main-file range of a cursor / source range; false if elsewhere. */
 bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out);

@@ -32,8 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STUB_DIR "/__ktc_cuda_stubs__"
-
 static const struct {
 	const char *name;
 	const char *text;
@@ -127,7 +125,7 @@ static int default_args(kt_tu *tu, argv_vec *v, const kt_parse_opts *o,
 		        : push_arg(tu, v, "%s/include/cccl", kt_cuda_root());
 	}
 	rc = rc ? rc : push_arg(tu, v, "-idirafter");
-	rc = rc ? rc : push_arg(tu, v, "%s", STUB_DIR);
+	rc = rc ? rc : push_arg(tu, v, "%s", KT_FE_STUB_DIR);
 	return rc;
 }
 
@@ -408,7 +406,7 @@ static int run_parse(kt_tu *tu, bool use_pch)
 	char stub_paths[NSTUBS][128];
 	for (size_t i = 0; i < NSTUBS; i++) {
 		snprintf(stub_paths[i], sizeof(stub_paths[i]), "%s/%s",
-		         STUB_DIR, stubs[i].name);
+		         KT_FE_STUB_DIR, stubs[i].name);
 		files[i].Filename = stub_paths[i];
 		files[i].Contents = stubs[i].text;
 		files[i].Length = strlen(stubs[i].text);

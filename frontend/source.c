@@ -19,12 +19,14 @@
  * give NVRTC their device side: their host-only top-level declarations and
  * their includes are listed with offsets in each header's text.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "ktc/annotate.h"
 
 #include "frontend/frontend.h"
 #include "util/cuda.h"
 #include "util/vec.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,10 +382,21 @@ static int header_off(const walk *w, CXSourceLocation loc, uint32_t *off)
 	return header_of(w, f);
 }
 
+/* The CUDA toolkit (also through a link to one of its headers, as
+ * /usr/local/include may hold), the parse's stand-ins for its headers, or
+ * clang's own CUDA wrappers: what declares CUDA's types. */
 static bool in_toolkit(const char *path)
 {
 	const char *root = kt_cuda_root();
-	return path && !strncmp(path, root, strlen(root));
+	char real[PATH_MAX], rroot[PATH_MAX];
+	if (!path)
+		return false;
+	if (!strncmp(path, root, strlen(root)) ||
+	    !strncmp(path, KT_FE_STUB_DIR, strlen(KT_FE_STUB_DIR)) ||
+	    strstr(path, "/__clang_cuda_"))
+		return true;
+	return realpath(path, real) && realpath(root, rroot) &&
+	       !strncmp(real, rroot, strlen(rroot));
 }
 
 /* The own header a `"..."` include names (added once), or -1: outside
@@ -770,12 +783,70 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 		return true;
 	if (k == CXCursor_VarDecl && !a.space)
 		return foreign_type(w, clang_getCursorType(c));
-	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl)
-		return foreign_type(w, clang_getTypedefDeclUnderlyingType(c));
-	if (!is_type_decl(k) || is_used(w, c))
-		return false;
+	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) {
+		CXType u = clang_getTypedefDeclUnderlyingType(c);
+		CXCursor r =
+		    clang_getTypeDeclaration(clang_getCanonicalType(u));
+		if (foreign_type(w, u))
+			return true;
+		if (clang_Cursor_isNull(r) || !clang_Cursor_isAnonymous(r) ||
+		    is_used(w, c))
+			return false;
+		clang_visitChildren(r, host_member_visit, &p);
+		return p.host; /* `typedef struct {...} T;` as the struct */
+	}
+	if (!is_type_decl(k) || is_used(w, c) || clang_Cursor_isAnonymous(c))
+		return false; /* `typedef struct {...} T;`: the typedef says */
 	clang_visitChildren(c, host_member_visit, &p);
 	return p.host;
+}
+
+/* Whether the line holding off is a preprocessor directive. */
+static bool on_directive(const char *t, uint32_t off)
+{
+	while (off > 0 && t[off - 1] != '\n')
+		off--;
+	while (t[off] == ' ' || t[off] == '\t')
+		off++;
+	return t[off] == '#';
+}
+
+/*
+ * Where a header's declaration begins, from the start of its extent b:
+ * libclang leaves out what stands before its specifiers (`[[noreturn]]`,
+ * `API_MACRO(...)`), so take the tokens back to the last `;`, brace,
+ * comment or directive.
+ */
+static uint32_t header_decl_begin(walk *w, int h, uint32_t b)
+{
+	const char *t = w->hdrs.items[h].text;
+	CXFile f = w->hfiles.items[h];
+	uint32_t lo = b > 1024 ? b - 1024 : 0;
+	CXSourceRange r =
+	    clang_getRange(clang_getLocationForOffset(w->tu->tu, f, lo),
+	                   clang_getLocationForOffset(w->tu->tu, f, b));
+	CXToken *k = NULL;
+	unsigned n = 0;
+	clang_tokenize(w->tu->tu, r, &k, &n);
+	uint32_t begin = b;
+	for (unsigned i = n; i-- > 1;) { /* token 0 may start before lo */
+		unsigned off;
+		clang_getFileLocation(clang_getTokenLocation(w->tu->tu, k[i]),
+		                      NULL, NULL, NULL, &off);
+		if (off >= b)
+			continue;
+		CXString x = clang_getTokenSpelling(w->tu->tu, k[i]);
+		const char *sp = clang_getCString(x);
+		bool stop = clang_getTokenKind(k[i]) == CXToken_Comment ||
+		            !strcmp(sp, ";") || !strcmp(sp, "{") ||
+		            !strcmp(sp, "}") || on_directive(t, off);
+		clang_disposeString(x);
+		if (stop)
+			break;
+		begin = off;
+	}
+	clang_disposeTokens(w->tu->tu, k, n);
+	return begin;
 }
 
 static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
@@ -795,7 +866,7 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	if (semi < len && t[semi] == ';')
 		e = semi + 1;
 	kt_rewrite_decl d = {.host_only = true, .in = h};
-	d.range.begin.offset = b;
+	d.range.begin.offset = header_decl_begin(w, h, b);
 	d.range.end.offset = e;
 	return kt_vec_push(&w->hdecls, d);
 }

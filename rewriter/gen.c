@@ -256,8 +256,11 @@ static int header_rtc(kt_str *s, const kt_rewrite_file *f,
 	seen[h] = true;
 	const kt_rewrite_header *hd = &f->headers[h];
 	size_t at = 0, d = 0, i = 0;
+	static const char ext[] = "#define __extension__ /* not NVRTC's */\n";
 	int rc =
 	    kt_str_addf(s, "// ktc: the device side of \"%s\"\n", by->spelled);
+	if (!rc && strstr(hd->text, "__extension__") && !strstr(s->ptr, ext))
+		rc = kt_str_adds(s, ext); /* GNU's: it only silences warnings */
 	for (;;) {
 		while (d < f->nhdecls && f->hdecls[d].in != h)
 			d++;

@@ -36,3 +36,20 @@ static void report(bool ok)
 }
 
 std::vector<int> sizes_of(int n);
+
+/* attributes spelled through macros before a host prototype */
+#define KT_NORETURN [[noreturn]]
+#define KT_API __attribute__((visibility("default")))
+KT_NORETURN KT_API void fail_hard(const char *why);
+
+enum kt_mode { kt_fast, kt_exact };
+
+/* a GNU `__extension__` (NVRTC does not know it) in a device type */
+typedef struct {
+	__extension__ union {
+		struct {
+			float lo, hi;
+		};
+		float both[2];
+	};
+} range_f;

@@ -5,6 +5,7 @@
 #include "own_header_util.h"
 #else
 // ktc: the device side of "own_header_util.h"
+#define __extension__ /* not NVRTC's */
 // own_header_util.h: device helpers beside host includes and host code.
 #pragma once
 
@@ -48,6 +49,23 @@ template <typename T> __device__ T clamp_to(T x, pair_f lim)
 
 
 
+
+/* attributes spelled through macros before a host prototype */
+#define KT_NORETURN [[noreturn]]
+#define KT_API __attribute__((visibility("default")))
+
+
+enum kt_mode { kt_fast, kt_exact };
+
+/* a GNU `__extension__` (NVRTC does not know it) in a device type */
+typedef struct {
+	__extension__ union {
+		struct {
+			float lo, hi;
+		};
+		float both[2];
+	};
+} range_f;
 #endif
 
 #ifndef BLOCK_SIZE
