@@ -29,6 +29,7 @@ struct kt_tu {
 	size_t nargs;
 	KT_VEC(uint32_t) errors; /* offsets of clang errors in the main file */
 	bool used_pch;           /* the includes came from the header cache */
+	char *missing; /* the first include not found: "'x.h' (FILE:LINE)" */
 };
 
 /* parse.c: the folder holding compile_commands.json for the file at

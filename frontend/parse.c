@@ -336,6 +336,10 @@ static void take_diag(kt_tu *tu, CXDiagnostic dg, kt_diags *diags, int *shown)
 	if (is_missing_file(m) || (main_file && *shown < 20)) {
 		CXString fn = clang_getFileName(f);
 		const char *name = main_file ? tu->path : clang_getCString(fn);
+		if (is_missing_file(m) && !tu->missing)
+			tu->missing = kt_arena_printf(
+			    &tu->arena, "%.*s (%s:%u)", (int)strlen(m) - 15, m,
+			    name ? name : "?", line);
 		kt_diags_add(diags, KT_DIAG_WARNING, name,
 		             main_file ? tu->text : NULL, (int)line, (int)col,
 		             1, "%s", m);

@@ -557,6 +557,15 @@ static int check_input(const kt_candidates *c)
 		                "no __global__ kernel defined in "
 		                "'%s'",
 		                c->path);
+	const char *missing = c->facts->tu->missing;
+	if (!ok && missing)
+		return kt_error(KT_EPARSE,
+		                "every kernel of '%s' has errors; nothing to "
+		                "annotate: the header %s is not found: its "
+		                "folder must be on the include path (an -I of "
+		                "the file's compile_commands.json entry; -p "
+		                "DIR names its folder)",
+		                c->path, missing);
 	if (!ok)
 		return kt_error(KT_EPARSE,
 		                "every kernel of '%s' has errors; "
