@@ -1011,6 +1011,10 @@ int fe_find_vectors(finder *F, int k)
 			continue;
 		CXType to =
 		    clang_getPointeeType(clang_getCursorType(a->n[i].cur));
+		/* a cast to a reference (or to a type a template argument
+		 * names) has no pointee: libclang crashes on its spelling */
+		if (to.kind == CXType_Invalid)
+			continue;
 		CXString s = clang_getTypeSpelling(
 		    clang_getCanonicalType(clang_getUnqualifiedType(to)));
 		bool vec =

@@ -9,6 +9,7 @@
 #ifndef KTC_FRONTEND_FRONTEND_H
 #define KTC_FRONTEND_FRONTEND_H
 
+#include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
 #include "ktc/frontend.h"
@@ -28,6 +29,7 @@ struct kt_tu {
 	size_t nargs;
 	KT_VEC(uint32_t) errors; /* offsets of clang errors in the main file */
 	bool used_pch;           /* the includes came from the header cache */
+	char *missing; /* the first include not found: "'x.h' (FILE:LINE)" */
 };
 
 /* parse.c: the folder holding compile_commands.json for the file at
@@ -37,6 +39,12 @@ struct kt_tu {
  * parse and compdb.c's verification flags both search with this. */
 char *kt_fe_compdb_dir(const char *abs_path);
 
+/* compdb.c: the arguments of a compile command after the compiler, with
+ * response files (`@FILE`, `--options-file FILE`, `-optf FILE`, relative to the
+ * command's folder) read in their place, as nvcc and clang read them. */
+int kt_fe_compdb_args(char ***args, size_t *nargs, CXCompileCommand cmd);
+void kt_fe_compdb_args_free(char **args, size_t nargs);
+
 /* pch.c: the path of a PCH of the file's leading `#include <...>` lines
  * (built if missing, or when rebuild), or NULL when there is none to use.
  * kt_free the result. */
@@ -45,6 +53,9 @@ char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
 
 /* Byte offset and position of a libclang location in the main file;
  * false when the location is in another file. */
+/* Where the parse finds its in-memory CUDA header stand-ins. */
+#define KT_FE_STUB_DIR "/__ktc_cuda_stubs__"
+
 bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off);
 /* The main-file range of a cursor / source range; false if elsewhere. */
 bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out);

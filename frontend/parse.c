@@ -32,8 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STUB_DIR "/__ktc_cuda_stubs__"
-
 static const struct {
 	const char *name;
 	const char *text;
@@ -127,7 +125,7 @@ static int default_args(kt_tu *tu, argv_vec *v, const kt_parse_opts *o,
 		        : push_arg(tu, v, "%s/include/cccl", kt_cuda_root());
 	}
 	rc = rc ? rc : push_arg(tu, v, "-idirafter");
-	rc = rc ? rc : push_arg(tu, v, "%s", STUB_DIR);
+	rc = rc ? rc : push_arg(tu, v, "%s", KT_FE_STUB_DIR);
 	return rc;
 }
 
@@ -209,12 +207,10 @@ static int keep_option(kt_tu *tu, argv_vec *v, const char *as, const char *val,
 }
 
 /* Translates one argument at args[*i] (nvcc or clang) into v. */
-static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
-                         unsigned *i, unsigned n, const char *dir,
-                         bool *have_std)
+static int translate_arg(kt_tu *tu, argv_vec *v, char **args, size_t *i,
+                         size_t n, const char *dir, bool *have_std)
 {
-	CXString s = clang_CompileCommand_getArg(cmd, *i);
-	const char *a = clang_getCString(s);
+	const char *a = args[*i];
 	int rc = KT_OK;
 	if (!strncmp(a, "-std=", 5) || !strncmp(a, "--std=", 6)) {
 		*have_std = true;
@@ -227,17 +223,12 @@ static int translate_arg(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 		const char *val = a + len;
 		if (*val == '=')
 			val++;
-		if (*val) {
+		if (*val)
 			rc = keep_option(tu, v, kept[k].as, val, dir);
-		} else if (*i + 1 < n) {
-			CXString nx = clang_CompileCommand_getArg(cmd, ++*i);
-			rc = keep_option(tu, v, kept[k].as,
-			                 clang_getCString(nx), dir);
-			clang_disposeString(nx);
-		}
+		else if (*i + 1 < n)
+			rc = keep_option(tu, v, kept[k].as, args[++*i], dir);
 		break;
 	}
-	clang_disposeString(s);
 	return rc;
 }
 
@@ -249,11 +240,12 @@ static int args_from_command(kt_tu *tu, argv_vec *v, CXCompileCommand cmd,
 	clang_disposeString(d);
 	if (!dir)
 		return kt_error(KT_ENOMEM, "out of memory");
-	unsigned n = clang_CompileCommand_getNumArgs(cmd);
-	int rc = KT_OK;
-	/* args[0] is the compiler itself. */
-	for (unsigned i = 1; i < n && !rc; i++)
-		rc = translate_arg(tu, v, cmd, &i, n, dir, have_std);
+	char **args = NULL;
+	size_t n = 0;
+	int rc = kt_fe_compdb_args(&args, &n, cmd);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = translate_arg(tu, v, args, &i, n, dir, have_std);
+	kt_fe_compdb_args_free(args, n);
 	return rc;
 }
 
@@ -344,6 +336,10 @@ static void take_diag(kt_tu *tu, CXDiagnostic dg, kt_diags *diags, int *shown)
 	if (is_missing_file(m) || (main_file && *shown < 20)) {
 		CXString fn = clang_getFileName(f);
 		const char *name = main_file ? tu->path : clang_getCString(fn);
+		if (is_missing_file(m) && !tu->missing)
+			tu->missing = kt_arena_printf(
+			    &tu->arena, "%.*s (%s:%u)", (int)strlen(m) - 15, m,
+			    name ? name : "?", line);
 		kt_diags_add(diags, KT_DIAG_WARNING, name,
 		             main_file ? tu->text : NULL, (int)line, (int)col,
 		             1, "%s", m);
@@ -414,7 +410,7 @@ static int run_parse(kt_tu *tu, bool use_pch)
 	char stub_paths[NSTUBS][128];
 	for (size_t i = 0; i < NSTUBS; i++) {
 		snprintf(stub_paths[i], sizeof(stub_paths[i]), "%s/%s",
-		         STUB_DIR, stubs[i].name);
+		         KT_FE_STUB_DIR, stubs[i].name);
 		files[i].Filename = stub_paths[i];
 		files[i].Contents = stubs[i].text;
 		files[i].Length = strlen(stubs[i].text);

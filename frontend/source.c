@@ -13,12 +13,21 @@
  * `#if !defined(__CUDACC_RTC__)`, or the `#else` of `#ifdef
  * __CUDACC_RTC__`) are marked, from the directives' tokens, so the
  * generator does not guard them a second time.
+ *
+ * The file's own headers (its `"..."` includes outside the toolkit and the
+ * system headers, and theirs) are read the same way, so the generator can
+ * give NVRTC their device side: their host-only top-level declarations and
+ * their includes are listed with offsets in each header's text.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "ktc/frontend.h"
 
 #include "frontend/frontend.h"
+#include "util/cuda.h"
 #include "util/vec.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* [begin, end) of the file that NVRTC never sees: the file's own
@@ -34,6 +43,12 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_include) incs;
 	KT_VEC(kt_rewrite_loop) loops;
 	KT_VEC(kt_rewrite_subscript) subs;
+	KT_VEC(CXCursor) cur;  /* decls[i]'s cursor */
+	KT_VEC(CXCursor) used; /* canonical decls NVRTC-visible code names */
+	KT_VEC(kt_rewrite_header) hdrs;
+	KT_VEC(CXFile) hfiles; /* hdrs[i]'s file */
+	KT_VEC(kt_rewrite_decl) hdecls;
+	KT_VEC(kt_rewrite_include) hincs;
 	int rc;
 } walk;
 
@@ -202,6 +217,91 @@ static int host_spans(walk *w)
 	return rc;
 }
 
+static bool in_host_span(const walk *w, const kt_range *r);
+
+static bool same_name(walk *w, CXCursor c, const char *name, size_t n)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *t = clang_getCString(s);
+	bool eq = t && strlen(t) == n && !strncmp(t, name, n);
+	clang_disposeString(s);
+	(void)w;
+	return eq;
+}
+
+/* An explicit instantiation at i (`template` not followed by `<`, where a
+ * declaration starts; `extern template` too): libclang shows none, so one
+ * of a host template guarded above would name what NVRTC no longer sees.
+ * It is host code when the name it instantiates is a host-only template
+ * of this file and no kernel or device template. */
+static int explicit_inst(walk *w, const toks *k, unsigned i)
+{
+	unsigned b = i > 0 && tok_is(k, i - 1, "extern") ? i - 1 : i;
+	unsigned e = i, name = 0;
+	while (e < k->n && !tok_is(k, e, ";")) {
+		if (!name && (tok_is(k, e + 1, "<") || tok_is(k, e + 1, "(")))
+			name = e;
+		e++;
+	}
+	if (e >= k->n || !name)
+		return 0;
+	CXString ns = clang_getTokenSpelling(w->tu->tu, k->t[name]);
+	char *nm = kt_strdup(clang_getCString(ns));
+	clang_disposeString(ns);
+	if (!nm)
+		return KT_ENOMEM;
+	int host = 0;
+	for (size_t d = 0; d < w->decls.len && host >= 0; d++) {
+		enum CXCursorKind dk = clang_getCursorKind(w->cur.items[d]);
+		if ((dk != CXCursor_FunctionTemplate &&
+		     dk != CXCursor_ClassTemplate) ||
+		    !same_name(w, w->cur.items[d], nm, strlen(nm)))
+			continue;
+		host = w->decls.items[d].host_only ? 1 : -1;
+	}
+	kt_free(nm);
+	kt_rewrite_decl d = {.host_only = host > 0};
+	d.range.begin.offset = tok_off(k, b);
+	d.range.end.offset = tok_off(k, e) + 1;
+	d.guarded = in_host_span(w, &d.range);
+	if (host <= 0)
+		return 0;
+	if (kt_vec_push(&w->cur, clang_getNullCursor()))
+		return KT_ENOMEM;
+	return kt_vec_push(&w->decls, d);
+}
+
+static int cmp_decl(const void *a, const void *b)
+{
+	const kt_rewrite_decl *x = a, *y = b;
+	return (x->range.begin.offset > y->range.begin.offset) -
+	       (x->range.begin.offset < y->range.begin.offset);
+}
+
+/* Adds the explicit instantiations of host templates, in source order. */
+static int explicit_insts(walk *w)
+{
+	toks k = {.tu = w->tu};
+	clang_tokenize(w->tu->tu, kt_fe_source_range(w->tu, 0, w->tu->len),
+	               &k.t, &k.n);
+	int rc = 0;
+	size_t before = w->decls.len;
+	for (unsigned i = 0; i < k.n && !rc; i++) {
+		bool starts = i == 0 || tok_is(&k, i - 1, ";") ||
+		              tok_is(&k, i - 1, "}") ||
+		              tok_is(&k, i - 1, "{") ||
+		              tok_is(&k, i - 1, "extern");
+		if (starts && tok_is(&k, i, "template") &&
+		    !tok_is(&k, i + 1, "<"))
+			rc = explicit_inst(w, &k, i);
+	}
+	clang_disposeTokens(w->tu->tu, k.t, k.n);
+	if (!rc && w->decls.len > before) /* cursors are not needed after */
+		qsort(w->decls.items, w->decls.len, sizeof(*w->decls.items),
+		      cmp_decl);
+	return rc;
+}
+
 static bool in_host_span(const walk *w, const kt_range *r)
 {
 	for (size_t i = 0; i < w->host.len; i++)
@@ -234,33 +334,133 @@ static int kernel_params(walk *w, CXCursor c, kt_rewrite_decl *d)
 	return 0;
 }
 
-static int add_decl(walk *w, CXCursor c, enum CXCursorKind k)
+static bool is_type_decl(enum CXCursorKind k);
+
+/* The declaration c, spanning outer's extent (`extern "C" DECL`: the
+ * linkage goes under the same guard as the declaration). */
+static int add_decl(walk *w, CXCursor c, enum CXCursorKind k, CXCursor outer)
 {
 	kt_rewrite_decl d = {0};
-	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &d.range))
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(outer), &d.range))
 		return 0; /* not in the main file */
+	/* a type's extent ends at its `}`: its `;` goes with it */
+	uint32_t e = d.range.end.offset;
+	while (is_type_decl(k) && e < w->tu->len &&
+	       (w->tu->text[e] == ' ' || w->tu->text[e] == '\t'))
+		e++;
+	if (is_type_decl(k) && e < w->tu->len && w->tu->text[e] == ';')
+		d.range.end.offset = e + 1;
 	attrs a = {0};
 	d.host_only = host_only(c, k, &a);
 	d.kernel = a.global;
 	d.guarded = in_host_span(w, &d.range);
 	if (d.kernel && kernel_params(w, c, &d))
 		return KT_ENOMEM;
+	if (kt_vec_push(&w->cur, c))
+		return KT_ENOMEM;
 	return kt_vec_push(&w->decls, d);
+}
+
+/* ---- the file's own headers ---- */
+
+/* The own header file f is (w->hdrs), or -1. */
+static int header_of(const walk *w, CXFile f)
+{
+	for (size_t i = 0; f && i < w->hfiles.len; i++)
+		if (clang_File_isEqual(w->hfiles.items[i], f))
+			return (int)i;
+	return -1;
+}
+
+/* Where loc is: an own header and the offset in it, or -1. */
+static int header_off(const walk *w, CXSourceLocation loc, uint32_t *off)
+{
+	CXFile f;
+	unsigned o;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, &o);
+	*off = o;
+	return header_of(w, f);
+}
+
+/* The CUDA toolkit (also through a link to one of its headers, as
+ * /usr/local/include may hold), the parse's stand-ins for its headers, or
+ * clang's own CUDA wrappers: what declares CUDA's types. */
+static bool in_toolkit(const char *path)
+{
+	const char *root = kt_cuda_root();
+	char real[PATH_MAX], rroot[PATH_MAX];
+	if (!path)
+		return false;
+	if (!strncmp(path, root, strlen(root)) ||
+	    !strncmp(path, KT_FE_STUB_DIR, strlen(KT_FE_STUB_DIR)) ||
+	    strstr(path, "/__clang_cuda_"))
+		return true;
+	return realpath(path, real) && realpath(root, rroot) &&
+	       !strncmp(real, rroot, strlen(rroot));
+}
+
+/* The own header a `"..."` include names (added once), or -1: outside
+ * the toolkit, not a system header, and with contents libclang kept. */
+static int own_header(walk *w, CXCursor c, bool angled)
+{
+	CXFile f = clang_getIncludedFile(c);
+	int h = header_of(w, f);
+	if (angled || !f || h >= 0)
+		return h;
+	size_t len = 0;
+	const char *text = clang_getFileContents(w->tu->tu, f, &len);
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	bool own = text && name && !in_toolkit(name) &&
+	           !clang_Location_isInSystemHeader(
+	               clang_getLocationForOffset(w->tu->tu, f, 0));
+	kt_rewrite_header hd = {
+	    own ? kt_arena_strdup(&w->tu->arena, name) : NULL, text, len};
+	clang_disposeString(n);
+	if (!own)
+		return -1;
+	if (!hd.path || kt_vec_push(&w->hdrs, hd) || kt_vec_push(&w->hfiles, f))
+		return w->rc = KT_ENOMEM, -1;
+	return (int)w->hfiles.len - 1;
+}
+
+/* An include directive of an own header: the line it stands on. */
+static int add_header_include(walk *w, CXCursor c, const char *spelled)
+{
+	uint32_t b, e;
+	CXSourceRange r = clang_getCursorExtent(c);
+	int h = header_off(w, clang_getRangeStart(r), &b);
+	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b)
+		return 0;
+	const kt_rewrite_header *hd = &w->hdrs.items[h];
+	const char *t = hd->text;
+	while (b > 0 && t[b - 1] != '\n')
+		b--; /* from the line's start: its `#` */
+	kt_rewrite_include inc = {.spelled = spelled, .in = h};
+	inc.angled = memchr(t + b, '<', e - b) != NULL;
+	inc.range.begin.offset = b;
+	inc.range.end.offset = e;
+	inc.header = own_header(w, c, inc.angled);
+	return w->rc ? w->rc : kt_vec_push(&w->hincs, inc);
 }
 
 static int add_include(walk *w, CXCursor c)
 {
 	kt_rewrite_include inc = {0};
-	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &inc.range))
-		return 0;
 	CXString s = clang_getCursorSpelling(c);
 	inc.spelled = kt_arena_strdup(&w->tu->arena, clang_getCString(s));
 	clang_disposeString(s);
+	if (!inc.spelled)
+		return KT_ENOMEM;
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &inc.range))
+		return add_header_include(w, c, inc.spelled);
 	const char *t = w->tu->text + inc.range.begin.offset;
 	size_t n = inc.range.end.offset - inc.range.begin.offset;
 	inc.angled = memchr(t, '<', n) != NULL; /* `#include <...>` */
 	inc.guarded = in_host_span(w, &inc.range);
-	return inc.spelled ? kt_vec_push(&w->incs, inc) : KT_ENOMEM;
+	inc.in = -1;
+	inc.header = own_header(w, c, inc.angled);
+	return w->rc ? w->rc : kt_vec_push(&w->incs, inc);
 }
 
 /* ---- loops and subscripts, for the vectorize refactor ---- */
@@ -383,11 +583,182 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent,
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* ---- linkage, host types, explicit instantiations ---- */
+
+static enum CXChildVisitResult first_visit(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* `extern "C" DECL` without braces: one declaration, whose guard must
+ * take the linkage with it (a guard between the two is a syntax error). */
+static bool unbraced(walk *w, CXCursor c, CXCursor *one)
+{
+	kt_range r;
+	if (!kt_fe_range(w->tu, clang_getCursorExtent(c), &r))
+		return false;
+	clang_visitChildren(c, first_visit, one);
+	kt_range in;
+	if (clang_Cursor_isNull(*one) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(*one), &in) ||
+	    in.begin.offset < r.begin.offset)
+		return false;
+	return !memchr(w->tu->text + r.begin.offset, '{',
+	               in.begin.offset - r.begin.offset);
+}
+
+static bool is_type_decl(enum CXCursorKind k)
+{
+	return k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
+	       k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
+	       k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+/* A declaration NVRTC needs only where NVRTC-visible code names it: a
+ * type, or a variable of class type (a registrar object). */
+static bool by_use(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return is_type_decl(k) ||
+	       (k == CXCursor_VarDecl &&
+	        clang_getCanonicalType(clang_getCursorType(c)).kind ==
+	            CXType_Record);
+}
+
+static bool is_used(const walk *w, CXCursor c)
+{
+	c = clang_getCanonicalCursor(c);
+	for (size_t i = 0; i < w->used.len; i++)
+		if (clang_equalCursors(w->used.items[i], c))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult use_visit(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	CXCursor r = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(r) && !clang_equalCursors(r, c) &&
+	    !is_used(w, r) &&
+	    kt_vec_push(&w->used, clang_getCanonicalCursor(r)))
+		w->rc = KT_ENOMEM;
+	CXCursor t = clang_getTypeDeclaration(clang_getCursorType(c));
+	if (!w->rc && !clang_Cursor_isNull(t) &&
+	    clang_getCursorKind(t) != CXCursor_NoDeclFound && !is_used(w, t) &&
+	    kt_vec_push(&w->used, clang_getCanonicalCursor(t)))
+		w->rc = KT_ENOMEM;
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* A declaration outside the file, its own headers and the toolkit. */
+static bool foreign(const walk *w, CXCursor t)
+{
+	CXSourceLocation loc = clang_getCursorLocation(t);
+	CXFile f = NULL;
+	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	if (!f || clang_Location_isFromMainFile(loc) || header_of(w, f) >= 0)
+		return false;
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	bool r = name && !in_toolkit(name);
+	clang_disposeString(n);
+	return r;
+}
+
+static bool foreign_type(const walk *w, CXType t)
+{
+	CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+	return !clang_Cursor_isNull(d) &&
+	       clang_getCursorKind(d) != CXCursor_NoDeclFound && foreign(w, d);
+}
+
+typedef struct probe {
+	const walk *w;
+	bool host;
+} probe;
+
+/* What a host type shows: a method that is not device code (a host
+ * constructor, a member function), or a field or base whose type is
+ * declared outside the file, its own headers and the toolkit. */
+static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
+                                                 CXClientData data)
+{
+	(void)parent;
+	probe *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	attrs a = {0};
+	if (is_function(k))
+		p->host |=
+		    host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
+	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
+		p->host |= foreign_type(p->w, clang_getCursorType(c));
+	return p->host ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * Host types: a class, struct, union or class template of the file that
+ * no NVRTC-visible declaration names (kernels, device functions, kept
+ * variables and types, to a fixed point) and that shows host code (above)
+ * is guarded like a host function; so is a variable of class type that
+ * nothing NVRTC sees names.
+ */
+static int host_types(walk *w)
+{
+	/* 0: not seen by NVRTC (yet), 1: seen, 2: seen, its names taken */
+	unsigned char *vis = kt_calloc(w->decls.len + 1, 1);
+	if (!vis)
+		return KT_ENOMEM;
+	for (size_t i = 0; i < w->decls.len; i++)
+		vis[i] = !w->decls.items[i].host_only &&
+		         !w->decls.items[i].guarded && !by_use(w->cur.items[i]);
+	for (bool more = true; more && !w->rc;) {
+		more = false;
+		for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
+			CXCursor c = w->cur.items[i];
+			if (!vis[i] && by_use(c) &&
+			    !w->decls.items[i].guarded && is_used(w, c))
+				vis[i] = more = true;
+			if (vis[i] == 1 && !w->rc) {
+				clang_visitChildren(c, use_visit, w);
+				use_visit(c, c, w);
+				vis[i] = 2; /* its names are in */
+			}
+		}
+	}
+	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
+		CXCursor c = w->cur.items[i];
+		probe p = {w, false};
+		if (vis[i] || !by_use(c))
+			continue;
+		if (clang_getCursorKind(c) == CXCursor_VarDecl)
+			p.host =
+			    true; /* unused by device code: safe either way */
+		else
+			clang_visitChildren(c, host_member_visit, &p);
+		w->decls.items[i].host_only |= p.host;
+	}
+	kt_free(vis);
+	return w->rc;
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
                                          CXClientData data)
 {
 	walk *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor one = clang_getNullCursor();
+	if (k == CXCursor_LinkageSpec && unbraced(w, c, &one)) {
+		k = clang_getCursorKind(one);
+		w->rc = add_decl(w, one, k, c);
+		if (!w->rc && is_function(k) && clang_isCursorDefinition(one))
+			clang_visitChildren(one, body_visit, w);
+		return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+	}
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) {
 		clang_visitChildren(c, top_visit, w);
 		return CXChildVisit_Continue;
@@ -395,10 +766,173 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 	if (k == CXCursor_InclusionDirective)
 		w->rc = add_include(w, c);
 	else if (clang_isDeclaration(k))
-		w->rc = add_decl(w, c, k);
+		w->rc = add_decl(w, c, k, c);
 	if (!w->rc && is_function(k) && clang_isCursorDefinition(c))
 		clang_visitChildren(c, body_visit, w);
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A header's declaration NVRTC cannot compile: host functions and
+ * variables, a type that shows host code and that the file's NVRTC-visible
+ * code does not name, an alias of or variable of a type from elsewhere. */
+static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
+{
+	attrs a = {0};
+	probe p = {w, false};
+	if (host_only(c, k, &a))
+		return true;
+	if (k == CXCursor_VarDecl && !a.space)
+		return foreign_type(w, clang_getCursorType(c));
+	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) {
+		CXType u = clang_getTypedefDeclUnderlyingType(c);
+		CXCursor r =
+		    clang_getTypeDeclaration(clang_getCanonicalType(u));
+		if (foreign_type(w, u))
+			return true;
+		if (clang_Cursor_isNull(r) || !clang_Cursor_isAnonymous(r) ||
+		    is_used(w, c))
+			return false;
+		clang_visitChildren(r, host_member_visit, &p);
+		return p.host; /* `typedef struct {...} T;` as the struct */
+	}
+	if (!is_type_decl(k) || is_used(w, c) || clang_Cursor_isAnonymous(c))
+		return false; /* `typedef struct {...} T;`: the typedef says */
+	clang_visitChildren(c, host_member_visit, &p);
+	return p.host;
+}
+
+/* Whether the line holding off is a preprocessor directive. */
+static bool on_directive(const char *t, uint32_t off)
+{
+	while (off > 0 && t[off - 1] != '\n')
+		off--;
+	while (t[off] == ' ' || t[off] == '\t')
+		off++;
+	return t[off] == '#';
+}
+
+/*
+ * Where a header's declaration begins, from the start of its extent b:
+ * libclang leaves out what stands before its specifiers (`[[noreturn]]`,
+ * `API_MACRO(...)`), so take the tokens back to the last `;`, brace,
+ * comment or directive.
+ */
+static uint32_t header_decl_begin(walk *w, int h, uint32_t b)
+{
+	const char *t = w->hdrs.items[h].text;
+	CXFile f = w->hfiles.items[h];
+	uint32_t lo = b > 1024 ? b - 1024 : 0;
+	CXSourceRange r =
+	    clang_getRange(clang_getLocationForOffset(w->tu->tu, f, lo),
+	                   clang_getLocationForOffset(w->tu->tu, f, b));
+	CXToken *k = NULL;
+	unsigned n = 0;
+	clang_tokenize(w->tu->tu, r, &k, &n);
+	uint32_t begin = b;
+	for (unsigned i = n; i-- > 1;) { /* token 0 may start before lo */
+		unsigned off;
+		clang_getFileLocation(clang_getTokenLocation(w->tu->tu, k[i]),
+		                      NULL, NULL, NULL, &off);
+		if (off >= b)
+			continue;
+		CXString x = clang_getTokenSpelling(w->tu->tu, k[i]);
+		const char *sp = clang_getCString(x);
+		bool stop = clang_getTokenKind(k[i]) == CXToken_Comment ||
+		            !strcmp(sp, ";") || !strcmp(sp, "{") ||
+		            !strcmp(sp, "}") || on_directive(t, off);
+		clang_disposeString(x);
+		if (stop)
+			break;
+		begin = off;
+	}
+	clang_disposeTokens(w->tu->tu, k, n);
+	return begin;
+}
+
+static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
+                           CXCursor outer)
+{
+	uint32_t b, e;
+	CXSourceRange r = clang_getCursorExtent(outer);
+	int h = header_off(w, clang_getRangeStart(r), &b);
+	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b ||
+	    !host_in_header(w, c, k))
+		return 0;
+	const char *t = w->hdrs.items[h].text;
+	size_t len = w->hdrs.items[h].len;
+	uint32_t semi = e; /* an extent ends before its `;`: take it */
+	while (semi < len && (t[semi] == ' ' || t[semi] == '\t'))
+		semi++;
+	if (semi < len && t[semi] == ';')
+		e = semi + 1;
+	kt_rewrite_decl d = {.host_only = true, .in = h};
+	d.range.begin.offset = header_decl_begin(w, h, b);
+	d.range.end.offset = e;
+	return kt_vec_push(&w->hdecls, d);
+}
+
+/* `extern "C" DECL` in a header: no `{` between the two. */
+static bool header_unbraced(walk *w, CXCursor c, CXCursor *one)
+{
+	uint32_t b, in;
+	clang_visitChildren(c, first_visit, one);
+	int h =
+	    header_off(w, clang_getRangeStart(clang_getCursorExtent(c)), &b);
+	return h >= 0 && !clang_Cursor_isNull(*one) &&
+	       header_off(w, clang_getRangeStart(clang_getCursorExtent(*one)),
+	                  &in) == h &&
+	       in >= b && !memchr(w->hdrs.items[h].text + b, '{', in - b);
+}
+
+static enum CXChildVisitResult header_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor one = clang_getNullCursor();
+	if (k == CXCursor_LinkageSpec && header_unbraced(w, c, &one))
+		w->rc = add_header_decl(w, one, clang_getCursorKind(one), c);
+	else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		clang_visitChildren(c, header_visit, w);
+	else if (clang_isDeclaration(k))
+		w->rc = add_header_decl(w, c, k, c);
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int cmp_in(const void *a, const void *b)
+{
+	const kt_rewrite_decl *x = a, *y = b;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->range.begin.offset < y->range.begin.offset   ? -1
+	       : x->range.begin.offset > y->range.begin.offset ? 1
+	                                                       : 0;
+}
+
+static int cmp_inc_in(const void *a, const void *b)
+{
+	const kt_rewrite_include *x = a, *y = b;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->range.begin.offset < y->range.begin.offset   ? -1
+	       : x->range.begin.offset > y->range.begin.offset ? 1
+	                                                       : 0;
+}
+
+static int header_decls(walk *w)
+{
+	if (!w->hdrs.len)
+		return 0;
+	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+	                    header_visit, w);
+	if (w->hdecls.len)
+		qsort(w->hdecls.items, w->hdecls.len, sizeof(*w->hdecls.items),
+		      cmp_in);
+	if (w->hincs.len)
+		qsort(w->hincs.items, w->hincs.len, sizeof(*w->hincs.items),
+		      cmp_inc_in);
+	return w->rc;
 }
 
 int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
@@ -409,12 +943,24 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	if (!w.rc)
 		clang_visitChildren(clang_getTranslationUnitCursor(tu->tu),
 		                    top_visit, &w);
+	if (!w.rc)
+		w.rc = host_types(&w);
+	if (!w.rc)
+		w.rc = explicit_insts(&w);
+	if (!w.rc)
+		w.rc = header_decls(&w);
 	kt_vec_release(&w.host);
+	kt_vec_release(&w.hfiles);
+	kt_vec_release(&w.cur);
+	kt_vec_release(&w.used);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);
 		kt_vec_release(&w.loops);
 		kt_vec_release(&w.subs);
+		kt_vec_release(&w.hdrs);
+		kt_vec_release(&w.hdecls);
+		kt_vec_release(&w.hincs);
 		return kt_error(KT_ENOMEM, "out of memory");
 	}
 	out->loops = w.loops.items;
@@ -428,6 +974,12 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	out->ndecls = w.decls.len;
 	out->includes = w.incs.items;
 	out->nincludes = w.incs.len;
+	out->headers = w.hdrs.items;
+	out->nheaders = w.hdrs.len;
+	out->hdecls = w.hdecls.items;
+	out->nhdecls = w.hdecls.len;
+	out->hincludes = w.hincs.items;
+	out->nhincludes = w.hincs.len;
 	return 0;
 }
 
@@ -437,5 +989,8 @@ void kt_rewrite_file_release(kt_rewrite_file *f)
 	kt_free((void *)f->includes);
 	kt_free((void *)f->loops);
 	kt_free((void *)f->subscripts);
+	kt_free((void *)f->headers);
+	kt_free((void *)f->hdecls);
+	kt_free((void *)f->hincludes);
 	memset(f, 0, sizeof(*f));
 }

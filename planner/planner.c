@@ -340,8 +340,7 @@ static bool tunable_root(const planner *P, int i)
 	const kt_candidate *x = &P->c->items[i];
 	int k = P->f->cx.items[i].kern;
 	return x->link < 0 && !x->rejected && x->role != KT_ROLE_OTHER &&
-	       x->role != KT_ROLE_VECTOR_WIDTH && k >= 0 &&
-	       !P->f->kernels.items[k].broken;
+	       x->role != KT_ROLE_VECTOR_WIDTH && k >= 0 && !P->skip[k];
 }
 
 static int add_root(planner *P, int i)
@@ -483,7 +482,7 @@ static void add_kernels(planner *P)
 	}
 	for (size_t k = 0; k < P->c->nkernels; k++) {
 		const kt_kernel_info *ki = &P->c->kernels[k];
-		if (P->f->kernels.items[k].broken)
+		if (P->skip[k])
 			continue;
 		p->kernels[p->nkernels++] = (kt_plan_kernel){
 		    .name = pl_dup(P, ki->name),
@@ -536,7 +535,7 @@ static int plan_all(planner *P)
 	collect_uses(P);
 	stride_refactors(P);
 	for (size_t k = 0; !rc && k < P->f->kernels.len; k++) {
-		if (P->f->kernels.items[k].broken)
+		if (P->skip[k])
 			continue;
 		rc = pl_refactors(P, (int)k);
 		rc = rc ? rc : pl_constraints(P, (int)k);
@@ -557,12 +556,51 @@ static int check_input(const kt_candidates *c)
 		                "no __global__ kernel defined in "
 		                "'%s'",
 		                c->path);
+	const char *missing = c->facts->tu->missing;
+	if (!ok && missing)
+		return kt_error(KT_EPARSE,
+		                "every kernel of '%s' has errors; nothing to "
+		                "annotate: the header %s is not found: its "
+		                "folder must be on the include path (an -I of "
+		                "the file's compile_commands.json entry; -p "
+		                "DIR names its folder)",
+		                c->path, missing);
 	if (!ok)
 		return kt_error(KT_EPARSE,
 		                "every kernel of '%s' has errors; "
 		                "nothing to annotate",
 		                c->path);
 	return KT_OK;
+}
+
+/*
+ * Kernels left as they are: those with errors, and a kernel whose name an
+ * earlier one has (overloads, SFINAE pairs): plans and `#pragma kt kernel`
+ * lines name kernels by name, so only the first of a name is annotated.
+ */
+static int skip_kernels(planner *P)
+{
+	const kt_candidates *c = P->c;
+	P->skip = kt_calloc(c->facts->kernels.len + 1, sizeof(bool));
+	if (!P->skip)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t k = 0; k < c->facts->kernels.len; k++) {
+		P->skip[k] = c->facts->kernels.items[k].broken;
+		for (size_t j = 0; j < k && !P->skip[k]; j++) {
+			const kt_range *r = &c->kernels[k].range;
+			if (P->skip[j] ||
+			    strcmp(c->kernels[j].name, c->kernels[k].name))
+				continue;
+			P->skip[k] = true;
+			kt_diags_add(P->d, KT_DIAG_WARNING, c->path, c->text,
+			             r->begin.line, r->begin.col, 1,
+			             "'%s' is overloaded: only its first "
+			             "definition (line %d) is annotated",
+			             c->kernels[k].name,
+			             c->kernels[j].range.begin.line);
+		}
+	}
+	return 0;
 }
 
 int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
@@ -582,6 +620,7 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 		rc = kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < c->len; i++)
 		P.param_of[i] = -1;
+	rc = rc ? rc : skip_kernels(&P);
 	rc = rc ? rc : plan_all(&P);
 	for (size_t i = 0; i < P.params.len; i++) {
 		kt_vec_release(&P.params.items[i].uses);
@@ -592,6 +631,7 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 	kt_vec_release(&P.pragmas);
 	kt_vec_release(&P.needs);
 	kt_free(P.param_of);
+	kt_free(P.skip);
 	if (!rc && kt_plan_validate(P.plan, "built-in plan", c->text,
 	                            c->text_len, diags))
 		rc = kt_error(KT_ERROR,

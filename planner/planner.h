@@ -29,6 +29,7 @@ typedef struct planner {
 	KT_VEC(kt_plan_pragma) pragmas;
 	KT_VEC(kt_plan_need) needs;
 	int *param_of; /* candidate index -> params index or -1 */
+	bool *skip;    /* kernel index -> left as it is (errors, overload) */
 	int float_ref; /* derive.c: a floating-point host parameter (no
 	                  problem size) the last expression referred to */
 	int oom;

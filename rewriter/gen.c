@@ -170,50 +170,177 @@ static const char *rtc_else(const char *h)
 	return NULL;
 }
 
+/* ---- the file's own headers, device side ---- */
+
+static bool own(const kt_rewrite_file *f, const kt_rewrite_include *inc)
+{
+	return !inc->angled && inc->header >= 0 &&
+	       (size_t)inc->header < f->nheaders;
+}
+
+/* A header's include NVRTC can take as it is (own ones: see header_ok). */
+static bool include_ok(const kt_rewrite_include *inc)
+{
+	kt_rewrite_include as_angled = *inc;
+	as_angled.angled = true; /* a `"..."` one that is not an own header */
+	return inc->guarded || rtc_safe(&as_angled);
+}
+
+/*
+ * NVRTC compiles own header h whole: none of its declarations is host-only
+ * and all it includes, own headers transitively, is NVRTC's. state[h]: 0
+ * unknown, 1 being decided (a cycle: include guards end it), 2 yes, 3 no.
+ */
+static bool header_ok(const kt_rewrite_file *f, int h, unsigned char *state)
+{
+	if (state[h])
+		return state[h] != 3;
+	state[h] = 1;
+	bool ok = true;
+	for (size_t i = 0; i < f->nhdecls && ok; i++)
+		ok = f->hdecls[i].in != h || !f->hdecls[i].host_only;
+	for (size_t i = 0; i < f->nhincludes && ok; i++) {
+		const kt_rewrite_include *inc = &f->hincludes[i];
+		if (inc->in == h)
+			ok = own(f, inc) ? header_ok(f, inc->header, state)
+			                 : include_ok(inc);
+	}
+	state[h] = ok ? 2 : 3;
+	return ok;
+}
+
+/* Whether NVRTC may see an include of the file as it is. */
+static bool file_include_ok(const kt_rewrite_file *f,
+                            const kt_rewrite_include *inc)
+{
+	if (!own(f, inc))
+		return rtc_safe(inc);
+	unsigned char *state = kt_calloc(f->nheaders, 1);
+	bool ok = state && header_ok(f, inc->header, state);
+	kt_free(state);
+	return ok;
+}
+
+static int header_rtc(kt_str *s, const kt_rewrite_file *f,
+                      const kt_rewrite_include *by, bool *seen);
+
+/* What NVRTC gets for a header's include: own headers inline (a `"..."`
+ * path is the includer's, not the file's), the others as for the file. */
+static int include_rtc(kt_str *s, const kt_rewrite_file *f,
+                       const kt_rewrite_include *inc, const char *text,
+                       bool *seen)
+{
+	const char *alt = rtc_else(inc->spelled);
+	if (own(f, inc))
+		return header_rtc(s, f, inc, seen);
+	if (include_ok(inc))
+		return kt_str_addf(
+		    s, "%.*s",
+		    (int)(inc->range.end.offset - inc->range.begin.offset),
+		    text + inc->range.begin.offset);
+	return alt && !strstr(s->ptr, alt) ? kt_str_adds(s, alt) : 0;
+}
+
+/*
+ * The device side of the own header that `by` includes, once per file
+ * (seen[h]): its text without its host-only declarations, its includes
+ * replaced as above. Its macros, conditionals and device code stay as
+ * written.
+ */
+static int header_rtc(kt_str *s, const kt_rewrite_file *f,
+                      const kt_rewrite_include *by, bool *seen)
+{
+	int h = by->header;
+	if (seen[h])
+		return 0;
+	seen[h] = true;
+	const kt_rewrite_header *hd = &f->headers[h];
+	size_t at = 0, d = 0, i = 0;
+	static const char ext[] = "#define __extension__ /* not NVRTC's */\n";
+	int rc =
+	    kt_str_addf(s, "// ktc: the device side of \"%s\"\n", by->spelled);
+	if (!rc && strstr(hd->text, "__extension__") && !strstr(s->ptr, ext))
+		rc = kt_str_adds(s, ext); /* GNU's: it only silences warnings */
+	for (;;) {
+		while (d < f->nhdecls && f->hdecls[d].in != h)
+			d++;
+		while (i < f->nhincludes && f->hincludes[i].in != h)
+			i++;
+		const kt_rewrite_decl *dc =
+		    d < f->nhdecls ? &f->hdecls[d] : NULL;
+		const kt_rewrite_include *ic =
+		    i < f->nhincludes ? &f->hincludes[i] : NULL;
+		if (rc || (!dc && !ic))
+			break;
+		bool inc = ic && (!dc || ic->range.begin.offset <
+		                             dc->range.begin.offset);
+		kt_range r = inc ? ic->range : dc->range;
+		if (r.begin.offset >= at)
+			rc = kt_str_addf(s, "%.*s", (int)(r.begin.offset - at),
+			                 hd->text + at);
+		if (!rc && inc && r.begin.offset >= at)
+			rc = include_rtc(s, f, ic, hd->text, seen);
+		if (r.end.offset > at)
+			at = r.end.offset;
+		inc ? i++ : d++;
+	}
+	if (!rc && at < hd->len)
+		rc = kt_str_addf(s, "%.*s", (int)(hd->len - at), hd->text + at);
+	if (!rc && s->len && s->ptr[s->len - 1] != '\n')
+		rc = kt_str_adds(s, "\n");
+	return rc;
+}
+
+/* What NVRTC gets for the file's include inc (seen: own headers given). */
+static int rtc_include(kt_str *s, const kt_rewrite_file *f,
+                       const kt_rewrite_include *inc, bool *seen)
+{
+	const char *alt = rtc_else(inc->spelled);
+	if (file_include_ok(f, inc))
+		return kt_str_addf(
+		    s, inc->angled ? "#include <%s>\n" : "#include \"%s\"\n",
+		    inc->spelled);
+	if (own(f, inc))
+		return header_rtc(s, f, inc, seen);
+	return alt && !strstr(s->ptr, alt) ? kt_str_adds(s, alt) : 0;
+}
+
 int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 {
-	int rc = 0;
-	for (size_t i = 0; i < f->nincludes && !rc; i++) {
-		const kt_rewrite_include *inc = &f->includes[i];
-		const char *alt = rtc_else(inc->spelled);
-		if (inc->guarded)
-			continue; /* NVRTC never sees it */
-		if (rtc_safe(inc))
-			rc = kt_str_addf(s,
-			                 inc->angled ? "#include <%s>\n"
-			                             : "#include \"%s\"\n",
-			                 inc->spelled);
-		else if (alt && !strstr(s->ptr, alt))
-			rc = kt_str_adds(s, alt);
-	}
+	bool *seen = kt_calloc(f->nheaders + 1, sizeof(bool));
+	int rc = seen ? 0 : KT_ENOMEM;
+	for (size_t i = 0; i < f->nincludes && !rc; i++)
+		if (!f->includes[i].guarded) /* else NVRTC never sees it */
+			rc = rtc_include(s, f, &f->includes[i], seen);
+	kt_free(seen);
 	return rc;
 }
 
 /* Includes to guard: NVRTC cannot compile them and nothing guards them. */
-static bool needs_guard(const kt_rewrite_include *inc)
+static bool needs_guard(const kt_rewrite_file *f, const kt_rewrite_include *inc)
 {
-	return !inc->guarded && !rtc_safe(inc);
+	return !inc->guarded && !file_include_ok(f, inc);
 }
 
 static int guard_includes(gen *g)
 {
 	const kt_rewrite_file *f = g->f;
-	for (size_t i = 0; i < f->nincludes; i++) {
-		if (!needs_guard(&f->includes[i]))
+	bool *seen = kt_calloc(f->nheaders + 1, sizeof(bool));
+	if (!seen)
+		return KT_ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < f->nincludes && !rc; i++) {
+		if (!needs_guard(f, &f->includes[i]))
 			continue;
 		size_t j = i;
 		while (j + 1 < f->nincludes &&
-		       needs_guard(&f->includes[j + 1]) &&
+		       needs_guard(f, &f->includes[j + 1]) &&
 		       only_space(f->text, f->includes[j].range.end.offset,
 		                  f->includes[j + 1].range.begin.offset))
 			j++;
 		kt_str alt = KT_STR_INIT;
-		int rc = 0;
-		for (size_t k = i; k <= j && !rc; k++) {
-			const char *e = rtc_else(f->includes[k].spelled);
-			if (e && !strstr(alt.ptr, e))
-				rc = kt_str_adds(&alt, e);
-		}
+		for (size_t k = i; k <= j && !rc; k++)
+			rc = rtc_include(&alt, f, &f->includes[k], seen);
 		char *close =
 		    kt_arena_printf(g->arena, "%s%s#endif\n",
 		                    alt.len ? "#else\n" : "", alt.ptr);
@@ -226,10 +353,11 @@ static int guard_includes(gen *g)
 		    insert_ranked(g, open, "#ifndef __CUDACC_RTC__\n", -1,
 		                  R_OPEN) ||
 		    insert_ranked(g, end, close, -1, R_CLOSE))
-			return KT_ENOMEM;
+			rc = KT_ENOMEM;
 		i = j;
 	}
-	return 0;
+	kt_free(seen);
+	return rc;
 }
 
 static int guard_host_decls(gen *g)

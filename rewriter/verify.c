@@ -68,14 +68,14 @@ static void remove_tmp(kt_nvcc_job *j)
 	rmdir(j->dir);
 }
 
-/* argv of `nvcc -ptx -arch=ARCH -I<dir> FLAGS -DDEFS -o out.ptx SRC`. */
+/* argv of `nvcc -ptx -arch=ARCH -I<dir> FLAGS -DDEFS -o out.ptx -x cu SRC`. */
 static int nvcc_argv(const char **argv, size_t cap, char *nvcc, char *arch,
                      char *incl, const kt_verify_opts *o,
                      const char *const *defs, size_t ndefs,
                      const kt_nvcc_job *j)
 {
 	size_t n = 0;
-	if (o->nflags + ndefs + 8 > cap)
+	if (o->nflags + ndefs + 10 > cap)
 		return kt_error(KT_EINVALID, "too many compiler flags");
 	snprintf(nvcc, 4096, "%s/bin/nvcc", kt_verify_cuda_root(o));
 	snprintf(arch, 64, "-arch=%s",
@@ -91,6 +91,8 @@ static int nvcc_argv(const char **argv, size_t cap, char *nvcc, char *arch,
 		argv[n++] = defs[i];
 	argv[n++] = "-o";
 	argv[n++] = "out.ptx";
+	argv[n++] = "-x"; /* a header (.cuh, .h) is CUDA too: nvcc goes by */
+	argv[n++] = "cu"; /* the extension and refuses one it does not know */
 	argv[n++] = j->src_name;
 	argv[n] = NULL;
 	return 0;
@@ -209,12 +211,14 @@ int kt_nvcc_ptx(kt_nvcc_job *j, const kt_verify_opts *o, const char *text,
 
 #ifdef KTC_HAVE_CUDA
 
-/* nvcc's flags that mean the same to NVRTC: includes, macros, standard. */
+/* nvcc's flags that mean the same to NVRTC: includes, macros, standard,
+ * fast math (NVRTC 13 refuses --expt-relaxed-constexpr and
+ * --extended-lambda as options it does not know). */
 static int nvrtc_takes(const char *f)
 {
 	return !strncmp(f, "-I", 2) || !strncmp(f, "-D", 2) ||
 	       !strncmp(f, "-U", 2) || !strncmp(f, "-std=", 5) ||
-	       !strncmp(f, "--std=", 6);
+	       !strncmp(f, "--std=", 6) || !strcmp(f, "--use_fast_math");
 }
 
 typedef struct pool {

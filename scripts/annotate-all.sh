@@ -1,80 +1,167 @@
 #!/bin/sh
-# annotate-all.sh - runs `ktc annotate` on every CUDA file of a
-# compile_commands.json and collects one diff per file for review.
+# annotate-all.sh - runs `ktc annotate` over many CUDA files and prints one
+# table row per file (result, parameters kept, kernels, lines left to
+# complete, seconds) and the totals: the measure of issue 12.
 #
-#   scripts/annotate-all.sh [-p BUILD_DIR] [-o OUT_DIR] [-i] [-k KTC] [FILTER]
+#   scripts/annotate-all.sh [-p BUILD_DIR] [-o OUT_DIR] [-i] [-k KTC]
+#                           [--timeout S] [--filter TEXT]
+#                           [--src DIR --commit SHA] [WHAT...]
 #
-#   -p BUILD_DIR  folder holding compile_commands.json (default: build)
-#   -o OUT_DIR    where the diffs and logs go (default: annotate-out)
-#   -i            annotate the files in place instead (each one only after
-#                 its own full verification; a file that fails is left as
-#                 it was)
-#   -k KTC        the ktc binary (default: ktc on PATH, else build/ktc)
-#   FILTER        only files whose path contains FILTER
+# WHAT is a compile_commands.json (each .cu/.cuh entry of it, with that
+# database), a folder (its .cu and .cuh files, each with -p's database or
+# the one ktc finds for it) or one file; none: BUILD_DIR's database
+# (default build). -o keeps each annotated file (NAME.out) and ktc's
+# messages (NAME.log) in OUT_DIR; -i annotates the files in place instead
+# (each only after its own verification); otherwise nothing is written.
+# --timeout S (default 60) stops ktc on one file; --filter keeps the files
+# whose path contains TEXT. --src DIR --commit SHA first checks that DIR
+# is a git checkout at SHA (a snapshot taken elsewhere: this script
+# fetches nothing).
 #
-# Prints one line per file (ok / failed, and the summary line of ktc) and
-# exits 1 if any file failed. Files below the current folder are named
-# relative to it, so `git apply annotate-out/*.diff` works from here. Files are annotated one after another: each
-# `ktc annotate` already uses every core for its verification.
+# Results: annotated (exit 0, at least one parameter), verified-0 (exit 0,
+# no parameter), no-kernel (ktc found no __global__ kernel), timeout,
+# crash (killed by a signal), failed (any other exit; the row ends with
+# ktc's last message). Kernels are the `__global__` words of the file.
+# Exits 1 when a file failed, timed out or crashed.
 set -u
-build=build
-out=annotate-out
-inplace=0
 ktc=$(command -v ktc 2>/dev/null || echo build/ktc)
-while getopts "p:o:ik:h" opt; do
-	case $opt in
-	p) build=$OPTARG ;;
-	o) out=$OPTARG ;;
-	i) inplace=1 ;;
-	k) ktc=$OPTARG ;;
-	*) sed -n '2,18p' "$0"; exit 2 ;;
+pdir=
+tmo=60
+src=
+commit=
+keep=
+inplace=0
+filter=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k | --ktc) ktc=$2; shift 2 ;;
+	-p) pdir=$2; shift 2 ;;
+	-o | --keep) keep=$2; shift 2 ;;
+	-i) inplace=1; shift ;;
+	--timeout) tmo=$2; shift 2 ;;
+	--filter) filter=$2; shift 2 ;;
+	--src) src=$2; shift 2 ;;
+	--commit) commit=$2; shift 2 ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--) shift; break ;;
+	-*) echo "annotate-all.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
 	esac
 done
-shift $((OPTIND - 1))
-filter=${1:-}
-db="$build/compile_commands.json"
-if [ ! -r "$db" ]; then
-	echo "annotate-all: cannot read '$db' (see -p)" >&2
-	exit 2
+if [ $# = 0 ]; then
+	db="${pdir:-build}/compile_commands.json"
+	[ -r "$db" ] || { echo "annotate-all.sh: cannot read '$db' (see -p)" >&2; exit 2; }
+	set -- "$db"
 fi
-mkdir -p "$out"
+if [ -n "$src" ]; then
+	head=$(git -C "$src" rev-parse HEAD 2>/dev/null) ||
+		{ echo "annotate-all.sh: '$src' is not a git checkout" >&2; exit 2; }
+	case $head in
+	"$commit"*) ;;
+	*) echo "annotate-all.sh: '$src' is at $head, not $commit" >&2; exit 2 ;;
+	esac
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-all-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$keep" ] && mkdir -p "$keep"
 
-# The "file" of each entry, made absolute with its "directory" (the JSON
-# that CMake, Bear and Ninja write puts each key on a line of its own, or
-# all keys of an entry on one line; both are read here).
-files=$(awk '
-	function val(s, key,   r) {
-		r = s; sub(".*\"" key "\"[ \t]*:[ \t]*\"", "", r)
-		sub("\".*", "", r); return r
-	}
-	/"directory"[ \t]*:/ { dir = val($0, "directory") }
-	/"file"[ \t]*:/ {
-		f = val($0, "file")
-		if (f !~ /^\//) f = dir "/" f
-		print f
-	}' "$db" | grep '\.cu$' | sort -u)
+# The files: "FILE<TAB>BUILD_DIR" lines.
+for w in "$@"; do
+	if [ -f "$w" ] && [ "${w##*/}" = compile_commands.json ]; then
+		python3 - "$w" <<'PY'
+import json, os, sys
+db = sys.argv[1]
+seen = set()
+for e in json.load(open(db)):
+    f = os.path.normpath(os.path.join(e.get("directory", "."), e["file"]))
+    if f.endswith((".cu", ".cuh", ".h")) and f not in seen:
+        seen.add(f)
+        print(f + "\t" + os.path.dirname(os.path.abspath(db)))
+PY
+	elif [ -d "$w" ]; then
+		find "$w" -type f \( -name '*.cu' -o -name '*.cuh' \) | sort |
+			sed "s|\$|	$pdir|"
+	else
+		printf '%s\t%s\n' "$w" "$pdir"
+	fi
+done >"$tmp/files"
 
-status=0
-for f in $files; do
-	# relative to here when below it, so the diffs apply from here
-	f=$(realpath -m --relative-base=. "$f")
+printf '%-60s %-10s %6s %7s %8s %7s  %s\n' file result params kernels complete seconds note
+n=0
+while IFS='	' read -r f bd; do
 	case "$f" in *"$filter"*) ;; *) continue ;; esac
-	name=$(echo "$f" | sed 's|^/||; s|/|_|g')
+	n=$((n + 1))
+	pflag=
+	[ -n "$bd" ] && pflag="-p $bd"
+	out="$tmp/out.$n"
+	s=$(date +%s.%N)
 	if [ $inplace = 1 ]; then
-		"$ktc" annotate -p "$build" -i "$f" 2>"$out/$name.log"
+		timeout "$tmo" "$ktc" annotate $pflag -j 1 -i "$f" \
+			>/dev/null 2>"$tmp/err" </dev/null
+		rc=$?
+		[ $rc = 0 ] && cp "$f" "$out"
 	else
-		"$ktc" annotate -p "$build" --diff "$f" >"$out/$name.diff" \
-			2>"$out/$name.log"
+		timeout "$tmo" "$ktc" annotate $pflag -j 1 -o "$out" "$f" \
+			>/dev/null 2>"$tmp/err" </dev/null
+		rc=$?
 	fi
-	rc=$?
-	summary=$(grep '^ktc annotate: ' "$out/$name.log" | tail -1)
-	summary=${summary#ktc annotate: }
-	summary=${summary#"$f": }
-	if [ $rc = 0 ]; then
-		echo "ok      $f: $summary"
+	e=$(date +%s.%N)
+	secs=$(echo "$e - $s" | bc)
+	params=$(sed -n 's/.*: \([0-9]*\) parameters\{0,1\} kept.*/\1/p' \
+		"$tmp/err" | tail -1)
+	params=${params:-0}
+	kernels=$(grep -c '__global__' "$f")
+	complete=0
+	[ -f "$out" ] && complete=$(grep -c 'ktc: complete' "$out")
+	note=
+	if [ $rc = 124 ]; then
+		result=timeout
+	elif [ $rc -gt 128 ]; then
+		result=crash
+	elif [ $rc = 0 ] && [ "$params" -gt 0 ]; then
+		result=annotated
+	elif [ $rc = 0 ]; then
+		result=verified-0
+	elif grep -q 'no __global__ kernel' "$tmp/err"; then
+		result=no-kernel
 	else
-		echo "failed  $f: $summary"
-		status=1
+		result=failed
+		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
+			cut -c1-160)
 	fi
-done
-exit $status
+	if [ -n "$keep" ]; then
+		k=$(echo "$f" | sed 's|^/||; s|/|_|g')
+		cp "$tmp/err" "$keep/$k.log"
+		[ -f "$out" ] && cp "$out" "$keep/$k.out"
+	fi
+	rm -f "$out"
+	printf '%-60s %-10s %6s %7s %8s %7.2f  %s\n' "$f" "$result" "$params" \
+		"$kernels" "$complete" "$secs" "$note"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$result" "$params" "$kernels" \
+		"$complete" "$secs" >>"$tmp/rows"
+done <"$tmp/files"
+
+[ -f "$tmp/rows" ] || { echo "no files"; exit 1; }
+python3 - "$tmp/rows" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+n = len(rows)
+by = {}
+for r in rows:
+    by[r[0]] = by.get(r[0], 0) + 1
+ok = [r for r in rows if r[0] in ("annotated", "verified-0")]
+ann = [r for r in rows if r[0] == "annotated"]
+kern_ok = sum(int(r[2]) for r in ok)
+params = sum(int(r[1]) for r in ok)
+t = sorted(float(r[4]) for r in rows)
+def pct(p):
+    return t[min(len(t) - 1, int(p * len(t)))]
+print()
+print("files %d: %s" % (n, ", ".join("%s %d" % (k, by[k]) for k in sorted(by))))
+print("annotated and verified: %d of %d (%.0f%%)" % (len(ann), n, 100.0 * len(ann) / n))
+print("parameters per kernel (verified files): %s" %
+      ("%.2f (%d / %d)" % (params / kern_ok, params, kern_ok) if kern_ok else "-"))
+print("lines left to complete (verified files): %d" % sum(int(r[3]) for r in ok))
+print("seconds per file: p50 %.1f, p95 %.1f, max %.1f" % (pct(0.5), pct(0.95), t[-1]))
+sys.exit(1 if any(r[0] in ("failed", "timeout", "crash") for r in rows) else 0)
+PY

@@ -216,6 +216,7 @@ typedef struct kt_rewrite_decl {
 	bool host_only; /* NVRTC cannot compile it: kept under a guard */
 	bool kernel;
 	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
+	int in;       /* hdecls: the header it stands in (headers[]) */
 	const char *const *params; /* a kernel's parameter names, in order */
 	size_t nparams;
 } kt_rewrite_decl;
@@ -226,7 +227,21 @@ typedef struct kt_rewrite_include {
 	const char *spelled; /* the header as written: `cstdint`, `k.cuh` */
 	bool angled;
 	bool guarded; /* inside the file's own #ifndef __CUDACC_RTC__ */
+	int header;   /* the own header it includes (headers[]), or -1 */
+	int in; /* the own header it stands in (headers[]), -1: the file */
 } kt_rewrite_include;
+
+/*
+ * One of the file's own headers: a `"..."` include found outside the CUDA
+ * toolkit and the system headers, and those such headers include the same
+ * way. NVRTC gets its device side (kt_rewrite_file's hdecls and hincludes
+ * say what to leave out) when it cannot compile it whole.
+ */
+typedef struct kt_rewrite_header {
+	const char *path;
+	const char *text;
+	size_t len;
+} kt_rewrite_header;
 
 /*
  * A loop `for (TYPE VAR = START; VAR < BOUND; VAR += STEP) BODY` of the file
@@ -256,6 +271,14 @@ typedef struct kt_rewrite_file {
 	size_t nloops;
 	const kt_rewrite_subscript *subscripts; /* in source order */
 	size_t nsubscripts;
+	const kt_rewrite_header *headers;
+	size_t nheaders;
+	/* the headers' top-level host-only declarations and their includes,
+	 * offsets in their header's text, by header then offset (`in`) */
+	const kt_rewrite_decl *hdecls;
+	size_t nhdecls;
+	const kt_rewrite_include *hincludes;
+	size_t nhincludes;
 } kt_rewrite_file;
 
 /*

@@ -26,9 +26,15 @@ void kt_cu_format_value(char *buf, size_t n, kt_value v)
 	}
 	kt_num_float_literal(buf, n, v.f);
 	if (v.f < 0) {
-		char tmp[64];
-		snprintf(tmp, sizeof(tmp), "(%s)", buf);
-		snprintf(buf, n, "%s", tmp);
+		/* in place: a copy through a buffer of its own size is a
+		 * truncation GCC 12 rejects at -O2 -Werror */
+		size_t len = strlen(buf);
+		if (len + 3 <= n) {
+			memmove(buf + 1, buf, len);
+			buf[0] = '(';
+			buf[len + 1] = ')';
+			buf[len + 2] = '\0';
+		}
 	}
 }
 

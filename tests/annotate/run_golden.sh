@@ -9,6 +9,8 @@
 #   out.diff  `ktc annotate --diff`
 #   out.diag  what ktc printed on stderr
 #   rc        the exit status
+# `extra=inputs/a.h ...` names headers copied beside the input wherever it
+# is copied (the file's own `"..."` includes).
 # On success the test also proves, without ktc's own checks, that the diff
 # applies with `patch -p1` and `git apply`, that nvcc compiles out.cu and
 # that its default PTX is the original's; on failure, that the input file
@@ -22,6 +24,7 @@ get() { sed -n "s/^$1=//p" "$conf"; }
 input="$here/$(get input)"
 plan=$(get plan)
 args=$(get args)
+extra=$(get extra)
 name=$(basename "$input")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 if [ ! -x "$nvcc" ]; then
@@ -31,7 +34,10 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-golden-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/work" "$tmp/diff"
+mkdir "$tmp/work" "$tmp/diff" "$tmp/p" "$tmp/o"
+for d in work diff p o; do
+	for h in $extra; do cp "$here/$h" "$tmp/$d/"; done
+done
 cp "$input" "$tmp/work/$name"
 cp "$input" "$tmp/diff/$name"
 planarg=""
@@ -74,7 +80,6 @@ if ! cmp -s "$input" "$tmp/diff/$name"; then
 fi
 
 # The diff is accepted by patch and git apply and gives the annotated file.
-mkdir "$tmp/p"
 cp "$input" "$tmp/p/$name"
 if ! (cd "$tmp/p" && patch -s -p1 <"$tmp/out.diff") ||
 	! cmp -s "$tmp/p/$name" "$tmp/work/$name"; then
@@ -97,12 +102,11 @@ fi
 			-e '/^$/d' "$1"
 	}
 	dir=$(dirname "$input")
-	mkdir "$tmp/o"
 	cp "$input" "$tmp/o/$name"
-	if ! (cd "$tmp/o" && "$nvcc" -ptx -arch=sm_90a -I"$dir" "$name" \
+	if ! (cd "$tmp/o" && "$nvcc" -ptx -arch=sm_90a -I"$dir" -x cu "$name" \
 		-o orig.ptx) ||
 		! (cd "$tmp/work" && "$nvcc" -ptx -arch=sm_90a -I"$dir" \
-			"$name" -o ann.ptx); then
+			-x cu "$name" -o ann.ptx); then
 		echo "FAIL nvcc does not compile the original or the annotated file"
 		fail=1
 	elif ! norm "$tmp/o/orig.ptx" >"$tmp/a.ptx" ||

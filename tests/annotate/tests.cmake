@@ -22,8 +22,16 @@ if(KTC_HAVE_LIBCLANG)
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
   add_test(NAME annotate_compdb_in_build
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compdb_check.sh $<TARGET_FILE:ktc>)
+  add_test(NAME annotate_compdb_response_files
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compdb_rsp_check.sh
+                   $<TARGET_FILE:ktc>)
+  add_test(NAME annotate_all_table
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/annotate_all_check.sh
+                   $<TARGET_FILE:ktc>)
   add_test(NAME annotate_clangd
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/clangd_check.sh)
-  set_tests_properties(annotate_cli annotate_compdb_in_build annotate_clangd PROPERTIES
+  set_tests_properties(annotate_cli annotate_compdb_in_build
+                       annotate_compdb_response_files annotate_all_table
+                       annotate_clangd PROPERTIES
                        LABELS annotate SKIP_RETURN_CODE 77)
 endif()

@@ -148,9 +148,17 @@ worker_killed_retried)
 		sleep 0.05
 	done
 	sleep 0.5 # CHEAT=1 builds and runs (30 timed runs of ~80 ms)
-	worker=$(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
-	[ -n "$worker" ] || fail "no worker process of $pid"
-	kill -KILL $worker
+	# a worker may end between the look and the kill (one configuration
+	# done, the next one's worker not yet there): look again
+	n=0
+	until worker=$(awk -v p="$pid" '$4 == p { print $1 }' \
+		/proc/[0-9]*/stat 2>/dev/null) && [ -n "$worker" ] &&
+		kill -KILL $worker 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 200 ] || fail "no worker process of $pid to kill"
+		kill -0 "$pid" 2>/dev/null || fail "ended before the kill"
+		sleep 0.01
+	done
 	wait "$pid" || fail "ktc tune: $(cat err.txt)"
 	cat out.txt err.txt
 	"$check" status res.json CHEAT=0 correct ""

@@ -1,0 +1,44 @@
+// cast_to_dependent_ref: a template kernel that views its shared memory
+// through a reference to a type that depends on the template argument
+// (libclang has no pointee type for it).
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+
+template <typename T> struct scale_traits {
+	struct storage {
+		T scale;
+	};
+};
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE) smem(4)
+#pragma kt arg n int = n
+// ktc: complete and uncomment: #pragma kt kernel template(?)
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+// ktc: complete and uncomment: #pragma kt arg s float = ?
+template <typename Traits>
+__global__ void scale_kernel(float *y, const float *x, float s, int n)
+{
+	extern __shared__ char smem[];
+	typename Traits::storage &st =
+	    reinterpret_cast<typename Traits::storage &>(smem);
+	if (threadIdx.x == 0)
+		st.scale = s;
+	__syncthreads();
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = x[i] * st.scale;
+}
+
+#ifndef __CUDACC_RTC__
+void scale(float *y, const float *x, float s, int n)
+{
+	scale_kernel<scale_traits<float>>
+	    <<<(n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, BLOCK_SIZE, sizeof(float)>>>(y, x, s, n);
+}
+#endif

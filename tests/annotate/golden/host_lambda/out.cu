@@ -1,0 +1,42 @@
+// host_lambda: the launch sits in a lambda inside the host function, and
+// a host lambda is kept in a variable at namespace scope.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem count values(?)
+#pragma kt launch grid((count + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg n int = count
+__global__ void copy_kernel(float *y, const float *x, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = x[i];
+	}
+}
+
+#ifndef __CUDACC_RTC__
+auto blocks = [](int n) { return (n + 255) / 256; }
+#endif
+;
+
+#ifndef __CUDACC_RTC__
+void copy(float *y, const float *x, int n, cudaStream_t s)
+{
+	auto go = [&](int count) {
+		copy_kernel<<<((((count + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, s>>>(y, x, count);
+	};
+	go(n);
+}
+#endif

@@ -1,0 +1,47 @@
+// host_static: a static launcher, a static host helper and a static
+// host table.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+// ktc: complete and uncomment: #pragma kt arg a float = ?
+#pragma kt arg n int = n
+__global__ void scale_kernel(float *y, const float *x, float a, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = a * x[i];
+	}
+}
+
+#ifndef __CUDACC_RTC__
+static int blocks_for(int n) { return (n + 255) / 256; }
+static const char *names[] = {"scale"}
+#endif
+;
+
+#ifndef __CUDACC_RTC__
+static void scale(float *y, const float *x, float a, int n, cudaStream_t s)
+{
+	scale_kernel<<<(((blocks_for(n)) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, s>>>(y, x, a, n);
+}
+
+void scale_entry(float *y, const float *x, float a, int n, cudaStream_t s)
+{
+	(void)names;
+	scale(y, x, a, n, s);
+}
+#endif

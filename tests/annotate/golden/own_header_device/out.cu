@@ -1,0 +1,34 @@
+// own_header_device: the file's own header holds device code only, so
+// NVRTC takes it as it is: the include stays, unguarded.
+#include "own_header_device.h"
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg x float[?] inout
+// ktc: complete and uncomment: #pragma kt arg b float = ?
+#pragma kt arg n int = n
+__global__ void add_bias(float *x, float b, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			x[i] = bias_of(x[i], b);
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void run_add_bias(float *x, float b, int n)
+{
+	add_bias<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(x, b, n);
+}
+#endif
