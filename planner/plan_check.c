@@ -294,6 +294,155 @@ static void check_expr(ck *c, const char *path, const char *e)
 		fail(c, path, "empty expression");
 }
 
+/* ---------------------------------------------------------------- with */
+
+/*
+ * A `with` is spliced into the user's code, so it is parsed, not scanned:
+ * the parameter's name, decimal integer literals, parentheses, unary minus
+ * and + - * / % << >>, nothing else (no other name, call, `;`, brace,
+ * comment, string or preprocessor line can pass). The planner writes
+ * `N`, `(N - 1)`, `(N / 32)`, `(N * 4)`; a bound on the length and the
+ * nesting keeps a hostile text from costing more than its size.
+ */
+enum { WITH_MAX_LEN = 256, WITH_MAX_DEPTH = 16, WITH_MAX_DIGITS = 9 };
+
+typedef struct wp {
+	const char *s, *at, *name;
+	size_t nlen;
+	int depth;
+	const char *err; /* the first problem; NULL while none */
+} wp;
+
+static void wp_skip(wp *w)
+{
+	while (*w->at == ' ' || *w->at == '\t')
+		w->at++;
+}
+
+static bool wp_fail(wp *w, const char *why)
+{
+	if (!w->err)
+		w->err = why;
+	return false;
+}
+
+static bool wp_expr(wp *w);
+
+/* primary: NAME | INT | "(" expr ")" */
+static bool wp_primary(wp *w)
+{
+	wp_skip(w);
+	const char *b = w->at;
+	if (isalpha((unsigned char)*b) || *b == '_') {
+		while (isalnum((unsigned char)*w->at) || *w->at == '_')
+			w->at++;
+		if ((size_t)(w->at - b) != w->nlen ||
+		    strncmp(b, w->name, w->nlen)) {
+			w->at = b;
+			return wp_fail(w, "a name other than the parameter's");
+		}
+		return true;
+	}
+	if (isdigit((unsigned char)*b)) {
+		while (isdigit((unsigned char)*w->at))
+			w->at++;
+		if (w->at - b > WITH_MAX_DIGITS ||
+		    (*b == '0' && w->at - b > 1)) {
+			w->at = b;
+			return wp_fail(w, "a literal that is not a small "
+			                  "decimal integer");
+		}
+		if (isalnum((unsigned char)*w->at) || *w->at == '_' ||
+		    *w->at == '.' || *w->at == '\'')
+			return wp_fail(w, "a literal that is not a small "
+			                  "decimal integer");
+		return true;
+	}
+	if (*b != '(')
+		return wp_fail(w, "a character that starts no operand");
+	if (++w->depth > WITH_MAX_DEPTH)
+		return wp_fail(w, "parentheses nested too deep");
+	w->at++;
+	if (!wp_expr(w))
+		return false;
+	wp_skip(w);
+	if (*w->at != ')')
+		return wp_fail(w, "a missing ')'");
+	w->at++;
+	w->depth--;
+	return true;
+}
+
+/* unary: "-" unary | primary */
+static bool wp_unary(wp *w)
+{
+	wp_skip(w);
+	if (*w->at != '-')
+		return wp_primary(w);
+	if (++w->depth > WITH_MAX_DEPTH)
+		return wp_fail(w, "operators nested too deep");
+	w->at++;
+	bool ok = wp_unary(w);
+	w->depth--;
+	return ok;
+}
+
+/* The binary operator at w->at, its length; 0 when none. */
+static size_t wp_binop(const wp *w)
+{
+	const char *a = w->at;
+	if ((a[0] == '<' || a[0] == '>') && a[1] == a[0])
+		return 2;
+	return *a && strchr("+-*/%", *a) ? 1 : 0;
+}
+
+/* expr: unary (binop unary)*, one precedence is enough: nothing is
+ * evaluated here, and the text is pasted as it stands */
+static bool wp_expr(wp *w)
+{
+	if (!wp_unary(w))
+		return false;
+	for (;;) {
+		wp_skip(w);
+		size_t n = wp_binop(w);
+		if (!n)
+			return true;
+		w->at += n;
+		if (!wp_unary(w))
+			return false;
+	}
+}
+
+/* Refuses a `with` that is not an expression over name and literals. */
+static void check_with(ck *c, const char *path, const char *with,
+                       const char *name)
+{
+	if (!with || !name || !*with)
+		return;
+	size_t len = strlen(with);
+	if (len > WITH_MAX_LEN) {
+		fail(c, path, "'with' is %zu bytes long (at most %d)", len,
+		     WITH_MAX_LEN);
+		return;
+	}
+	wp w = {with, with, name, strlen(name), 0, NULL};
+	if (wp_expr(&w)) {
+		wp_skip(&w);
+		if (*w.at)
+			wp_fail(&w, w.at[0] == ')'
+			                ? "an unmatched ')'"
+			                : "text after the expression");
+	}
+	if (!w.err)
+		return;
+	unsigned char ch = (unsigned char)*w.at;
+	fail(c, path,
+	     "'with' must be an expression over '%s' and integer literals "
+	     "(+ - * / %% << >>, parentheses): %s at character %zu%s%.*s%s",
+	     name, w.err, (size_t)(w.at - with) + 1, isgraph(ch) ? " ('" : "",
+	     isgraph(ch) ? 1 : 0, w.at, isgraph(ch) ? "')" : "");
+}
+
 /* ------------------------------------------------------------- params */
 
 static int cmp_i64(const void *a, const void *b)
@@ -353,6 +502,9 @@ static void check_use(ck *c, size_t i, size_t u, const kt_plan_param *pa,
 		fail(c, path, "missing required field 'with'");
 	if (use->with && !*use->with)
 		fail(c, path, "'with' is empty");
+	char *wpath = pathf(c, "%s.with", path);
+	check_with(c, wpath, use->with, pa->name);
+	kt_free(wpath);
 	if (use->launch >= 0 && k && (size_t)use->launch >= k->nlaunches)
 		fail(c, path, "launch %d does not exist (kernel '%s' has %zu)",
 		     use->launch, k->name, k->nlaunches);
@@ -459,6 +611,9 @@ static void check_refactor(ck *c, size_t i)
 		char *ep = pathf(c, "%s.edits[%zu].range", path, e);
 		check_range(c, ep, f->edits[e].range, f->edits[e].text);
 		add_edit(c, f->edits[e].range, ep);
+		char *wpath = pathf(c, "%s.edits[%zu].with", path, e);
+		check_with(c, wpath, f->edits[e].with, f->param);
+		kt_free(wpath);
 	}
 	if (f->index_decl.begin.line > 0) {
 		sub = pathf(c, "%s.index_decl", path);

@@ -450,6 +450,114 @@ static void test_long_string_is_read(void)
 	kt_diags_release(&d);
 }
 
+/* The plan with the `with` of uses[nth] (0: device, 1: host) set to with;
+ * KT_EPARSE and an error at that field containing want are expected. */
+static void expect_with_error(int nth, const char *with, const char *want)
+{
+	char *json = plan_text();
+	const char *from = "\"with\": \"BLOCK\"";
+	char *at = json ? strstr(json, from) : NULL;
+	for (int i = 0; at && i < nth; i++)
+		at = strstr(at + 1, from);
+	CHECK(at != NULL);
+	kt_str e = KT_STR_INIT, w = KT_STR_INIT;
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_plan *p = NULL;
+	int rc = -100;
+	if (at && !kt_str_add(&e, json, (size_t)(at - json)) &&
+	    !kt_str_addf(&e, "\"with\": \"%s\"", with) &&
+	    !kt_str_adds(&e, at + strlen(from)))
+		rc = kt_plan_from_json(&p, e.ptr, e.len, "plan.json", src,
+		                       sizeof(src) - 1, &d);
+	CHECK_EQ_INT(rc, KT_EPARSE);
+	CHECK(p == NULL);
+	kt_str_addf(&w, "params[0].uses[%d].with: ", nth);
+	bool found = false;
+	for (size_t i = 0; i < d.len; i++)
+		found |= strstr(d.items[i].message, w.ptr) &&
+		         strstr(d.items[i].message, want);
+	if (!found) {
+		fprintf(stderr, "'%s': wanted '%s%s', got:\n", with, w.ptr,
+		        want);
+		kt_diags_print(&d, stderr, 0);
+	}
+	CHECK(found);
+	kt_plan_free(p);
+	kt_diags_release(&d);
+	kt_str_release(&w);
+	kt_str_release(&e);
+	kt_free(json);
+}
+
+/* Each form that could smuggle code into the user's file, device and host. */
+static void test_with_must_be_an_expression_over_the_parameter(void)
+{
+	static const struct {
+		const char *with, *want;
+	} bad[] = {
+	    {"BLOCK + n", "a name other than the parameter's at character 9"},
+	    {"f(BLOCK)", "a name other than the parameter's at character 1"},
+	    {"BLOCK; system(0)", "text after the expression at character 6"},
+	    {"BLOCK } int x; {", "text after the expression"},
+	    {"BLOCK /* x */", "a character that starts no operand"},
+	    {"BLOCK // x", "a character that starts no operand"},
+	    {"BLOCK\\n#include <x>", "text after the expression"},
+	    {"#define BLOCK 1", "a character that starts no operand"},
+	    {"\\\"s\\\" BLOCK", "a character that starts no operand"},
+	    {"'a' + BLOCK", "a character that starts no operand"},
+	    {"BLOCK, 1", "text after the expression"},
+	    {"BLOCK ? 1 : 2", "text after the expression"},
+	    {"(BLOCK", "a missing ')'"},
+	    {"BLOCK)", "an unmatched ')'"},
+	    {"BLOCK + 1.5", "not a small decimal integer"},
+	    {"BLOCK + 0x10", "not a small decimal integer"},
+	    {"BLOCK + 1u", "not a small decimal integer"},
+	    {"BLOCK + 99999999999999999999", "not a small decimal integer"},
+	    {"BLOCKS", "a name other than the parameter's"},
+	    {"BLOCK +", "a character that starts no operand"},
+	    {"((((((((((((((((((BLOCK))))))))))))))))))", "nested too deep"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int nth = 0; nth < 2; nth++)
+			expect_with_error(nth, bad[i].with, bad[i].want);
+}
+
+static void test_with_expressions_the_planner_writes_are_read(void)
+{
+	static const char *const good[] = {
+	    "BLOCK",     "(BLOCK - 1)", "(BLOCK / 32)",          "(BLOCK * 4)",
+	    "BLOCK + 1", "-BLOCK",      "(BLOCK << 1) % 7 >> 1", "2 * (BLOCK)"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		kt_str to = KT_STR_INIT;
+		kt_diags d;
+		kt_diags_init(&d);
+		kt_str_addf(&to, "\"with\": \"%s\"", good[i]);
+		int rc = parse_edited(&d, "\"with\": \"BLOCK\"", to.ptr);
+		if (rc)
+			kt_diags_print(&d, stderr, 0);
+		CHECK_EQ_INT(rc, 0);
+		kt_diags_release(&d);
+		kt_str_release(&to);
+	}
+}
+
+static void test_refactor_edit_with_is_checked(void)
+{
+	char region[160], lit[160], json[600];
+	snprintf(json, sizeof(json),
+	         "\"refactors\": [{\"kind\": \"stride_follows_block\", "
+	         "\"kernel\": \"k\", \"param\": \"BLOCK\", \"index_var\": "
+	         "\"i\", \"region\": %s, \"edits\": [{\"range\": %s, "
+	         "\"text\": \"256\", \"with\": \"BLOCK; }\"}]}]",
+	         range_text(region, sizeof(region), "int i", 0),
+	         range_text(lit, sizeof(lit), "256", 0));
+	expect_error("\"refactors\": []", json,
+	             "refactors[0].edits[0].with: 'with' must be an "
+	             "expression over 'BLOCK'",
+	             SRC);
+}
+
 int main(void)
 {
 	RUN(test_built_plan_validates_against_its_file);
@@ -476,5 +584,8 @@ int main(void)
 	RUN(test_errors_are_capped);
 	RUN(test_deep_nesting_is_refused);
 	RUN(test_long_string_is_read);
+	RUN(test_with_must_be_an_expression_over_the_parameter);
+	RUN(test_with_expressions_the_planner_writes_are_read);
+	RUN(test_refactor_edit_with_is_checked);
 	return check_summary();
 }
