@@ -241,6 +241,20 @@ static int include_rtc(kt_str *s, const kt_rewrite_file *f,
 	return alt && !strstr(s->ptr, alt) ? kt_str_adds(s, alt) : 0;
 }
 
+/* What nvcc's headers declare for device code and NVRTC does not: GNU's
+ * `__extension__` (it only silences warnings) and the runtime's device
+ * functions, with the definitions cuda_device_runtime_api.h gives nvcc. */
+static const char *const rtc_lacks[][2] = {
+    {"__extension__", "#define __extension__ /* not NVRTC's */\n"},
+    {"cudaGridDependencySynchronize",
+     "static inline __device__ void cudaGridDependencySynchronize(void)\n"
+     "{\n\tasm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n}\n"},
+    {"cudaTriggerProgrammaticLaunchCompletion",
+     "static inline __device__ void "
+     "cudaTriggerProgrammaticLaunchCompletion(void)\n"
+     "{\n\tasm volatile(\"griddepcontrol.launch_dependents;\" :::);\n}\n"},
+};
+
 /*
  * The device side of the own header that `by` includes, once per file
  * (seen[h]): its text without its host-only declarations, its includes
@@ -256,11 +270,13 @@ static int header_rtc(kt_str *s, const kt_rewrite_file *f,
 	seen[h] = true;
 	const kt_rewrite_header *hd = &f->headers[h];
 	size_t at = 0, d = 0, i = 0;
-	static const char ext[] = "#define __extension__ /* not NVRTC's */\n";
 	int rc =
 	    kt_str_addf(s, "// ktc: the device side of \"%s\"\n", by->spelled);
-	if (!rc && strstr(hd->text, "__extension__") && !strstr(s->ptr, ext))
-		rc = kt_str_adds(s, ext); /* GNU's: it only silences warnings */
+	for (size_t k = 0; !rc && k < sizeof(rtc_lacks) / sizeof(*rtc_lacks);
+	     k++)
+		if (strstr(hd->text, rtc_lacks[k][0]) &&
+		    !strstr(s->ptr, rtc_lacks[k][1]))
+			rc = kt_str_adds(s, rtc_lacks[k][1]);
 	for (;;) {
 		while (d < f->nhdecls && f->hdecls[d].in != h)
 			d++;

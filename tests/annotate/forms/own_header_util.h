@@ -53,3 +53,10 @@ typedef struct {
 		float both[2];
 	};
 } range_f;
+
+/* CUDA runtime device functions that NVRTC does not declare */
+static __device__ void wait_for_previous_grid()
+{
+	cudaGridDependencySynchronize();
+	cudaTriggerProgrammaticLaunchCompletion();
+}

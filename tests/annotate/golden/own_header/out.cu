@@ -6,6 +6,14 @@
 #else
 // ktc: the device side of "own_header_util.h"
 #define __extension__ /* not NVRTC's */
+static inline __device__ void cudaGridDependencySynchronize(void)
+{
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+static inline __device__ void cudaTriggerProgrammaticLaunchCompletion(void)
+{
+	asm volatile("griddepcontrol.launch_dependents;" :::);
+}
 // own_header_util.h: device helpers beside host includes and host code.
 #pragma once
 
@@ -66,6 +74,13 @@ typedef struct {
 		float both[2];
 	};
 } range_f;
+
+/* CUDA runtime device functions that NVRTC does not declare */
+static __device__ void wait_for_previous_grid()
+{
+	cudaGridDependencySynchronize();
+	cudaTriggerProgrammaticLaunchCompletion();
+}
 #endif
 
 #ifndef BLOCK_SIZE
