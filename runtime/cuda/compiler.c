@@ -10,6 +10,7 @@
  * (docs/cuda-backend.md). A compiler that crashes costs one configuration
  * (`compile`, with the reason) and is started again.
  */
+#include "runtime/backend_impl.h"
 #include "runtime/cuda/backend.h"
 
 #include <signal.h>
@@ -121,22 +122,30 @@ int kt_cu_compiler_main(int fd)
 	}
 }
 
-/* The compiler died or hung: the configuration fails to compile. */
-static void lost(kt_cu_compiler *c, kt_cu_binary *out, const char *what)
+/*
+ * The compiler died or hung: the configuration fails to compile, unless it
+ * was killed from outside (a user, the OOM killer): then the signal is
+ * returned, for the caller to try again. A hung one is killed here.
+ */
+static int lost(kt_cu_compiler *c, kt_cu_binary *out, const char *what,
+                bool hung)
 {
 	kt_str why = KT_STR_INIT;
 	kt_str_addf(&why, "%s: ", what);
-	kill(c->pid, SIGKILL);
-	kt_cu_reap(c->pid, "compiler", &why);
+	if (hung)
+		kill(c->pid, SIGKILL);
+	int sig = kt_cu_reap(c->pid, "compiler", &why);
 	close(c->fd);
 	c->pid = 0;
 	c->fd = -1;
 	*out = (kt_cu_binary){0};
 	out->log = kt_str_detach(&why);
+	return hung || !kt_backend_killed_from_outside(sig) ? 0 : sig;
 }
 
-int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
-                       const kt_cu_source *src, const char *cache_dir)
+static int compile_once(kt_cu_compiler *c, kt_cu_binary *out,
+                        const kt_cu_source *src, const char *cache_dir,
+                        int *killed)
 {
 	int rc = c->pid ? 0 : kt_cu_spawn(&c->pid, &c->fd, true, c->exe);
 	kt_str s = KT_STR_INIT;
@@ -147,7 +156,8 @@ int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
 	kt_str_release(&s);
 	if (rc) {
 		if (c->pid)
-			lost(c, out, "cannot reach the compiler process");
+			*killed = lost(
+			    c, out, "cannot reach the compiler process", false);
 		return out->log ? 0 : rc;
 	}
 	uint32_t type = 0;
@@ -155,9 +165,10 @@ int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
 	size_t len = 0;
 	rc = kt_cu_recv(c->fd, &type, &msg, &len, COMPILE_TIMEOUT_S);
 	if (rc || type != KT_CU_BINARY) {
-		lost(c, out,
-		     rc == KT_CU_TIMEOUT ? "NVRTC did not finish"
-		                         : "NVRTC failed");
+		bool hung = rc == KT_CU_TIMEOUT;
+		*killed =
+		    lost(c, out, hung ? "NVRTC did not finish" : "NVRTC failed",
+		         hung);
 		rc = 0;
 	} else {
 		kt_cu_reader r = {msg, len, 0, false};
@@ -165,6 +176,30 @@ int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
 	}
 	kt_free(msg);
 	return rc;
+}
+
+/*
+ * compile_once, again while the compiler process is killed from outside:
+ * that is not the configuration's failure, and a third such death stops
+ * the run instead of recording one (as the worker's, evaluate.c).
+ */
+int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
+                       const kt_cu_source *src, const char *cache_dir)
+{
+	for (int tries = 0;; tries++) {
+		int killed = 0;
+		int rc = compile_once(c, out, src, cache_dir, &killed);
+		if (rc || !killed)
+			return rc;
+		kt_cu_binary_release(out);
+		*out = (kt_cu_binary){0};
+		if (tries == 2)
+			return kt_error(KT_EBACKEND,
+			                "cuda: the compiler process was killed "
+			                "from outside (signal %d) three times "
+			                "compiling one configuration",
+			                killed);
+	}
 }
 
 void kt_cu_compiler_stop(kt_cu_compiler *c)
