@@ -184,7 +184,13 @@ static void a_compiler_process_compiles_and_survives_a_crash(void)
 	CHECK_EQ_STR(there.lowered, here.lowered);
 	kt_cu_binary_release(&there);
 	CHECK(c.pid > 0);
-	kill(c.pid, SIGKILL); /* a compiler that dies costs one compile */
+	/* killed from outside (a user, the OOM killer): compiled again */
+	kill(c.pid, SIGKILL);
+	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);
+	CHECK(there.ok);
+	kt_cu_binary_release(&there);
+	CHECK(c.pid > 0);
+	kill(c.pid, SIGSEGV); /* a compiler that crashes costs one compile */
 	CHECK_EQ_INT(kt_cu_compiler_run(&c, &there, &src, NULL), 0);
 	CHECK(!there.ok);
 	CHECK(there.log && strstr(there.log, "compiler process") != NULL);
