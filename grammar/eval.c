@@ -11,6 +11,8 @@
  */
 #include "ktc/model.h"
 
+#include "grammar/grammar.h"
+
 #include "util/str.h"
 
 #include <math.h>
@@ -42,17 +44,7 @@ static const char *op_text(int op)
 
 static const char *fn_name(int fn)
 {
-	static const char *const names[] = {
-	    [KT_FN_MIN] = "min",           [KT_FN_MAX] = "max",
-	    [KT_FN_DIV_CEIL] = "div_ceil", [KT_FN_LOG2] = "log2",
-	    [KT_FN_POW2] = "pow2",         [KT_FN_ABS] = "abs",
-	    [KT_FN_FLOOR] = "floor",       [KT_FN_CEIL] = "ceil",
-	    [KT_FN_ROUND] = "round",       [KT_FN_FLOAT] = "float",
-	    [KT_FN_INT] = "int",
-	};
-	if (fn < 0 || (size_t)fn >= sizeof(names) / sizeof(names[0]))
-		return "?";
-	return names[fn];
+	return fn >= 0 && (size_t)fn < expr_nfuncs ? expr_func_names[fn] : "?";
 }
 
 /* The expression as C text, for messages; parenthesised where nested. */
