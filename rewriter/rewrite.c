@@ -225,15 +225,16 @@ static int run_checks(rw *r, kt_str *texts, check *c, size_t n,
 
 /* ---- domains ---- */
 
-static void note_value(rw *r, size_t i, int64_t value, const char *log)
+static void note_value(rw *r, size_t i, int64_t value, const char *what,
+                       const char *log)
 {
 	char *e = edited_error(log ? log : "");
 	kt_range at = unit_range(r, i);
 	kt_diags_add(r->diags, KT_DIAG_NOTE, r->f->path, r->f->text,
 	             at.begin.line, at.begin.col, span(r, at),
-	             "value %" PRId64 " of '%s' dropped from its domain: it "
-	             "does not compile: %s",
-	             value, r->p->params[i].name, e ? e : "");
+	             "value %" PRId64
+	             " of '%s' dropped from its domain: %s: %s",
+	             value, r->p->params[i].name, what, e ? e : "");
 	kt_free(e);
 	r->values_dropped++;
 }
@@ -255,7 +256,8 @@ static int filter_domains(rw *r, const kt_rw_values *v)
 			if (j == v->n || v->ok[j])
 				r->sel.values[i][n++] = pp->values[k];
 			else
-				note_value(r, i, pp->values[k], v->log[j]);
+				note_value(r, i, pp->values[k],
+				           "it does not compile", v->log[j]);
 		}
 		r->sel.nvalues[i] = n;
 	}
@@ -370,6 +372,31 @@ static int batches(const rw *r)
 	return r->vo.threads > 0 ? r->vo.threads : cpus > 0 ? (int)cpus : 1;
 }
 
+/* Drops from the domains the values at which the host code (nvcc) does
+ * not compile. */
+static int filter_host_values(rw *r, const char *text)
+{
+	kt_rw_values v;
+	int rc = kt_rw_host_values(&v, r->p, r->sel.on, r->sel.values,
+	                           r->sel.nvalues, &r->vo, text, r->f->path,
+	                           batches(r));
+	for (size_t j = 0; j < v.n && !rc; j++) {
+		if (v.ok[j])
+			continue;
+		size_t i = v.param[j], n = 0;
+		for (size_t k = 0; k < r->sel.nvalues[i]; k++)
+			if (r->sel.values[i][k] != v.value[j])
+				r->sel.values[i][n++] = r->sel.values[i][k];
+		r->sel.nvalues[i] = n;
+		note_value(r, i, v.value[j],
+		           "nvcc does not compile the file with it (host code "
+		           "included)",
+		           v.log[j]);
+	}
+	kt_rw_values_release(&v);
+	return rc;
+}
+
 /* Verifies text; on failure drops units and regenerates until it holds. */
 static int verify_loop(rw *r, kt_str *text)
 {
@@ -386,6 +413,8 @@ static int verify_loop(rw *r, kt_str *text)
 			                         r->f->path);
 		if (ok && !rc)
 			rc = filter_domains(r, &v);
+		if (ok && !rc)
+			rc = filter_host_values(r, text->ptr);
 		check_release(&c);
 		kt_rw_values_release(&v);
 		if (rc || ok)

@@ -180,4 +180,19 @@ int kt_rw_values_settle(kt_rw_values *v, const kt_verify_opts *o,
                         const char *text, const char *name);
 void kt_rw_values_release(kt_rw_values *v);
 
+/* ---- host.c ---- */
+
+#define KT_RW_HOST_MAX_PARAMS 64
+
+/*
+ * Compiles text with nvcc (front end) at each value in values[i] of each
+ * parameter on that host code uses, `width` compiles at a time; v holds
+ * one entry per value with its verdict (ok) and, for a failure, nvcc's
+ * log. Only param, value, define, ok and log of v are used.
+ */
+int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
+                      int64_t *const *values, const size_t *nvalues,
+                      const kt_verify_opts *o, const char *text,
+                      const char *name, int width);
+
 #endif

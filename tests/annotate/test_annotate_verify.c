@@ -204,6 +204,58 @@ static void nvrtc_skips_host_code_under_the_rtc_guard(void)
 	kt_nvrtc_job_release(&j);
 }
 
+/* A launcher whose block size B is a launch operand only, and whose S
+ * sizes an array in host code: a VLA when S is not a constant. */
+static const char *launcher =
+    "#ifndef B\n#define B 256\n#endif\n"
+    "#ifndef S\n#define S 256\n#endif\n"
+    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
+    "void launch(float *y, int n)\n{\n"
+    "\tchar flags[512 - S];\n\tflags[0] = 0;\n\t(void)flags;\n"
+    "\tk<<<(n + B - 1) / B, B>>>(y);\n}\n";
+
+static void host_values_are_compiled_unless_a_probe_proves_them(void)
+{
+	int64_t bv[] = {64, 128, 256, 512, 1024}, sv[] = {128, 256, 512, 1024};
+	kt_plan_use use = {.host = true, .launch = -1};
+	kt_plan_param pp[2] = {
+	    {.name = "B", .values = bv, .nvalues = 5, .def = 256},
+	    {.name = "S", .values = sv, .nvalues = 4, .def = 256}};
+	for (int i = 0; i < 2; i++) {
+		pp[i].uses = &use;
+		pp[i].nuses = 1;
+	}
+	kt_plan p = {.params = pp, .nparams = 2};
+	bool on[2] = {true, true};
+	int64_t *values[2] = {bv, sv};
+	size_t nvalues[2] = {5, 4};
+	kt_verify_opts o = {0};
+	kt_rw_values v;
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
+	                               launcher, "l.cu", 2),
+	             0);
+	/* B: proven by the probe, no value compiled; S: a VLA to the probe,
+	 * so each value compiled, and 1024 (a negative size) fails */
+	CHECK_EQ_INT(v.n, 3);
+	for (size_t j = 0; j < v.n; j++) {
+		CHECK_EQ_INT(v.param[j], 1);
+		CHECK_EQ_INT(v.ok[j], v.value[j] != 1024);
+		if (v.value[j] == 1024)
+			CHECK(v.log[j] && strstr(v.log[j], "error") != NULL);
+	}
+	kt_rw_values_release(&v);
+	/* with flags that make warnings errors nothing is proven by probe */
+	const char *werror[] = {"-Werror", "all-warnings"};
+	o.flags = werror;
+	o.nflags = 2;
+	on[1] = false;
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
+	                               launcher, "l.cu", 2),
+	             0);
+	CHECK_EQ_INT(v.n, 4);
+	kt_rw_values_release(&v);
+}
+
 int main(void)
 {
 	RUN(ptx_normaliser_sets_aside_names_comments_and_lines);
@@ -218,5 +270,6 @@ int main(void)
 	RUN(nvrtc_compiles_each_value_and_rejects_too_much_shared);
 	RUN(nvrtc_compiles_each_job_its_own_text);
 	RUN(nvrtc_skips_host_code_under_the_rtc_guard);
+	RUN(host_values_are_compiled_unless_a_probe_proves_them);
 	return check_summary();
 }

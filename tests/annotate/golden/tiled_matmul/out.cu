@@ -17,9 +17,9 @@
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
 
-#pragma kt param MATMUL_BM values(8, 16, 32, 64, 128, 256) default(64)
+#pragma kt param MATMUL_BM values(16, 32, 64, 128, 256) default(64)
 #pragma kt constraint MATMUL_BM % 16 == 0
-#pragma kt param MATMUL_BN values(8, 16, 32, 64, 128, 256) default(64)
+#pragma kt param MATMUL_BN values(16, 32, 64, 128, 256) default(64)
 #pragma kt constraint MATMUL_BN % 16 == 0
 #pragma kt param MATMUL_BK values(2, 4, 8, 16, 32, 64) default(16)
 #pragma kt constraint 4 * (MATMUL_BK) * (MATMUL_BM) + 4 * (MATMUL_BN) * (MATMUL_BK) <= DEVICE_SMEM_PER_BLOCK

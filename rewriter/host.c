@@ -1,0 +1,312 @@
+/*
+ * host.c - proves that the host code compiles at every domain value of the
+ * parameters it uses (nvcc, with the value defined, the other parameters
+ * at their defaults). NVRTC never sees host code: without this, a value
+ * that breaks the launcher (a static_assert, an array size, a template
+ * argument in host code) would be kept in the domain and fail only when
+ * the user builds the tuned file.
+ *
+ * Design choice: nvcc's fixed cost (the CUDA headers, process start) is
+ * most of a compile, and host code cannot be copied into namespaces the
+ * way domain.c batches device code (extern "C" functions, registration
+ * macros). So, first, one compile in which the parameters are not
+ * constants at all (see probe()) proves in one go every parameter whose
+ * uses all take a run-time int: most block sizes and launch operands.
+ * The values it cannot prove are compiled with the value defined, only
+ * nvcc's front end running (-fdevice-syntax-only, which still checks the
+ * host code fully); the k-th values of all such parameters share one
+ * compile, `width` compiles at a time. A compile that fails proves
+ * nothing about its values, so each of them is compiled again alone, and
+ * only a value's own compile can drop it.
+ */
+#include "rewriter/rewriter.h"
+
+#include "ktc/common.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Whether host code uses parameter i (a launch operand, a launcher's
+ * expression): those uses are compiled by nvcc only. */
+static bool host_used(const kt_plan *p, size_t i)
+{
+	for (size_t u = 0; u < p->params[i].nuses; u++)
+		if (p->params[i].uses[u].host)
+			return true;
+	return false;
+}
+
+enum { MAX_ARGS = 2 * KT_RW_HOST_MAX_PARAMS + 4 };
+
+/* One nvcc run: a text, its extra arguments, and the values it decides. */
+typedef struct compile {
+	const char *text;
+	char *own; /* the text when it is the compile's own */
+	const char *args[MAX_ARGS];
+	size_t nargs;
+	char *defs[KT_RW_HOST_MAX_PARAMS]; /* the args it owns */
+	size_t ndefs;
+	size_t first, n; /* its values: v's entries [first, first + n) */
+	kt_nvcc_job job;
+	bool ok;
+	char *log; /* a failed compile's nvcc output */
+} compile;
+
+static void compile_release(compile *c)
+{
+	kt_free(c->own);
+	kt_free(c->log);
+	for (size_t k = 0; k < c->ndefs; k++)
+		kt_free(c->defs[k]);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Adds (i, value) to v; v's arrays have room for every value. */
+static int add_value(kt_rw_values *v, size_t i, int64_t value, const char *name)
+{
+	size_t j = v->n++;
+	v->param[j] = i;
+	v->value[j] = value;
+	v->define[j] = kt_malloc(strlen(name) + 32);
+	if (!v->define[j])
+		return kt_error(KT_ENOMEM, "out of memory");
+	sprintf(v->define[j], "-D%s=%" PRId64, name, value);
+	v->ok[j] = true;
+	return 0;
+}
+
+/* Runs the compiles, `width` at a time; each one's verdict in ok. */
+static int run(compile *c, size_t n, const kt_verify_opts *o, const char *name,
+               size_t width)
+{
+	int rc = 0;
+	size_t started = 0, finished = 0;
+	while (finished < started || (started < n && !rc)) {
+		while (!rc && started < n && started - finished < width) {
+			compile *s = &c[started++];
+			rc = kt_nvcc_start(&s->job, o, s->text, strlen(s->text),
+			                   name, s->args, s->nargs);
+		}
+		if (finished == started)
+			break;
+		compile *f = &c[finished++];
+		int frc = kt_nvcc_finish(&f->job);
+		rc = rc ? rc : frc;
+		f->ok = !frc && f->job.ok;
+		if (!f->ok && !frc)
+			f->log = kt_strdup(f->job.log.ptr);
+		kt_nvcc_job_release(&f->job);
+	}
+	for (size_t k = finished; k < started; k++)
+		kt_nvcc_job_release(&c[k].job);
+	return rc;
+}
+
+/* ---- the probe ---- */
+
+/*
+ * A parameter is proven for all its positive int values by one compile in
+ * which it is not a constant: NAME stands for a call to a declared,
+ * undefined `int kt_host_probe_N() noexcept`, and cicc refuses variable
+ * length arrays (--no_vla). If that compiles, no use of the parameter,
+ * host or device, needs a constant (no array size, template argument,
+ * static_assert, case label, #if, constexpr), so a literal there is an int
+ * like any other: overloads, deduction, noexcept and narrowing (a literal
+ * that fits is never narrowing) see the same. Values the argument does not
+ * cover are compiled one by one: 0 (a null pointer constant), negative
+ * values (`x-NAME` becomes `x--5`), values past INT_MAX (a long literal);
+ * and with flags that make warnings errors (a constant can warn where a
+ * call does not), nothing is proven this way.
+ */
+static bool probe_allowed(const kt_verify_opts *o)
+{
+	for (size_t k = 0; k < o->nflags; k++)
+		if (strstr(o->flags[k], "rror") || strstr(o->flags[k], "diag"))
+			return false;
+	return true;
+}
+
+static bool probe_covers(int64_t v)
+{
+	return v > 0 && v <= INT32_MAX;
+}
+
+/* A probe of the parameters marked in which[]. */
+static int probe_make(compile *c, const kt_plan *p, const bool *which,
+                      const char *text)
+{
+	kt_str s = KT_STR_INIT;
+	int rc = 0;
+	c->args[c->nargs++] = "-fdevice-syntax-only";
+	c->args[c->nargs++] = "-Xcicc";
+	c->args[c->nargs++] = "--no_vla";
+	for (size_t i = 0; i < p->nparams && !rc; i++) {
+		if (!which[i])
+			continue;
+		rc = kt_str_addf(&s,
+		                 "__host__ __device__ int kt_host_probe_%zu() "
+		                 "noexcept;\n",
+		                 i);
+		char *d = kt_malloc(strlen(p->params[i].name) + 48);
+		if (!d && !rc)
+			rc = kt_error(KT_ENOMEM, "out of memory");
+		if (!rc) {
+			sprintf(d, "-D%s=(kt_host_probe_%zu())",
+			        p->params[i].name, i);
+			c->args[c->nargs++] = d;
+			c->defs[c->ndefs++] = d;
+		}
+	}
+	if (!rc)
+		rc = kt_str_addf(&s, "#line 1\n%s", text);
+	c->own = kt_str_detach(&s);
+	c->text = c->own;
+	return rc;
+}
+
+/* Marks in proven[] the host-used parameters a probe proves. */
+static int probe(bool *proven, const bool *hostp, const kt_plan *p,
+                 const kt_verify_opts *o, const char *text, const char *name,
+                 size_t width)
+{
+	size_t n = 0, np = p->nparams;
+	for (size_t i = 0; i < np; i++)
+		n += hostp[i];
+	if (!n || !probe_allowed(o))
+		return 0;
+	compile *c = kt_calloc(np + 1, sizeof(compile));
+	bool *one = kt_calloc(np + 1, sizeof(bool));
+	int rc = c && one ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	if (!rc)
+		rc = probe_make(&c[0], p, hostp, text);
+	if (!rc)
+		rc = run(c, 1, o, name, 1);
+	if (!rc && c[0].ok)
+		memcpy(proven, hostp, np * sizeof(bool));
+	/* together they fail: each alone */
+	size_t m = 0;
+	for (size_t i = 0; i < np && !rc && !c[0].ok && n > 1; i++) {
+		if (!hostp[i])
+			continue;
+		memset(one, 0, np * sizeof(bool));
+		one[i] = true;
+		c[1 + m].first = i;
+		rc = probe_make(&c[1 + m++], p, one, text);
+	}
+	if (!rc && m)
+		rc = run(c + 1, m, o, name, width);
+	for (size_t k = 0; k < m && !rc; k++)
+		proven[c[1 + k].first] = c[1 + k].ok;
+	for (size_t k = 0; c && k < m + 1; k++)
+		compile_release(&c[k]);
+	kt_free(c);
+	kt_free(one);
+	return rc;
+}
+
+/* ---- values one by one ---- */
+
+int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
+                      int64_t *const *values, const size_t *nvalues,
+                      const kt_verify_opts *o, const char *text,
+                      const char *name, int width)
+{
+	memset(v, 0, sizeof(*v));
+	size_t np = p->nparams, total = 0, nhost = 0;
+	bool *hostp = kt_calloc(np + 1, sizeof(bool));
+	bool *proven = kt_calloc(np + 1, sizeof(bool));
+	int rc = hostp && proven ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; i < np && !rc; i++)
+		if (on[i] && host_used(p, i) && nvalues[i] > 1) {
+			hostp[i] = true;
+			total += nvalues[i];
+			nhost++;
+		}
+	if (!rc && nhost > KT_RW_HOST_MAX_PARAMS)
+		rc = kt_error(KT_EINVALID,
+		              "%zu parameters used in host code: at most %d",
+		              nhost, KT_RW_HOST_MAX_PARAMS);
+	size_t w = width > 0 ? (size_t)width : 1;
+	if (!rc)
+		rc = probe(proven, hostp, p, o, text, name, w);
+	if (rc || !total) {
+		kt_free(hostp);
+		kt_free(proven);
+		return rc;
+	}
+	v->param = kt_calloc(total, sizeof(size_t));
+	v->value = kt_calloc(total, sizeof(int64_t));
+	v->define = kt_calloc(total, sizeof(char *));
+	v->ok = kt_calloc(total, sizeof(bool));
+	v->log = kt_calloc(total, sizeof(char *));
+	compile *c = kt_calloc(2 * total + 1, sizeof(compile));
+	rc = v->param && v->value && v->define && v->ok && v->log && c
+	         ? 0
+	         : kt_error(KT_ENOMEM, "out of memory");
+	/* round k: the k-th value still to prove of each parameter */
+	size_t nc = 0;
+	for (size_t k = 0; k < total && !rc; k++) {
+		compile *r = &c[nc];
+		r->first = v->n;
+		r->text = text;
+		r->args[r->nargs++] = "-fdevice-syntax-only";
+		for (size_t i = 0; i < np && !rc; i++) {
+			if (!hostp[i])
+				continue;
+			size_t m = 0;
+			for (size_t x = 0; x < nvalues[i] && !rc; x++) {
+				int64_t val = values[i][x];
+				if (val == p->params[i].def ||
+				    (proven[i] && probe_covers(val)) ||
+				    m++ != k)
+					continue;
+				rc = add_value(v, i, val, p->params[i].name);
+				r->args[r->nargs++] = v->define[v->n - 1];
+			}
+		}
+		r->n = v->n - r->first;
+		if (!r->n) {
+			r->nargs = 0;
+			break;
+		}
+		nc++;
+	}
+	if (!rc)
+		rc = run(c, nc, o, name, w);
+	/* a failed round's values, each alone */
+	size_t na = 0;
+	compile *alone = c + nc;
+	for (size_t k = 0; k < nc && !rc; k++) {
+		if (c[k].ok)
+			continue;
+		if (c[k].n == 1) {
+			v->ok[c[k].first] = false;
+			v->log[c[k].first] = c[k].log;
+			c[k].log = NULL;
+			continue;
+		}
+		for (size_t x = 0; x < c[k].n; x++) {
+			compile *a = &alone[na++];
+			a->first = c[k].first + x;
+			a->n = 1;
+			a->text = text;
+			a->args[a->nargs++] = "-fdevice-syntax-only";
+			a->args[a->nargs++] = v->define[a->first];
+		}
+	}
+	if (!rc && na)
+		rc = run(alone, na, o, name, w);
+	for (size_t k = 0; k < na && !rc; k++)
+		if (!alone[k].ok) {
+			v->ok[alone[k].first] = false;
+			v->log[alone[k].first] = alone[k].log;
+			alone[k].log = NULL;
+		}
+	for (size_t k = 0; c && k < nc + na; k++)
+		compile_release(&c[k]);
+	kt_free(c);
+	kt_free(hostp);
+	kt_free(proven);
+	return rc;
+}
