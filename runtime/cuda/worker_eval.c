@@ -6,7 +6,8 @@
  * Timing: each run restores the inputs and in-outs, poisons the outputs
  * and flushes the L2 (reading a buffer twice its size) first, then records
  * an event, launches, records another; what a run leaves is checked like a
- * verified run's (every run on the stream, the last of a graph's). Warm-up runs
+ * verified run's (every run on the stream; of a graph's, the runs whose
+ * buffers the graph copies, see snapshots_make). Warm-up runs
  * estimate the kernel's time; a kernel under the graph threshold is timed as
  * the replay of one CUDA graph holding every timed run (the events are
  * event-record nodes), so launch overhead does not enter its numbers.
@@ -14,6 +15,7 @@
 #include "runtime/cuda/worker.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -367,7 +369,7 @@ static void inputs_intact(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 }
 
 /*
- * What a timed run left (the last of a graph's): guards, outputs equal to
+ * What a timed run left (or a graph's copy of it): guards, outputs equal to
  * the reference's for seed 0, inputs unchanged. Each timed run starts from
  * restored inputs and poisoned outputs (enqueue_run), so a kernel that
  * skips its work once its output holds the answer, or after the checked
@@ -505,16 +507,131 @@ static int stream_runs(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 	return 0;
 }
 
-/* Every run captured into one graph, replayed once. */
+/*
+ * A graph's runs other than the last leave nothing behind to check: the
+ * next run restores and poisons the buffers. So the graph also copies the
+ * buffers (guards included) after some runs, and they are checked after
+ * the replay like the last run's. Every run is copied when the copies fit
+ * in KT_CU_SNAPSHOT_MAX and half the free memory; otherwise a random
+ * choice of as many runs, drawn anew for each configuration, so a kernel
+ * cannot know which of its runs are checked.
+ */
+#define KT_CU_SNAPSHOT_MAX ((size_t)256 << 20)
+
+typedef struct snapshots {
+	CUdeviceptr mem;
+	size_t per_run; /* bytes of one run's copy: every buffer and guards */
+	bool *kept;     /* per timed run */
+	size_t n;       /* runs kept */
+} snapshots;
+
+static size_t run_bytes(const kt_cu_worker *w, const kt_cu_inst *in)
+{
+	size_t n = 0;
+	for (size_t a = 0; a < w->nargs; a++)
+		if (w->args[a].is_buffer)
+			n += in->bufs[a].bytes + 2 * KT_CU_GUARD;
+	return n;
+}
+
+/* Chooses the runs (before the last) to copy and allocates room. */
+static int snapshots_make(kt_cu_worker *w, const kt_cu_inst *in, size_t n,
+                          snapshots *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->kept = kt_calloc(n + 1, sizeof(bool));
+	if (!s->kept)
+		return kt_error(KT_ENOMEM, "out of memory");
+	s->per_run = run_bytes(w, in);
+	size_t free_b = 0, total = 0, room = KT_CU_SNAPSHOT_MAX;
+	if (w->d.cuMemGetInfo(&free_b, &total) == CUDA_SUCCESS &&
+	    free_b / 2 < room)
+		room = free_b / 2;
+	size_t m = s->per_run ? room / s->per_run : 0;
+	m = n > 1 && m > n - 1 ? n - 1 : n > 1 ? m : 0;
+	if (!m)
+		return 0;
+	/* a random m of the first n - 1 runs (selection sampling) */
+	unsigned seed = (unsigned)(kt_cu_now() * 1e9) ^ (unsigned)getpid();
+	for (size_t i = 0, need = m; i + 1 < n && need; i++)
+		if ((size_t)rand_r(&seed) % (n - 1 - i) < need) {
+			s->kept[i] = true;
+			need--;
+		}
+	if (w->d.cuMemAlloc(&s->mem, m * s->per_run) != CUDA_SUCCESS) {
+		memset(s->kept, 0, (n + 1) * sizeof(bool));
+		s->mem = 0;
+		return 0; /* no room after all: the last run is still checked */
+	}
+	s->n = m;
+	return 0;
+}
+
+static void snapshots_free(kt_cu_worker *w, snapshots *s)
+{
+	if (s->mem)
+		w->d.cuMemFree(s->mem);
+	kt_free(s->kept);
+}
+
+/* Copies the buffers into (to_snapshot) or out of copy k. */
+static CUresult snapshot_copy(kt_cu_worker *w, kt_cu_inst *in,
+                              const snapshots *s, size_t k, bool to_snapshot)
+{
+	CUdeviceptr at = s->mem + k * s->per_run;
+	CUresult r = CUDA_SUCCESS;
+	for (size_t a = 0; a < w->nargs && r == CUDA_SUCCESS; a++) {
+		if (!w->args[a].is_buffer)
+			continue;
+		size_t bytes = in->bufs[a].bytes + 2 * KT_CU_GUARD;
+		r = to_snapshot ? w->d.cuMemcpyDtoDAsync(at, in->bufs[a].base,
+		                                         bytes, w->stream)
+		                : w->d.cuMemcpyDtoDAsync(in->bufs[a].base, at,
+		                                         bytes, w->stream);
+		at += bytes;
+	}
+	if (r == CUDA_SUCCESS && !to_snapshot)
+		r = w->d.cuStreamSynchronize(w->stream);
+	return r;
+}
+
+/* After the replay: each copied run checked as the last one was. */
+static void check_snapshots(kt_cu_worker *w, kt_cu_inst *in, const snapshots *s,
+                            size_t n, eval_out *o)
+{
+	for (size_t i = 0, k = 0; i + 1 < n && o->st == KT_STATUS_OK; i++) {
+		if (!s->kept[i])
+			continue;
+		CUresult r = snapshot_copy(w, in, s, k++, false);
+		if (r != CUDA_SUCCESS) {
+			run_error(w, r, "reading a graph run's copy", &o->st,
+			          &o->why);
+			return;
+		}
+		timed_check(w, in, i, o);
+	}
+}
+
+/* Every run captured into one graph, replayed once; each run's buffers
+ * checked (or a random choice of them, see snapshots_make). */
 static int graph_runs(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
                       const kt_cu_launch *l, size_t n, double *t, eval_out *o)
 {
 	CUgraph g = NULL;
 	CUgraphExec ge = NULL;
+	snapshots s;
+	int rc = snapshots_make(w, in, n, &s);
+	if (rc) {
+		snapshots_free(w, &s);
+		return rc;
+	}
 	CUresult r = w->d.cuStreamBeginCapture(w->stream,
 	                                       CU_STREAM_CAPTURE_MODE_RELAXED);
-	for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
+	for (size_t i = 0, k = 0; i < n && r == CUDA_SUCCESS; i++) {
 		r = enqueue_run(w, in, p, l, i, CU_EVENT_RECORD_EXTERNAL);
+		if (r == CUDA_SUCCESS && s.kept[i])
+			r = snapshot_copy(w, in, &s, k++, true);
+	}
 	CUresult r2 = w->d.cuStreamEndCapture(w->stream, &g);
 	if (r == CUDA_SUCCESS)
 		r = r2;
@@ -534,6 +651,10 @@ static int graph_runs(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 		run_error(w, r, "timing the kernel (graph)", &o->st, &o->why);
 	else if (n)
 		timed_check(w, in, n - 1, o);
+	if (r == CUDA_SUCCESS && n && o->st == KT_STATUS_OK)
+		check_snapshots(w, in, &s, n, o);
+	add_measure(o, "graph_runs_checked", n ? (double)s.n + 1 : 0, "");
+	snapshots_free(w, &s);
 	return 0;
 }
 

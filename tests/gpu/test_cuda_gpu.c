@@ -10,6 +10,8 @@
  *                 rejected before launch (constraints)
  *   types.kt.cu   every argument type: each input left out is caught, the
  *                 scalars arrive as declared
+ *   cheat_graph.kt.cu  a kernel timed as a CUDA graph that skips every
+ *                 PERIOD-th run: caught whichever run is last
  * Exits 77 without a CUDA device.
  *
  * The program is its own CUDA worker: the backend starts
@@ -31,40 +33,60 @@ enum { RUNS = 30, MAXCASES = 24 };
 typedef struct expect {
 	uint32_t idx[2];
 	kt_status status;
-	const char *says; /* a part of the message, or NULL */
+	const char *says;    /* a part of the message, or NULL */
+	const char *measure; /* a measure that must equal value, or NULL */
+	double value;
 } expect;
 
 static const expect faults[] = {
-    {{0, 1}, KT_STATUS_OK, NULL},
-    {{1, 1}, KT_STATUS_RUNTIME, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-    {{0, 0}, KT_STATUS_OK, NULL},
-    {{2, 1}, KT_STATUS_TIMEOUT, "no answer from the GPU"},
-    {{6, 0}, KT_STATUS_OK, NULL},
-    {{3, 1}, KT_STATUS_CORRECTNESS, "NaN where the reference has none"},
-    {{4, 1}, KT_STATUS_CORRECTNESS, "at N=524289"},
-    {{5, 1}, KT_STATUS_RUNTIME, "after the end of argument 'y'"},
-    {{6, 1}, KT_STATUS_OK, NULL},
+    {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 1}, KT_STATUS_RUNTIME, "CUDA_ERROR_ILLEGAL_ADDRESS", NULL, 0},
+    {{0, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{2, 1}, KT_STATUS_TIMEOUT, "no answer from the GPU", NULL, 0},
+    {{6, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{3, 1},
+     KT_STATUS_CORRECTNESS,
+     "NaN where the reference has none",
+     NULL,
+     0},
+    {{4, 1}, KT_STATUS_CORRECTNESS, "at N=524289", NULL, 0},
+    {{5, 1}, KT_STATUS_RUNTIME, "after the end of argument 'y'", NULL, 0},
+    {{6, 1}, KT_STATUS_OK, NULL, NULL, 0},
 };
 
 static const expect limits[] = {
-    {{0, 0}, KT_STATUS_OK, NULL},
-    {{1, 0}, KT_STATUS_CONSTRAINTS, "2048"},
-    {{0, 1}, KT_STATUS_CONSTRAINTS, "300000 bytes of dynamic shared memory"},
-    {{1, 1}, KT_STATUS_CONSTRAINTS, NULL},
+    {{0, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 0}, KT_STATUS_CONSTRAINTS, "2048", NULL, 0},
+    {{0, 1},
+     KT_STATUS_CONSTRAINTS,
+     "300000 bytes of dynamic shared memory",
+     NULL,
+     0},
+    {{1, 1}, KT_STATUS_CONSTRAINTS, NULL, NULL, 0},
 };
 
 static const expect types[] = {
-    {{0, 0}, KT_STATUS_OK, NULL},
-    {{1, 0}, KT_STATUS_CORRECTNESS, NULL},
-    {{2, 0}, KT_STATUS_CORRECTNESS, NULL},
-    {{3, 0}, KT_STATUS_CORRECTNESS, NULL},
-    {{4, 1}, KT_STATUS_CORRECTNESS, NULL},
-    {{5, 1}, KT_STATUS_CORRECTNESS, NULL},
-    {{6, 0}, KT_STATUS_CORRECTNESS, NULL},
-    {{7, 0}, KT_STATUS_CORRECTNESS, NULL},
-    {{8, 1}, KT_STATUS_CORRECTNESS, NULL},
-    {{9, 0}, KT_STATUS_OK, NULL},
-    {{0, 1}, KT_STATUS_OK, NULL},
+    {{0, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 0}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{2, 0}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{3, 0}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{4, 1}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{5, 1}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{6, 0}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{7, 0}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{8, 1}, KT_STATUS_CORRECTNESS, NULL, NULL, 0},
+    {{9, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
+};
+
+/* RUNS timed runs as one graph (the kernel takes microseconds): each run's
+ * outputs are checked, not only the last's */
+static const expect graph_cheats[] = {
+    {{0, 1}, KT_STATUS_OK, NULL, "graph_runs_checked", RUNS},
+    {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 1}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 2}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{0, 0}, KT_STATUS_OK, NULL, "graph_replay", 1},
 };
 
 static const char *dir;
@@ -147,6 +169,11 @@ static void run_template(const char *name, const expect *cases, size_t n,
 			      strstr(res[i].message, cases[i].says) != NULL);
 		if (cases[i].status == KT_STATUS_OK)
 			check_measured(&res[i]);
+		if (cases[i].measure) {
+			const kt_measure *x =
+			    kt_result_measure(&res[i], cases[i].measure);
+			CHECK(x && x->value == cases[i].value);
+		}
 		kt_result_release(&res[i]);
 	}
 done:
@@ -175,6 +202,12 @@ static void every_argument_type_arrives(void)
 	             &skip);
 }
 
+static void every_graph_run_is_checked(void)
+{
+	run_template("cheat_graph.kt.cu", graph_cheats,
+	             sizeof(graph_cheats) / sizeof(graph_cheats[0]), &skip);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -185,5 +218,6 @@ int main(int argc, char **argv)
 		return 77;
 	RUN(configurations_over_the_limits_are_rejected);
 	RUN(every_argument_type_arrives);
+	RUN(every_graph_run_is_checked);
 	return check_summary();
 }
