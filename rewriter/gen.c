@@ -164,9 +164,30 @@ static const char *rtc_else(const char *h)
 	                "#define FLT_EPSILON 1.192092896e-07F\n"
 	                "#define DBL_MAX 1.7976931348623158e+308\n"},
 	};
+	/* C++ headers libcu++ has as <cuda/std/NAME>: std::NAME finds
+	 * cuda::std's through a using-directive (a name std declares itself
+	 * still wins, so nothing becomes ambiguous) */
+	static const char *const cxx[][2] = {
+#define KT_CXX(h)                                                              \
+	{h, "#include <cuda/std/" h ">\n"                                      \
+	    "namespace std { using namespace cuda::std; }\n"}
+	    KT_CXX("array"),      KT_CXX("bit"),
+	    KT_CXX("cmath"),      KT_CXX("complex"),
+	    KT_CXX("cstdlib"),    KT_CXX("cstring"),
+	    KT_CXX("functional"), KT_CXX("initializer_list"),
+	    KT_CXX("iterator"),   KT_CXX("limits"),
+	    KT_CXX("numeric"),    KT_CXX("optional"),
+	    KT_CXX("ratio"),      KT_CXX("span"),
+	    KT_CXX("tuple"),      KT_CXX("type_traits"),
+	    KT_CXX("utility"),    KT_CXX("variant"),
+#undef KT_CXX
+	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(h, map[i][0]))
 			return map[i][1];
+	for (size_t i = 0; i < sizeof(cxx) / sizeof(cxx[0]); i++)
+		if (!strcmp(h, cxx[i][0]))
+			return cxx[i][1];
 	return NULL;
 }
 

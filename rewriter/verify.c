@@ -278,6 +278,12 @@ static int common_options(pool *p, const kt_verify_opts *o)
 {
 	int rc = kt_cu_nvrtc_options(&p->common, &p->ncommon, o->arch, o->dir,
 	                             kt_verify_cuda_root(o));
+	/* as `ktc tune` compiles (runtime/cuda/compile.c): an unannotated
+	 * function NVRTC sees (a constexpr helper nvcc's
+	 * --expt-relaxed-constexpr lets device code call) is a device one */
+	if (!rc)
+		rc = kt_cu_opt_push(&p->common, &p->ncommon, "%s",
+		                    "-default-device");
 	for (size_t i = 0; !rc && i < o->nflags; i++)
 		if (nvrtc_takes(o->flags[i]))
 			rc = kt_cu_opt_push(&p->common, &p->ncommon, "%s",

@@ -1,0 +1,53 @@
+// Device code that uses the C++ standard library's compile-time parts
+// (<type_traits>, <limits>), as serving kernels do.
+#ifndef __CUDACC_RTC__
+#include <limits>
+#include <type_traits>
+
+#include "std_device.h"
+#else
+#include <cuda/std/limits>
+namespace std { using namespace cuda::std; }
+#include <cuda/std/type_traits>
+namespace std { using namespace cuda::std; }
+// ktc: the device side of "std_device.h"
+// A helper header: a constexpr function without execution space (host
+// code may call it; nvcc with --expt-relaxed-constexpr lets device code
+// call it too) and a device function.
+#pragma once
+
+
+
+
+template <typename T> __device__ T twice(T x) { return x + x; }
+#endif
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt kernel template("float")
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg n int = n
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+template <typename T>
+__global__ void clamp_twice(T *y, const T *x, int n)
+{
+	int i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
+	if (i >= n)
+		return;
+	T v = twice(x[i]);
+	if constexpr (std::is_same_v<T, int>)
+		v = v > std::numeric_limits<int>::max() / 2 ? 0 : v;
+	y[i] = v;
+}
+
+#ifndef __CUDACC_RTC__
+void launch(float *y, const float *x, int n)
+{
+	clamp_twice<float><<<(n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, BLOCK_SIZE>>>(y, x, n);
+}
+#endif
