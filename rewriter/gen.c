@@ -140,10 +140,48 @@ static bool rtc_safe(const kt_rewrite_include *inc)
 	for (size_t i = 0; i < sizeof(safe) / sizeof(safe[0]); i++)
 		if (!strcmp(inc->spelled, safe[i]))
 			return true;
+	/* cub's block-, warp- and thread-level parts compile with NVRTC;
+	 * its device-wide algorithms (cub/cub.cuh, cub/device/) are host code
+	 */
+	static const char *const cub[] = {
+	    "cub/block/",        "cub/warp/",         "cub/thread/",
+	    "cub/util_ptx.cuh",  "cub/util_type.cuh", "cub/util_macro.cuh",
+	    "cub/util_math.cuh", "cub/config.cuh",    "cub/version.cuh"};
+	for (size_t i = 0; i < sizeof(cub) / sizeof(cub[0]); i++)
+		if (!strncmp(inc->spelled, cub[i], strlen(cub[i])))
+			return true;
 	return !strncmp(inc->spelled, "cuda/", 5) ||
-	       !strncmp(inc->spelled, "cooperative_groups/", 19) ||
-	       !strncmp(inc->spelled, "cub/", 4);
+	       !strncmp(inc->spelled, "cooperative_groups/", 19);
 }
+
+#define KT_MATH_MACROS                                                         \
+	"#include <cuda/std/limits>\n"                                         \
+	"#ifndef INFINITY\n#define INFINITY "                                  \
+	"(::cuda::std::numeric_limits<float>::infinity())\n#endif\n"           \
+	"#ifndef NAN\n#define NAN "                                            \
+	"(::cuda::std::numeric_limits<float>::quiet_NaN())\n#endif\n"          \
+	"#ifndef M_PI\n#define M_PI 3.14159265358979323846\n#endif\n"          \
+	"#ifndef M_SQRT2\n#define M_SQRT2 1.41421356237309504880\n#endif\n"    \
+	"#ifndef M_LN2\n#define M_LN2 0.69314718055994530942\n#endif\n"
+
+#define KT_CUB_RTC                                                             \
+	"#include <cub/block/block_load.cuh>\n"                                \
+	"#include <cub/block/block_store.cuh>\n"                               \
+	"#include <cub/block/block_reduce.cuh>\n"                              \
+	"#include <cub/block/block_scan.cuh>\n"                                \
+	"#include <cub/block/block_exchange.cuh>\n"                            \
+	"#include <cub/block/block_radix_sort.cuh>\n"                          \
+	"#include <cub/block/block_merge_sort.cuh>\n"                          \
+	"#include <cub/block/block_histogram.cuh>\n"                           \
+	"#include <cub/block/block_discontinuity.cuh>\n"                       \
+	"#include <cub/block/block_adjacent_difference.cuh>\n"                 \
+	"#include <cub/warp/warp_reduce.cuh>\n"                                \
+	"#include <cub/warp/warp_scan.cuh>\n"                                  \
+	"#include <cub/warp/warp_load.cuh>\n"                                  \
+	"#include <cub/warp/warp_store.cuh>\n"                                 \
+	"#include <cub/warp/warp_exchange.cuh>\n"                              \
+	"#include <cub/warp/warp_merge_sort.cuh>\n"                            \
+	"#include <cub/thread/thread_reduce.cuh>\n"
 
 /* What NVRTC gets instead of a C header whose names device code uses. */
 static const char *rtc_else(const char *h)
@@ -163,6 +201,13 @@ static const char *rtc_else(const char *h)
 	                "#define FLT_MIN 1.175494351e-38F\n"
 	                "#define FLT_EPSILON 1.192092896e-07F\n"
 	                "#define DBL_MAX 1.7976931348623158e+308\n"},
+	    /* NVRTC has the math functions built in, not math.h's macros */
+	    {"math.h", KT_MATH_MACROS},
+	    {"cmath",
+	     "#include <cuda/std/cmath>\n"
+	     "namespace std { using namespace cuda::std; }\n" KT_MATH_MACROS},
+	    /* the block- and warp-level parts of cub (see rtc_safe) */
+	    {"cub/cub.cuh", KT_CUB_RTC},
 	};
 	/* C++ headers libcu++ has as <cuda/std/NAME>: std::NAME finds
 	 * cuda::std's through a using-directive (a name std declares itself

@@ -93,10 +93,13 @@ if command -v git >/dev/null &&
 fi
 
 # nvcc compiles the annotated file; at its defaults it is the original:
-# PTX equal once comments, header version and line information are gone.
+# PTX equal once comments, header version and line information are gone,
+# and the per-file prefix nvcc gives names of internal linkage
+# (_INTERNAL_<hash>_<len>_<file>_cu_<hash>: the hashes follow the text).
 {
 	norm() {
 		sed -e 's|//.*||' -e '/^[[:space:]]*\.version/d' \
+			-e 's/_INTERNAL_[0-9a-f]*_[0-9]*_[A-Za-z0-9_]*_cu_[0-9a-f]*/_INTERNAL_/g' \
 			-e '/^[[:space:]]*\.loc/d' -e '/^[[:space:]]*\.file/d' \
 			-e 's/[[:space:]]\{1,\}/ /g' -e 's/^ //' -e 's/ $//' \
 			-e '/^$/d' "$1"
