@@ -49,6 +49,8 @@ typedef struct walk {
 	KT_VEC(CXFile) hfiles; /* hdrs[i]'s file */
 	KT_VEC(kt_rewrite_decl) hdecls;
 	KT_VEC(kt_rewrite_include) hincs;
+	KT_VEC(char *) hcut;     /* names of host templates cut from headers */
+	KT_VEC(CXCursor) macros; /* the TU's macro definitions */
 	int rc;
 } walk;
 
@@ -817,7 +819,7 @@ static bool on_directive(const char *t, uint32_t off)
  * `API_MACRO(...)`), so take the tokens back to the last `;`, brace,
  * comment or directive.
  */
-static uint32_t header_decl_begin(walk *w, int h, uint32_t b)
+static uint32_t header_decl_begin(walk *w, int h, uint32_t b, bool member)
 {
 	const char *t = w->hdrs.items[h].text;
 	CXFile f = w->hfiles.items[h];
@@ -839,7 +841,8 @@ static uint32_t header_decl_begin(walk *w, int h, uint32_t b)
 		const char *sp = clang_getCString(x);
 		bool stop = clang_getTokenKind(k[i]) == CXToken_Comment ||
 		            !strcmp(sp, ";") || !strcmp(sp, "{") ||
-		            !strcmp(sp, "}") || on_directive(t, off);
+		            !strcmp(sp, "}") || on_directive(t, off) ||
+		            (member && !strcmp(sp, ":")); /* `public:` */
 		clang_disposeString(x);
 		if (stop)
 			break;
@@ -849,15 +852,112 @@ static uint32_t header_decl_begin(walk *w, int h, uint32_t b)
 	return begin;
 }
 
+/* Whether a function's specifiers (its tokens before its name) hold
+ * `constexpr`: libclang has no query for it. */
+static bool is_constexpr(const walk *w, CXCursor c)
+{
+	CXToken *t = NULL;
+	unsigned n = 0;
+	clang_tokenize(w->tu->tu, clang_getCursorExtent(c), &t, &n);
+	CXString name = clang_getCursorSpelling(c);
+	bool r = false;
+	for (unsigned i = 0; i < n && !r; i++) {
+		CXString x = clang_getTokenSpelling(w->tu->tu, t[i]);
+		const char *sp = clang_getCString(x);
+		bool stop = !strcmp(sp, clang_getCString(name)) ||
+		            !strcmp(sp, "(") || !strcmp(sp, "{");
+		r = !strcmp(sp, "constexpr");
+		clang_disposeString(x);
+		if (stop)
+			break;
+	}
+	clang_disposeString(name);
+	clang_disposeTokens(w->tu->tu, t, n);
+	return r;
+}
+
+typedef struct members {
+	walk *w;
+	int h;
+	bool foreign; /* a field or base of a type from elsewhere */
+} members;
+
+static enum CXChildVisitResult foreign_visit(CXCursor c, CXCursor parent,
+                                             CXClientData data)
+{
+	(void)parent;
+	members *m = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
+		m->foreign |= foreign_type(m->w, clang_getCursorType(c));
+	return m->foreign ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int add_hdecl(walk *w, int h, uint32_t b, uint32_t e, bool member);
+
+/*
+ * The host member functions of a header type NVRTC keeps: explicitly
+ * `__host__` ones, and unannotated ones that are not constexpr (device
+ * code cannot call either; an unannotated constexpr one is a device
+ * function to NVRTC's -default-device, as nvcc's
+ * --expt-relaxed-constexpr lets device code call it). Nested types the
+ * same way.
+ */
+static enum CXChildVisitResult method_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	members *m = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	attrs a = {0};
+	uint32_t b, e;
+	CXSourceRange r = clang_getCursorExtent(c);
+	if (is_type_decl(k))
+		clang_visitChildren(c, method_visit, m);
+	else if (k != CXCursor_FunctionDecl && is_function(k) &&
+	         host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c) &&
+	         (a.host || !is_constexpr(m->w, c)) &&
+	         header_off(m->w, clang_getRangeStart(r), &b) == m->h &&
+	         header_off(m->w, clang_getRangeEnd(r), &e) == m->h && e >= b)
+		m->w->rc = add_hdecl(m->w, m->h, b, e, true);
+	return m->w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
                            CXCursor outer)
 {
 	uint32_t b, e;
 	CXSourceRange r = clang_getCursorExtent(outer);
 	int h = header_off(w, clang_getRangeStart(r), &b);
-	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b ||
-	    !host_in_header(w, c, k))
+	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b)
 		return 0;
+	/* a type whose only host code is member functions stays, without
+	 * them: header functions NVRTC keeps may use it */
+	members m = {w, h, false};
+	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c))
+		clang_visitChildren(c, foreign_visit, &m);
+	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c) && !m.foreign) {
+		clang_visitChildren(c, method_visit, &m);
+		return w->rc;
+	}
+	if (!host_in_header(w, c, k))
+		return 0;
+	if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate) {
+		CXString n = clang_getCursorSpelling(c);
+		char *name = kt_strdup(clang_getCString(n));
+		clang_disposeString(n);
+		if (!name || kt_vec_push(&w->hcut, name)) {
+			kt_free(name);
+			return KT_ENOMEM;
+		}
+	}
+	return add_hdecl(w, h, b, e, false);
+}
+
+/* Lists [b, e) of header h, a host-only declaration, for the generator to
+ * leave out (with the `;` after it and what stands before its extent). */
+static int add_hdecl(walk *w, int h, uint32_t b, uint32_t e, bool member)
+{
 	const char *t = w->hdrs.items[h].text;
 	size_t len = w->hdrs.items[h].len;
 	uint32_t semi = e; /* an extent ends before its `;`: take it */
@@ -866,7 +966,7 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	if (semi < len && t[semi] == ';')
 		e = semi + 1;
 	kt_rewrite_decl d = {.host_only = true, .in = h};
-	d.range.begin.offset = header_decl_begin(w, h, b);
+	d.range.begin.offset = header_decl_begin(w, h, b, member);
 	d.range.end.offset = e;
 	return kt_vec_push(&w->hdecls, d);
 }
@@ -920,12 +1020,155 @@ static int cmp_inc_in(const void *a, const void *b)
 	                                                       : 0;
 }
 
+static bool cut_name(const walk *w, const char *name)
+{
+	for (size_t i = 0; i < w->hcut.len; i++)
+		if (!strcmp(w->hcut.items[i], name))
+			return true;
+	return false;
+}
+
+/* The template an explicit instantiation's tokens [i, n) name: the first
+ * name followed by `<` or `(`; "" if none. */
+static char *inst_name(kt_tu *tu, CXToken *t, unsigned i, unsigned n)
+{
+	for (; i + 1 < n; i++) {
+		CXString a = clang_getTokenSpelling(tu->tu, t[i + 1]);
+		bool next = !strcmp(clang_getCString(a), "<") ||
+		            !strcmp(clang_getCString(a), "(");
+		clang_disposeString(a);
+		if (next && clang_getTokenKind(t[i]) == CXToken_Identifier) {
+			CXString x = clang_getTokenSpelling(tu->tu, t[i]);
+			char *r = kt_strdup(clang_getCString(x));
+			clang_disposeString(x);
+			return r;
+		}
+	}
+	return kt_strdup("");
+}
+
+static char *tok_str(kt_tu *tu, CXToken t)
+{
+	CXString x = clang_getTokenSpelling(tu->tu, t);
+	char *r = kt_strdup(clang_getCString(x));
+	clang_disposeString(x);
+	return r;
+}
+
+/* The template a function-like macro instantiates when its body is an
+ * explicit instantiation (`template` not followed by `<`), or NULL. */
+static char *macro_inst(walk *w, const char *name)
+{
+	for (size_t m = 0; m < w->macros.len; m++) {
+		CXCursor c = w->macros.items[m];
+		CXString s = clang_getCursorSpelling(c);
+		bool same = !strcmp(clang_getCString(s), name);
+		clang_disposeString(s);
+		if (!same || !clang_Cursor_isMacroFunctionLike(c))
+			continue;
+		CXToken *t = NULL;
+		unsigned n = 0, i = 0;
+		clang_tokenize(w->tu->tu, clang_getCursorExtent(c), &t, &n);
+		char *r = NULL;
+		/* NAME ( params ) body */
+		while (i < n) {
+			char *x = tok_str(w->tu, t[i++]);
+			bool close = x && !strcmp(x, ")");
+			kt_free(x);
+			if (close)
+				break;
+		}
+		char *a = i < n ? tok_str(w->tu, t[i]) : NULL;
+		char *b = i + 1 < n ? tok_str(w->tu, t[i + 1]) : NULL;
+		if (a && !strcmp(a, "template") && (!b || strcmp(b, "<")))
+			r = inst_name(w->tu, t, i + 1, n);
+		kt_free(a);
+		kt_free(b);
+		clang_disposeTokens(w->tu->tu, t, n);
+		return r;
+	}
+	return NULL;
+}
+
+static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	if (clang_getCursorKind(c) == CXCursor_MacroDefinition &&
+	    kt_vec_push(&w->macros, c))
+		w->rc = KT_ENOMEM;
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * In header h, the explicit instantiations (`[extern] template ...;`,
+ * written out or through a function-like macro whose body is one) of a
+ * host template cut from a header: libclang shows none of them, and NVRTC
+ * would meet a name it no longer sees.
+ */
+static int header_insts(walk *w, int h)
+{
+	kt_rewrite_header *hd = &w->hdrs.items[h];
+	CXFile f = w->hfiles.items[h];
+	CXSourceRange r = clang_getRange(
+	    clang_getLocationForOffset(w->tu->tu, f, 0),
+	    clang_getLocationForOffset(w->tu->tu, f, (unsigned)hd->len));
+	toks k = {.tu = w->tu};
+	clang_tokenize(w->tu->tu, r, &k.t, &k.n);
+	int rc = 0;
+	for (unsigned i = 0; i < k.n && !rc; i++) {
+		bool starts = i == 0 || tok_is(&k, i - 1, ";") ||
+		              tok_is(&k, i - 1, "}") ||
+		              tok_is(&k, i - 1, "{") ||
+		              tok_is(&k, i - 1, "extern");
+		if (!starts || clang_getTokenKind(k.t[i]) == CXToken_Comment)
+			continue;
+		char *name = NULL;
+		if (tok_is(&k, i, "template") && !tok_is(&k, i + 1, "<"))
+			name = inst_name(w->tu, k.t, i + 1, k.n);
+		else if (clang_getTokenKind(k.t[i]) == CXToken_Identifier &&
+		         tok_is(&k, i + 1, "(")) {
+			char *m = tok_str(w->tu, k.t[i]);
+			name = m ? macro_inst(w, m) : NULL;
+			kt_free(m);
+		}
+		bool cut = name && *name && cut_name(w, name);
+		kt_free(name);
+		if (!cut)
+			continue;
+		unsigned b = i > 0 && tok_is(&k, i - 1, "extern") ? i - 1 : i;
+		unsigned e = i;
+		while (e < k.n && !tok_is(&k, e, ";"))
+			e++;
+		uint32_t bo, eo;
+		if (e < k.n &&
+		    header_off(w, clang_getTokenLocation(w->tu->tu, k.t[b]),
+		               &bo) == h &&
+		    header_off(w, clang_getTokenLocation(w->tu->tu, k.t[e]),
+		               &eo) == h) {
+			kt_rewrite_decl d = {.host_only = true, .in = h};
+			d.range.begin.offset = bo;
+			d.range.end.offset = eo + 1;
+			rc = kt_vec_push(&w->hdecls, d);
+		}
+		i = e;
+	}
+	clang_disposeTokens(w->tu->tu, k.t, k.n);
+	return rc;
+}
+
 static int header_decls(walk *w)
 {
 	if (!w->hdrs.len)
 		return 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
 	                    header_visit, w);
+	if (!w->rc && w->hcut.len)
+		clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+		                    macro_visit, w);
+	for (size_t h = 0; h < w->hdrs.len && !w->rc && w->hcut.len; h++)
+		w->rc = header_insts(w, (int)h);
 	if (w->hdecls.len)
 		qsort(w->hdecls.items, w->hdecls.len, sizeof(*w->hdecls.items),
 		      cmp_in);
@@ -953,6 +1196,10 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	kt_vec_release(&w.hfiles);
 	kt_vec_release(&w.cur);
 	kt_vec_release(&w.used);
+	for (size_t i = 0; i < w.hcut.len; i++)
+		kt_free(w.hcut.items[i]);
+	kt_vec_release(&w.hcut);
+	kt_vec_release(&w.macros);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);
