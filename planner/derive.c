@@ -170,6 +170,8 @@ static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	const char *name = a->n[n].name;
+	if (pl_tensor_expr(P, n, out, problems))
+		return true;
 	if (strcmp(name, "min") && strcmp(name, "max"))
 		return false;
 	kt_str_addf(out, "%s(", name);
@@ -451,7 +453,8 @@ static const char *type_name(planner *P, CXType t)
 	return r;
 }
 
-static void buffer_need(planner *P, const fe_kern *K, int parm, CXType pt)
+static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
+                       int parm, CXType pt, pl_names *problems)
 {
 	bool read;
 	bool w = written(P, K, parm, &read);
@@ -461,13 +464,23 @@ static void buffer_need(planner *P, const fe_kern *K, int parm, CXType pt)
 	const char *type = type_name(P, pt);
 	const char *inst = type_arg(P, K, type);
 	type = inst ? inst : type;
-	add_need(
-	    P, K->name, "arg_count", pl_range(P, parm),
-	    pl_say(P,
-	           "the length of '%s' is not known: add '#pragma kt "
-	           "arg %s %s[COUNT] %s' with COUNT over problem variables",
-	           name, name, type, dir),
-	    pl_say(P, "arg %s %s[?] %s", name, type, dir));
+	long long elem = clang_Type_getSizeOf(pt);
+	kt_str len = KT_STR_INIT, why = KT_STR_INIT;
+	if (pl_buffer_len(P, K, L, parm, elem > 0 ? elem : 0, &len, problems,
+	                  &why))
+		add_pragma(
+		    P, K->name,
+		    pl_say(P, "arg %s %s[%s] %s", name, type, len.ptr, dir));
+	else
+		add_need(P, K->name, "arg_count", pl_range(P, parm),
+		         pl_say(P,
+		                "the length of '%s' is not known: %sadd "
+		                "'#pragma kt arg %s %s[COUNT] %s' with COUNT "
+		                "over problem variables",
+		                name, why.ptr, name, type, dir),
+		         pl_say(P, "arg %s %s[?] %s", name, type, dir));
+	kt_str_release(&len);
+	kt_str_release(&why);
 }
 
 static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
@@ -519,14 +532,19 @@ static int call_arg(const planner *P, const fe_launch *L, int i)
 	return -1;
 }
 
-bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
+int pl_call_arg(const planner *P, const fe_launch *L, int parm)
 {
 	const fe_ast *a = P->a;
 	int i = 0;
 	for (int c = a->n[a->n[parm].parent].first; c >= 0 && c != parm;
 	     c = a->n[c].next)
 		i += a->n[c].kind == CXCursor_ParmDecl;
-	int arg = call_arg(P, L, i);
+	return call_arg(P, L, i);
+}
+
+bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
+{
+	int arg = pl_call_arg(P, L, parm);
 	return arg >= 0 && pl_expr(P, arg, out, NULL);
 }
 
@@ -540,7 +558,8 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 			continue;
 		CXType t = clang_getCursorType(a->n[c].cur);
 		if (t.kind == CXType_Pointer)
-			buffer_need(P, K, c, clang_getPointeeType(t));
+			buffer_arg(P, K, L, c, clang_getPointeeType(t),
+			           problems);
 		else
 			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1,
 			           problems);

@@ -59,6 +59,21 @@ int pl_derive_pragmas(planner *P, int k);
 /* The launch's argument for kernel parameter parm, in the grammar. */
 bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out);
 
+/* The call's argument for kernel parameter parm (its ParmDecl), or -1. */
+int pl_call_arg(const planner *P, const fe_launch *L, int parm);
+
+/* length.c: the element count (elements of `elem` bytes) of pointer
+ * parameter parm, over problem variables, where the kernel's guards or the
+ * host's allocation determine it; false when not proven (why: what the
+ * two sources said when they disagree, else empty). */
+bool pl_buffer_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
+                   int64_t elem, kt_str *out, pl_names *problems, kt_str *why);
+
+/* `x.size(i)`, `x.stride(i)`, `x.numel()`, `x.dim()` on a tensor (a type
+ * with data_ptr, size and numel members) as the problem variable
+ * `x_size_i` (...); false for any other call. */
+bool pl_tensor_expr(planner *P, int call, kt_str *out, pl_names *problems);
+
 /* refactor.c */
 int pl_refactors(planner *P, int k);
 int pl_constraints(planner *P, int k);

@@ -11,7 +11,7 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg in int[?] in
-// ktc: complete and uncomment: #pragma kt arg out int[?] out
+#pragma kt arg out int[n] out
 #pragma kt arg n int = n
 __global__ void block_scan_kernel(const int *__restrict__ in,
 				  int *__restrict__ out, int n)

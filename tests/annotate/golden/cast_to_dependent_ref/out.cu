@@ -16,10 +16,10 @@ template <typename T> struct scale_traits {
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE) smem(4)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt kernel template(?)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
 // ktc: complete and uncomment: #pragma kt arg s float = ?
 template <typename Traits>
 __global__ void scale_kernel(float *y, const float *x, float s, int n)

@@ -27,8 +27,8 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(8)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE * ITEMS_PER_THREAD) - 1) / (BLOCK_SIZE * ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg data uint8_t[?] in
-// ktc: complete and uncomment: #pragma kt arg bins unsigned int[?] inout
+#pragma kt arg data uint8_t[n] in
+#pragma kt arg bins unsigned int[256] inout
 #pragma kt arg n int = n
 __global__ void histogram_kernel(const uint8_t *__restrict__ data,
 				 unsigned int *__restrict__ bins, int n)

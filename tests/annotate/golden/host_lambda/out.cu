@@ -13,8 +13,8 @@
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem count values(?)
 #pragma kt launch grid((count + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[count] out
+#pragma kt arg x float[count] in
 #pragma kt arg n int = count
 __global__ void copy_kernel(float *y, const float *x, int n)
 {

@@ -13,8 +13,8 @@
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 // ktc: complete and uncomment: #pragma kt arg a float = ?
 #pragma kt arg n int = n
 __global__ void scale_kernel(float *y, const float *x, float a, int n)

@@ -23,8 +23,8 @@
 // ktc: complete and uncomment: #pragma kt problem k values(?)
 #pragma kt launch grid(((num_tokens + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)) block(WARPS_PER_BLOCK * 32)
 // ktc: complete and uncomment: #pragma kt arg logits float[?] in
-// ktc: complete and uncomment: #pragma kt arg topk_weights float[?] inout
-// ktc: complete and uncomment: #pragma kt arg topk_ids int[?] out
+#pragma kt arg topk_weights float[num_tokens * k] inout
+#pragma kt arg topk_ids int[num_tokens * k] out
 #pragma kt arg num_tokens int = num_tokens
 #pragma kt arg k int = k
 __global__ void moe_topk_kernel(const float *__restrict__ logits,

@@ -94,8 +94,8 @@ static __device__ void wait_for_previous_grid()
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg out float[?] out
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg out float[n] out
+#pragma kt arg in float[n] in
 // ktc: complete and uncomment: #pragma kt arg lim pair_f = ?
 #pragma kt arg n int = n
 __global__ void scale_clamp(float *out, const float *in, pair_f lim, int n)

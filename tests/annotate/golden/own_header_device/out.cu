@@ -13,7 +13,7 @@
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg x float[?] inout
+#pragma kt arg x float[n] inout
 // ktc: complete and uncomment: #pragma kt arg b float = ?
 #pragma kt arg n int = n
 __global__ void add_bias(float *x, float b, int n)

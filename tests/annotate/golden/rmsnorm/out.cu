@@ -57,7 +57,7 @@ __device__ float block_sum(float v)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg out half[?] out
 // ktc: complete and uncomment: #pragma kt arg input half[?] in
-// ktc: complete and uncomment: #pragma kt arg weight half[?] in
+#pragma kt arg weight half[hidden] in
 #pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg eps float = ?
 __global__ void rmsnorm_kernel(half *__restrict__ out,

@@ -14,8 +14,8 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 // ktc: complete and uncomment: #pragma kt arg b float[?] in
 // ktc: complete and uncomment: #pragma kt arg a float = ?
 #pragma kt arg n int = n

@@ -30,9 +30,9 @@ template <typename T> __device__ T twice(T x) { return x + x; }
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float")
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
 template <typename T>
 __global__ void clamp_twice(T *y, const T *x, int n)
 {

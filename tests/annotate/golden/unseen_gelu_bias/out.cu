@@ -34,7 +34,7 @@ __device__ __forceinline__ float gelu(float v)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] in
-// ktc: complete and uncomment: #pragma kt arg bias float[?] in
+#pragma kt arg bias float[cols] in
 #pragma kt arg cols int = cols
 __global__ void gelu_bias_kernel(float *__restrict__ out,
 				 const float *__restrict__ x,

@@ -1,0 +1,859 @@
+/*
+ * length.c - the element count of a kernel's pointer argument, where the
+ * code determines it, written over the launch's host values.
+ *
+ * Two sources, each from the AST alone:
+ *  - the kernel body: when every use of the pointer is a subscript `p[i]`
+ *    (or `p[r * d + c]`) whose index a guard bounds (`if (i < n)`, a
+ *    `for (...; i < n; ...)` around it, an earlier `if (i >= n) return;`),
+ *    the bound's extent, its kernel arguments replaced by what the launch
+ *    passes;
+ *  - the host code: what the launch passes, traced to where it was
+ *    allocated (`cudaMalloc(&p, BYTES)` and its siblings, `new T[n]`, a
+ *    vector's `data()`, `p + off`, `&p[off]`).
+ * A length is a promise `ktc tune` allocates by: one too small makes a
+ * correct kernel fail, so anything not proven (an index with no guard, a
+ * pointer assigned twice, two sources that do not say the same) is left
+ * to the user.
+ */
+#include "planner/planner.h"
+
+#include <string.h>
+
+/* Implicit wrappers and parentheses only: a cast changes what an index
+ * counts. */
+static int implicit(const fe_ast *a, int n)
+{
+	while (n >= 0 &&
+	       (a->n[n].kind == CXCursor_UnexposedExpr ||
+	        a->n[n].kind == CXCursor_ParenExpr) &&
+	       fe_nchildren(a, n) == 1)
+		n = a->n[n].first;
+	return n;
+}
+
+static bool inside(const fe_ast *a, int n, int region)
+{
+	return a->n[n].in_main && a->n[region].in_main &&
+	       a->n[n].b >= a->n[region].b && a->n[n].e <= a->n[region].e;
+}
+
+/* Something in region writes var: an assignment, ++/--, or its address
+ * taken (whoever holds it may write). */
+static bool writes_but(const fe_ast *a, int region, int var, int skip)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!inside(a, (int)i, region) ||
+		    (skip >= 0 && inside(a, (int)i, skip)))
+			continue;
+		bool compound;
+		int lhs = fe_assign_lhs(a, (int)i, &compound);
+		if (x->kind == CXCursor_UnaryOperator &&
+		    ((x->op >= CXUnaryOperator_PostInc &&
+		      x->op <= CXUnaryOperator_PreDec) ||
+		     x->op == CXUnaryOperator_AddrOf))
+			lhs = implicit(a, x->first);
+		if (lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		    a->n[lhs].ref == var)
+			return true;
+	}
+	return false;
+}
+
+static bool writes_in(const fe_ast *a, int region, int var)
+{
+	return writes_but(a, region, var, -1);
+}
+
+static bool is_integer(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return k >= CXType_Char_U && k <= CXType_Int128 && k != CXType_Bool;
+}
+
+/* Wraps e in parentheses unless it is a name, a number or one
+ * parenthesized whole. */
+static void add_operand(kt_str *out, const kt_str *e)
+{
+	size_t word = strspn(e->ptr, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+	                             "OPQRSTUVWXYZ0123456789_");
+	bool whole = e->len >= 2 && e->ptr[0] == '(';
+	for (size_t i = 0, depth = 0; whole && i < e->len; i++) {
+		depth += (e->ptr[i] == '(') - (e->ptr[i] == ')');
+		whole = depth > 0 || i == e->len - 1;
+	}
+	if (word == e->len || whole)
+		kt_str_adds(out, e->ptr);
+	else
+		kt_str_addf(out, "(%s)", e->ptr);
+}
+
+/* ------------------------------------------------------ the kernel body */
+
+typedef struct body {
+	planner *P;
+	const fe_kern *K;
+	const fe_launch *L;
+	pl_names *problems;
+} body;
+
+/* A kernel expression over its integer arguments and literals, the
+ * arguments replaced by the launch's values. */
+static bool kexpr(body *B, int n, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	n = implicit(a, n);
+	if (n < 0)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_IntegerLiteral)
+		return pl_expr(B->P, n, out, NULL);
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_NonTypeTemplateParameter)
+		return pl_expr(B->P, n, out, NULL);
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_ParmDecl &&
+	    a->n[x->ref].parent == B->K->node &&
+	    is_integer(clang_getCursorType(a->n[x->ref].cur)) &&
+	    !writes_in(a, B->K->body, x->ref)) {
+		kt_str e = KT_STR_INIT;
+		int arg = pl_call_arg(B->P, B->L, x->ref);
+		bool ok = arg >= 0 && pl_expr(B->P, arg, &e, B->problems);
+		if (ok)
+			add_operand(out, &e);
+		kt_str_release(&e);
+		return ok;
+	}
+	if (x->kind != CXCursor_BinaryOperator ||
+	    (x->op != CXBinaryOperator_Add && x->op != CXBinaryOperator_Sub &&
+	     x->op != CXBinaryOperator_Mul && x->op != CXBinaryOperator_Div))
+		return false;
+	static const char ops[] = {[CXBinaryOperator_Add] = '+',
+	                           [CXBinaryOperator_Sub] = '-',
+	                           [CXBinaryOperator_Mul] = '*',
+	                           [CXBinaryOperator_Div] = '/'};
+	kt_str l = KT_STR_INIT, r = KT_STR_INIT;
+	bool ok =
+	    kexpr(B, fe_child(a, n, 0), &l) && kexpr(B, fe_child(a, n, 1), &r);
+	if (ok) {
+		kt_str_addc(out, '(');
+		kt_str_addf(out, "%s %c ", l.ptr, ops[x->op]);
+		add_operand(out, &r);
+		kt_str_addc(out, ')');
+	}
+	kt_str_release(&l);
+	kt_str_release(&r);
+	return ok;
+}
+
+/* The bound cond puts on var when it holds (`var < E` is E, `var <= E`
+ * is E + 1, either side), looking into `&&`; when it fails instead
+ * (`negate`: `var >= E`, looking into `||`). */
+static bool fact(body *B, int cond, int var, bool negate, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	cond = implicit(a, cond);
+	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator)
+		return false;
+	int op = a->n[cond].op;
+	int l = fe_child(a, cond, 0), r = fe_child(a, cond, 1);
+	if (op == (negate ? CXBinaryOperator_LOr : CXBinaryOperator_LAnd))
+		return fact(B, l, var, negate, out) ||
+		       fact(B, r, var, negate, out);
+	int il = implicit(a, l), ir = implicit(a, r);
+	bool left = il >= 0 && a->n[il].kind == CXCursor_DeclRefExpr &&
+	            a->n[il].ref == var;
+	bool right = ir >= 0 && a->n[ir].kind == CXCursor_DeclRefExpr &&
+	             a->n[ir].ref == var;
+	if (left == right)
+		return false;
+	/* as `var OP E`: what holds (or fails) */
+	if (right)
+		op = op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
+		     : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
+		     : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
+		     : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
+		                                 : op;
+	bool lt =
+	    negate ? op == CXBinaryOperator_GE : op == CXBinaryOperator_LT;
+	bool le =
+	    negate ? op == CXBinaryOperator_GT : op == CXBinaryOperator_LE;
+	if (!lt && !le)
+		return false;
+	kt_str e = KT_STR_INIT;
+	bool ok = kexpr(B, left ? r : l, &e);
+	if (ok && lt)
+		kt_str_adds(out, e.ptr);
+	else if (ok)
+		kt_str_addf(out, "(%s + 1)", e.ptr);
+	kt_str_release(&e);
+	return ok;
+}
+
+/* `return;` alone, or in braces. */
+static bool only_return(const fe_ast *a, int s)
+{
+	if (a->n[s].kind == CXCursor_CompoundStmt && fe_nchildren(a, s) == 1)
+		s = a->n[s].first;
+	return a->n[s].kind == CXCursor_ReturnStmt && a->n[s].first < 0;
+}
+
+/* An `if (C) return;` among the statements of block before `child`, C
+ * failing bounds var, and nothing after it writes var. */
+static bool early_return(body *B, int block, int child, int var, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	for (int s = a->n[block].first; s >= 0 && s != child;
+	     s = a->n[s].next) {
+		if (a->n[s].kind != CXCursor_IfStmt ||
+		    fe_nchildren(a, s) != 2 ||
+		    !only_return(a, fe_child(a, s, 1)))
+			continue;
+		kt_str e = KT_STR_INIT;
+		bool ok = fact(B, a->n[s].first, var, true, &e);
+		for (int t = a->n[s].next; ok && t >= 0; t = a->n[t].next)
+			ok = !writes_in(a, t, var);
+		if (ok)
+			kt_str_adds(out, e.ptr);
+		kt_str_release(&e);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* The bound a guard around node `at` puts on var: the innermost one. */
+static bool guard(body *B, int at, int var, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	for (int c = at, s = a->n[at].parent; s >= 0 && c != B->K->body;
+	     c = s, s = a->n[s].parent) {
+		const fe_node *x = &a->n[s];
+		if (x->kind == CXCursor_ForStmt && fe_nchildren(a, s) == 4 &&
+		    c == fe_child(a, s, 3) && !writes_in(a, c, var) &&
+		    fact(B, fe_child(a, s, 1), var, false, out))
+			return true;
+		if (x->kind == CXCursor_IfStmt && fe_nchildren(a, s) >= 2 &&
+		    c == fe_child(a, s, 1) && !writes_in(a, c, var) &&
+		    fact(B, x->first, var, false, out))
+			return true;
+		if (x->kind == CXCursor_CompoundStmt &&
+		    early_return(B, s, c, var, out))
+			return true;
+	}
+	return false;
+}
+
+/* The bound of an index: `i` under a guard, or `r * d + c` with r and c
+ * under guards and c's bound d itself (r * d + c < R * d). */
+static bool index_len(body *B, int idx, int at, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	idx = implicit(a, idx);
+	if (idx < 0)
+		return false;
+	const fe_node *x = &a->n[idx];
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0)
+		return guard(B, at, x->ref, out);
+	if (x->kind != CXCursor_BinaryOperator || x->op != CXBinaryOperator_Add)
+		return false;
+	for (int side = 0; side < 2; side++) {
+		int mul = implicit(a, fe_child(a, idx, side));
+		int col = fe_child(a, idx, !side);
+		if (mul < 0 || a->n[mul].kind != CXCursor_BinaryOperator ||
+		    a->n[mul].op != CXBinaryOperator_Mul)
+			continue;
+		for (int m = 0; m < 2; m++) {
+			kt_str rows = KT_STR_INIT, d = KT_STR_INIT,
+			       cols = KT_STR_INIT;
+			bool ok =
+			    index_len(B, fe_child(a, mul, m), at, &rows) &&
+			    kexpr(B, fe_child(a, mul, !m), &d) &&
+			    index_len(B, col, at, &cols) &&
+			    !strcmp(d.ptr, cols.ptr);
+			if (ok) {
+				add_operand(out, &rows);
+				kt_str_adds(out, " * ");
+				add_operand(out, &d);
+			}
+			kt_str_release(&rows);
+			kt_str_release(&d);
+			kt_str_release(&cols);
+			if (ok)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The subscript whose base is the reference ref (through implicit
+ * wrappers), or -1. */
+static int subscript_of(const fe_ast *a, int ref)
+{
+	int c = ref, s = a->n[ref].parent;
+	while (s >= 0 && (a->n[s].kind == CXCursor_UnexposedExpr ||
+	                  a->n[s].kind == CXCursor_ParenExpr)) {
+		c = s;
+		s = a->n[s].parent;
+	}
+	return s >= 0 && a->n[s].kind == CXCursor_ArraySubscriptExpr &&
+	               a->n[s].first == c
+	           ? s
+	           : -1;
+}
+
+/* The subscript stands for one element: a value, an lvalue, or its
+ * address handed as it is to a function declared outside the file (an
+ * intrinsic: `__ldg(&p[i])`, `atomicAdd(&p[i], v)`); an address kept,
+ * cast (`*(float4 *)&p[i]`) or converted (`void *`) may reach further. */
+static bool one_element(const fe_ast *a, int sub)
+{
+	int s = a->n[sub].parent;
+	while (s >= 0 && a->n[s].kind == CXCursor_ParenExpr)
+		s = a->n[s].parent;
+	if (s < 0 || a->n[s].kind != CXCursor_UnaryOperator ||
+	    a->n[s].op != CXUnaryOperator_AddrOf)
+		return true;
+	CXType elem = clang_getUnqualifiedType(
+	    clang_getCanonicalType(clang_getCursorType(a->n[sub].cur)));
+	int c = s, up = a->n[s].parent;
+	for (; up >= 0 && a->n[up].kind == CXCursor_UnexposedExpr;
+	     c = up, up = a->n[up].parent) {
+		CXType t =
+		    clang_getCanonicalType(clang_getCursorType(a->n[up].cur));
+		CXType pt = clang_getUnqualifiedType(
+		    clang_getCanonicalType(clang_getPointeeType(t)));
+		if (t.kind != CXType_Pointer || !clang_equalTypes(pt, elem))
+			return false;
+	}
+	return up >= 0 && a->n[up].kind == CXCursor_CallExpr &&
+	       a->n[up].first != c && a->n[up].ref < 0;
+}
+
+/* The length every access to parm in the body stays under, when all agree. */
+static bool body_len(body *B, int parm, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	int uses = 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr || x->ref != parm)
+			continue;
+		int sub = inside(a, (int)i, B->K->body)
+		              ? subscript_of(a, (int)i)
+		              : -1;
+		kt_str e = KT_STR_INIT;
+		ok = sub >= 0 && one_element(a, sub) &&
+		     index_len(B, fe_child(a, sub, 1), sub, &e) &&
+		     (uses == 0 || !strcmp(out->ptr, e.ptr));
+		if (ok && uses++ == 0)
+			kt_str_adds(out, e.ptr);
+		kt_str_release(&e);
+	}
+	return ok && uses > 0;
+}
+
+/* ---------------------------------------------------------- host code */
+
+/* A count of bytes as `e * unit` (unit 1 when e counts bytes). */
+typedef struct bytes {
+	kt_str e;
+	int64_t unit;
+	bool fresh; /* e is a tensor's numel: a new problem variable */
+} bytes;
+
+static int64_t size_of(CXType t)
+{
+	long long s = clang_Type_getSizeOf(t);
+	return s > 0 ? s : 0;
+}
+
+static int64_t sizeof_value(const fe_ast *a, int n)
+{
+	n = implicit(a, n);
+	size_t len;
+	const char *t = n >= 0 ? fe_text(a, n, &len) : NULL;
+	if (!t || len < 6 || strncmp(t, "sizeof", 6) ||
+	    a->n[n].kind != CXCursor_UnaryExpr)
+		return 0;
+	CXEvalResult r = clang_Cursor_Evaluate(a->n[n].cur);
+	int64_t v = r && clang_EvalResult_getKind(r) == CXEval_Int
+	                ? clang_EvalResult_getAsLongLong(r)
+	                : 0;
+	if (r)
+		clang_EvalResult_dispose(r);
+	return v;
+}
+
+/* The factors of a product (through implicit wrappers and parentheses). */
+static int factors(const fe_ast *a, int n, int *out, int max, int k)
+{
+	int x = implicit(a, n);
+	if (x >= 0 && a->n[x].kind == CXCursor_BinaryOperator &&
+	    a->n[x].op == CXBinaryOperator_Mul) {
+		k = factors(a, fe_child(a, x, 0), out, max, k);
+		return factors(a, fe_child(a, x, 1), out, max, k);
+	}
+	if (k < max)
+		out[k] = n;
+	return k + 1;
+}
+
+/* BYTES of an allocation: a product with a `sizeof(T)` factor as the
+ * other factors and the size, anything else as itself. */
+static bool alloc_bytes(planner *P, int n, pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	int f[16], k = factors(a, n, f, 16, 0), unit = -1;
+	for (int i = 0; i < k && k <= 16 && unit < 0; i++)
+		if (sizeof_value(a, f[i]))
+			unit = i;
+	if (unit < 0 || k < 2) {
+		out->unit = 1;
+		return pl_expr(P, n, &out->e, problems);
+	}
+	out->unit = sizeof_value(a, f[unit]);
+	for (int i = 0, w = 0; i < k; i++) {
+		if (i == unit)
+			continue;
+		kt_str e = KT_STR_INIT;
+		bool ok = pl_expr(P, f[i], &e, problems);
+		if (ok && w++)
+			kt_str_adds(&out->e, " * ");
+		if (ok)
+			add_operand(&out->e, &e);
+		kt_str_release(&e);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static const char *const allocators[] = {"cudaMalloc", "cudaMallocAsync",
+                                         "cudaMallocManaged", "cudaMallocHost"};
+
+static bool is_allocator(const char *name)
+{
+	for (size_t i = 0; i < sizeof(allocators) / sizeof(*allocators); i++)
+		if (!strcmp(name, allocators[i]))
+			return true;
+	return false;
+}
+
+/* `cudaMalloc(&var, BYTES)` in fn (the first argument maybe cast): the
+ * call, or -1; -2 when there are two. */
+static int malloc_of(const fe_ast *a, int fn, int var)
+{
+	int found = -1;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_CallExpr || !inside(a, (int)i, fn) ||
+		    !is_allocator(x->name))
+			continue;
+		int p = fe_strip(a, fe_child(a, (int)i, 1));
+		int v = p >= 0 && a->n[p].kind == CXCursor_UnaryOperator &&
+		                a->n[p].op == CXUnaryOperator_AddrOf
+		            ? implicit(a, a->n[p].first)
+		            : -1;
+		if (v < 0 || a->n[v].kind != CXCursor_DeclRefExpr ||
+		    a->n[v].ref != var)
+			continue;
+		if (found != -1)
+			return -2;
+		found = (int)i;
+	}
+	return found;
+}
+
+static bool null_init(const fe_ast *a, int init)
+{
+	int n = fe_strip(a, init);
+	return n >= 0 && (a->n[n].kind == CXCursor_CXXNullPtrLiteralExpr ||
+	                  (a->n[n].is_int && a->n[n].ival == 0) ||
+	                  a->n[n].kind == CXCursor_GNUNullExpr);
+}
+
+static bool host_bytes(planner *P, const fe_launch *L, int n,
+                       pl_names *problems, bytes *out);
+static bool tensor_bytes(planner *P, int call, pl_names *problems, bytes *out);
+
+/* A host pointer variable: its initialiser, or the one allocation. */
+static bool var_bytes(planner *P, const fe_launch *L, int var,
+                      pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	int fn = L->host_fn;
+	if (a->n[var].kind != CXCursor_VarDecl || fn < 0 || !inside(a, var, fn))
+		return false;
+	int init = fe_var_init(a, var);
+	int call = malloc_of(a, fn, var);
+	if (call == -2 || (call >= 0 && init >= 0 && !null_init(a, init)))
+		return false;
+	if (call < 0) {
+		int def = fe_def_before(a, var, a->n[L->call].b);
+		return def >= 0 && def == init && !writes_in(a, fn, var) &&
+		       host_bytes(P, L, def, problems, out);
+	}
+	if (writes_but(a, fn, var, fe_child(a, call, 1)) ||
+	    a->n[call].e > a->n[L->call].b)
+		return false;
+	return alloc_bytes(P, fe_child(a, call, 2), problems, out);
+}
+
+/* `new T[n]`: n elements of T. */
+static bool new_bytes(planner *P, int n, pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	CXType t = clang_getPointeeType(clang_getCursorType(a->n[n].cur));
+	int64_t s = size_of(t);
+	int count = -1;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (clang_isExpression(a->n[c].kind))
+			count = count == -1 ? c : -2;
+	if (!s || count < 0 ||
+	    clang_getCursorType(a->n[n].cur).kind != CXType_Pointer)
+		return false;
+	/* `new T(v)` has one expression too: only an array new has a count
+	 * written between brackets */
+	size_t len;
+	const char *text = fe_text(a, n, &len);
+	const char *br = memchr(text, '[', len);
+	if (!br || a->n[count].b < (uint32_t)(br - a->tu->text))
+		return false;
+	out->unit = s;
+	return pl_expr(P, count, &out->e, problems);
+}
+
+/* The std::vector / thrust vector variable `v` of `v.data()`: its count
+ * when constructed with one (`v(n)`, `v(n, value)`) and never changed. */
+static bool vector_bytes(planner *P, const fe_launch *L, int call,
+                         pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	int mem = a->n[call].first;
+	int base = mem >= 0 && a->n[mem].kind == CXCursor_MemberRefExpr
+	               ? implicit(a, a->n[mem].first)
+	               : -1;
+	int var = base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr
+	              ? a->n[base].ref
+	              : -1;
+	if (fe_nwritten(a, call) != 1 || var < 0 ||
+	    a->n[var].kind != CXCursor_VarDecl || L->host_fn < 0 ||
+	    !inside(a, var, L->host_fn))
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(a->n[var].cur));
+	CXString ts = clang_getTypeSpelling(t);
+	const char *tn = clang_getCString(ts);
+	bool vec = !strncmp(tn, "std::vector<", 12) ||
+	           !strncmp(tn, "thrust::device_vector<", 22) ||
+	           !strncmp(tn, "thrust::host_vector<", 20);
+	clang_disposeString(ts);
+	int64_t s = size_of(clang_Type_getTemplateArgumentAsType(t, 0));
+	int ctor = fe_var_init(a, var);
+	if (!vec || !s || ctor < 0 || a->n[ctor].kind != CXCursor_CallExpr)
+		return false;
+	int count = -1, k = 0;
+	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].in_main && k++ == 0)
+			count = c;
+	if (count < 0 || k > 2 ||
+	    !is_integer(clang_getCursorType(a->n[count].cur)))
+		return false;
+	/* no member call but data() and size() on v, v not assigned */
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr || x->ref != var)
+			continue;
+		int up = fe_up(a, (int)i);
+		bool member =
+		    up >= 0 && a->n[up].kind == CXCursor_MemberRefExpr;
+		if (!member || (strcmp(a->n[up].name, "data") &&
+		                strcmp(a->n[up].name, "size")))
+			return false;
+	}
+	out->unit = s;
+	return pl_expr(P, count, &out->e, problems);
+}
+
+/* In elements of size s: `e` itself when its unit is s, else scaled. */
+static void count_in(const bytes *b, int64_t s, kt_str *out)
+{
+	if (b->unit == s)
+		kt_str_adds(out, b->e.ptr);
+	else if (b->unit == 1)
+		kt_str_addf(out, "(%s) / %lld", b->e.ptr, (long long)s);
+	else if (b->unit % s == 0) {
+		add_operand(out, &b->e);
+		kt_str_addf(out, " * %lld", (long long)(b->unit / s));
+	} else {
+		kt_str_addc(out, '(');
+		add_operand(out, &b->e);
+		kt_str_addf(out, " * %lld) / %lld", (long long)b->unit,
+		            (long long)s);
+	}
+}
+
+/* `p + off`, `&p[off]`: p's bytes less off elements of p. */
+static bool offset_bytes(planner *P, const fe_launch *L, int base, int off,
+                         pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	CXType pt = clang_getCursorType(a->n[implicit(a, base)].cur);
+	int64_t s = size_of(clang_getPointeeType(pt));
+	bytes b = {KT_STR_INIT, 1, false};
+	kt_str o = KT_STR_INIT;
+	bool ok = s && pt.kind == CXType_Pointer &&
+	          host_bytes(P, L, base, problems, &b) &&
+	          pl_expr(P, off, &o, problems);
+	if (ok) {
+		kt_str c = KT_STR_INIT;
+		count_in(&b, s, &c);
+		kt_str_addc(&out->e, '(');
+		kt_str_addf(&out->e, "%s - ", c.ptr);
+		add_operand(&out->e, &o);
+		kt_str_addc(&out->e, ')');
+		out->unit = s;
+		kt_str_release(&c);
+	}
+	kt_str_release(&b.e);
+	kt_str_release(&o);
+	return ok;
+}
+
+/* What a host pointer expression points into, in bytes from it on. */
+static bool host_bytes(planner *P, const fe_launch *L, int n,
+                       pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	n = fe_strip(a, n);
+	if (n < 0)
+		return false;
+	const fe_node *x = &a->n[n];
+	switch (x->kind) {
+	case CXCursor_DeclRefExpr:
+		return x->ref >= 0 && var_bytes(P, L, x->ref, problems, out);
+	case CXCursor_CXXNewExpr: return new_bytes(P, n, problems, out);
+	case CXCursor_CallExpr:
+		if (!strcmp(x->name, "raw_pointer_cast") &&
+		    fe_nwritten(a, n) == 2)
+			return host_bytes(P, L, fe_child(a, n, 1), problems,
+			                  out);
+		if (!strcmp(x->name, "data_ptr"))
+			return tensor_bytes(P, n, problems, out);
+		return !strcmp(x->name, "data") &&
+		       vector_bytes(P, L, n, problems, out);
+	case CXCursor_BinaryOperator:
+		if (x->op == CXBinaryOperator_Add &&
+		    clang_getCursorType(x->cur).kind == CXType_Pointer)
+			return offset_bytes(P, L, fe_child(a, n, 0),
+			                    fe_child(a, n, 1), problems, out);
+		return false;
+	case CXCursor_UnaryOperator: {
+		int sub = implicit(a, x->first);
+		if (x->op != CXUnaryOperator_AddrOf || sub < 0 ||
+		    a->n[sub].kind != CXCursor_ArraySubscriptExpr)
+			return false;
+		return offset_bytes(P, L, fe_child(a, sub, 0),
+		                    fe_child(a, sub, 1), problems, out);
+	}
+	default: return false;
+	}
+}
+
+/* ------------------------------------------------------------- entry */
+
+/* Text without blanks and outer parentheses, to compare two lengths. */
+static void normal(const char *s, kt_str *out)
+{
+	for (; *s; s++)
+		if (*s != ' ')
+			kt_str_addc(out, *s);
+	while (out->len >= 2 && out->ptr[0] == '(' &&
+	       out->ptr[out->len - 1] == ')') {
+		int depth = 0;
+		bool whole = true;
+		for (size_t i = 0; whole && i < out->len; i++) {
+			depth += (out->ptr[i] == '(') - (out->ptr[i] == ')');
+			whole = depth > 0 || i == out->len - 1;
+		}
+		if (!whole)
+			break;
+		memmove(out->ptr, out->ptr + 1, out->len - 2);
+		kt_str_truncate(out, out->len - 2);
+	}
+}
+
+static void merge(planner *P, pl_names *problems, const pl_names *found)
+{
+	for (size_t i = 0; i < found->len; i++) {
+		bool known = false;
+		for (size_t j = 0; j < problems->len; j++)
+			known |= !strcmp(problems->items[j], found->items[i]);
+		if (!known && kt_vec_push(problems, found->items[i]))
+			P->oom = 1;
+	}
+}
+
+/* The two sources must say the same; a tensor's numel is no value but a
+ * new variable, so a proven guard bound goes before it. */
+bool pl_buffer_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
+                   int64_t elem, kt_str *out, pl_names *problems, kt_str *why)
+{
+	if (!L)
+		return false;
+	pl_names kp = {0}, hp = {0};
+	body B = {P, K, L, &kp};
+	kt_str kb = KT_STR_INIT, hb = KT_STR_INIT;
+	bytes h = {KT_STR_INIT, 1, false};
+	bool from_body = body_len(&B, parm, &kb);
+	int arg = pl_call_arg(P, L, parm);
+	bool from_host = elem > 0 && arg >= 0 && host_bytes(P, L, arg, &hp, &h);
+	if (from_host)
+		count_in(&h, elem, &hb);
+	if (from_body && from_host && h.fresh)
+		from_host = false;
+	kt_str nk = KT_STR_INIT, nh = KT_STR_INIT;
+	normal(kb.ptr, &nk);
+	normal(hb.ptr, &nh);
+	bool ok = (from_body || from_host) &&
+	          !(from_body && from_host && strcmp(nk.ptr, nh.ptr));
+	if (ok) {
+		kt_str_adds(out, from_body ? kb.ptr : hb.ptr);
+		merge(P, problems, from_body ? &kp : &hp);
+	} else if (from_body && from_host)
+		kt_str_addf(why,
+		            "the kernel's guards bound it by %s elements, the "
+		            "launch passes a buffer of %s: ",
+		            kb.ptr, hb.ptr);
+	kt_vec_release(&kp);
+	kt_vec_release(&hp);
+	kt_str_release(&kb);
+	kt_str_release(&hb);
+	kt_str_release(&h.e);
+	kt_str_release(&nk);
+	kt_str_release(&nh);
+	return ok;
+}
+
+/* ------------------------------------------------------------ tensors */
+
+typedef struct members {
+	bool data_ptr, size, numel;
+	int depth;
+} members;
+
+static void record_members(CXCursor rec, members *m);
+
+static enum CXChildVisitResult member_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	members *m = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CXXBaseSpecifier) {
+		CXCursor base = clang_getTypeDeclaration(
+		    clang_getCanonicalType(clang_getCursorType(c)));
+		record_members(base, m);
+		return CXChildVisit_Continue;
+	}
+	if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	CXString s = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(s);
+	m->data_ptr |= !strcmp(name, "data_ptr");
+	m->size |= !strcmp(name, "size");
+	m->numel |= !strcmp(name, "numel");
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+static void record_members(CXCursor rec, members *m)
+{
+	if (clang_Cursor_isNull(rec) || m->depth > 8)
+		return;
+	m->depth++;
+	clang_visitChildren(rec, member_visit, m);
+	m->depth--;
+}
+
+/* A type with `data_ptr`, `size` and `numel` members (its own or its
+ * bases'): a tensor, whatever its name (at::Tensor, TensorView). */
+static bool tensor_like(CXType t)
+{
+	if (t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference)
+		t = clang_getPointeeType(t);
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Record)
+		return false;
+	members m = {0};
+	record_members(clang_getTypeDeclaration(t), &m);
+	return m.data_ptr && m.size && m.numel;
+}
+
+/* `x.METHOD(...)` on a tensor variable x: the call's method name, and x
+ * (its declaration node in *var); NULL otherwise. */
+static const char *tensor_call(const fe_ast *a, int call, int *var)
+{
+	int mem = a->n[call].kind == CXCursor_CallExpr ? a->n[call].first : -1;
+	int base = mem >= 0 && a->n[mem].kind == CXCursor_MemberRefExpr
+	               ? implicit(a, a->n[mem].first)
+	               : -1;
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    a->n[base].ref < 0 ||
+	    !tensor_like(clang_getCursorType(a->n[a->n[base].ref].cur)))
+		return NULL;
+	*var = a->n[base].ref;
+	return a->n[mem].name;
+}
+
+static void add_name(planner *P, pl_names *problems, const char *name)
+{
+	for (size_t i = 0; problems && i < problems->len; i++)
+		if (!strcmp(problems->items[i], name))
+			return;
+	if (problems && kt_vec_push(problems, name))
+		P->oom = 1;
+}
+
+bool pl_tensor_expr(planner *P, int call, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int var = -1;
+	const char *m = tensor_call(a, call, &var);
+	if (!m)
+		return false;
+	int nargs = fe_nwritten(a, call) - 1;
+	int arg = fe_strip(a, fe_child(a, call, 1));
+	const char *name = NULL;
+	if ((!strcmp(m, "numel") || !strcmp(m, "dim")) && nargs == 0)
+		name = pl_say(P, "%s_%s", a->n[var].name, m);
+	else if ((!strcmp(m, "size") || !strcmp(m, "stride")) && nargs == 1 &&
+	         arg >= 0 && a->n[arg].is_int && a->n[arg].ival >= 0)
+		name = pl_say(P, "%s_%s_%lld", a->n[var].name, m,
+		              (long long)a->n[arg].ival);
+	if (!name)
+		return false;
+	add_name(P, problems, name);
+	return !kt_str_adds(out, name);
+}
+
+/* `x.data_ptr<T>()`: the tensor's numel elements of T. */
+static bool tensor_bytes(planner *P, int call, pl_names *problems, bytes *out)
+{
+	const fe_ast *a = P->a;
+	int var = -1;
+	const char *m = tensor_call(a, call, &var);
+	CXType t = clang_getCursorType(a->n[call].cur);
+	int64_t s =
+	    t.kind == CXType_Pointer ? size_of(clang_getPointeeType(t)) : 0;
+	if (!m || strcmp(m, "data_ptr") || !s)
+		return false;
+	const char *name = pl_say(P, "%s_numel", a->n[var].name);
+	add_name(P, problems, name);
+	out->unit = s;
+	out->fresh = true;
+	return !kt_str_adds(&out->e, name);
+}
