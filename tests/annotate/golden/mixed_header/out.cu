@@ -1,0 +1,56 @@
+// Device code that uses a header's mixed host/device type.
+#ifndef __CUDACC_RTC__
+#include "mixed_header.h"
+#else
+// ktc: the device side of "mixed_header.h"
+// A config type with a host-only member function, used by device code of
+// the header, and a host launcher template instantiated through a macro.
+#pragma once
+
+
+struct tile_config {
+	int rows, cols;
+	constexpr __host__ __device__ tile_config(int r, int c) : rows(r), cols(c) {}
+	__device__ int elems() const { return rows * cols; }
+	
+};
+
+static constexpr __host__ __device__ tile_config default_tile() { return tile_config(4, 8); }
+
+
+
+#define DECL_DISPATCH(kind) template void host_dispatch<kind>(float *y, int n)
+
+
+
+#endif
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg y float[n] out
+#pragma kt arg n int = n
+__global__ void fill_tiles(float *y, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * BLOCK_SIZE + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = (float)default_tile().elems();
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void fill(float *y, int n)
+{
+	fill_tiles<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(y, n);
+}
+#endif
