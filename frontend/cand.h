@@ -9,10 +9,16 @@
 
 #include "frontend/ast.h"
 
-/* A launch of a kernel: the CallExpr and its <<<...>>> operands. */
+/* A launch of a kernel (launch.c): the call and its operands, as
+ * expressions at the call site (a wrapper's parameters bound). */
 typedef struct fe_launch {
-	int call;         /* the CUDAKernelCallExpr node */
+	int call;         /* the launch, or the outermost wrapper call */
+	int kernel;       /* the node naming the kernel (`k`, `k<float, 4>`) */
 	int op[4];        /* grid, block, smem, stream operand nodes or -1 */
+	int arg0;         /* the first kernel argument (siblings follow), -1 */
+	bool arg_addr;    /* the arguments are `&x` (cudaLaunchKernel) */
+	int shared;       /* a wrapper serving several calls that holds an
+	                     operand (its literals stay), or -1 */
 	int host_fn;      /* the FunctionDecl around it */
 	int64_t block[3]; /* block dims when known (1 for absent dims) */
 	int ndims;        /* dims written at the site (1..3), 0 unknown */
@@ -28,6 +34,9 @@ typedef struct fe_kern {
 	KT_VEC(int) tparams; /* NonTypeTemplateParameter nodes, in order */
 	bool broken;         /* a clang error lies inside: left alone */
 } fe_kern;
+
+/* The node of the i-th kernel argument of a launch, or -1. */
+int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i);
 
 /* Internal twin of kt_candidates.items[i]. */
 typedef struct fe_cand {

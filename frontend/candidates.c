@@ -123,102 +123,6 @@ static int find_kernels(finder *F)
 
 /* ----------------------------------------------------------- launches */
 
-static bool is_config_call(const fe_node *x)
-{
-	return x->kind == CXCursor_CallExpr &&
-	       (!strcmp(x->name, "cudaConfigureCall") ||
-	        !strcmp(x->name, "__cudaPushCallConfiguration"));
-}
-
-static int kernel_called(finder *F, int callee)
-{
-	CXCursor ref = clang_getCursorReferenced(F->a->n[callee].cur);
-	uint32_t off;
-	if (clang_Cursor_isNull(ref) ||
-	    !kt_fe_offset(F->tu, clang_getCursorLocation(ref), &off))
-		return -1;
-	for (size_t k = 0; k < F->f->kernels.len; k++)
-		if (F->f->kernels.items[k].loc == off)
-			return (int)k;
-	return -1;
-}
-
-static void add_template_args(finder *F, int k, int li, int callee)
-{
-	fe_ast *a = F->a;
-	fe_kern *K = &F->f->kernels.items[k];
-	int idx = 0;
-	for (int c = a->n[callee].first; c >= 0; c = a->n[c].next, idx++) {
-		const fe_node *x = &a->n[c];
-		if (x->kind != CXCursor_IntegerLiteral || !x->spelled ||
-		    (size_t)idx >= K->tparams.len ||
-		    a->n[K->tparams.items[idx]].kind !=
-		        CXCursor_NonTypeTemplateParameter ||
-		    fe_cand_at(F, x->b) >= 0)
-			continue;
-		kt_candidate kc = fe_cand_init();
-		kc.kind = KT_CAND_TEMPLATE_ARG;
-		kc.role = KT_ROLE_TILE;
-		kc.site = KT_SITE_TEMPLATE_ARG;
-		kc.range = kt_fe_make_range(F->tu, x->b, x->e);
-		kc.value = x->ival;
-		kc.host = true;
-		kc.kernel = K->name;
-		kc.name = a->n[K->tparams.items[idx]].name;
-		kc.evidence = fe_say(F,
-		                     "template argument %s of kernel '%s' "
-		                     "at its launch",
-		                     kc.name, K->name);
-		fe_cand cx = fe_cx_init();
-		cx.node = c;
-		cx.kern = k;
-		cx.launch = li;
-		cx.tparam = idx;
-		fe_add(F, kc, cx);
-	}
-}
-
-static int add_launch(finder *F, int call, int config)
-{
-	fe_ast *a = F->a;
-	int callee = fe_strip(F->a, a->n[call].first);
-	if (callee < 0)
-		return KT_OK;
-	int k = kernel_called(F, callee);
-	if (k < 0)
-		return KT_OK;
-	fe_launch l = {.call = call,
-	               .op = {-1, -1, -1, -1},
-	               .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
-	               .block = {1, 1, 1}};
-	int i = 0;
-	for (int c = a->n[a->n[config].first].next; c >= 0 && i < 4;
-	     c = a->n[c].next)
-		l.op[i++] = c;
-	fe_kern *K = &F->f->kernels.items[k];
-	if (kt_vec_push(&K->launches, l))
-		return KT_ENOMEM;
-	add_template_args(F, k, (int)K->launches.len - 1, callee);
-	return KT_OK;
-}
-
-static int find_launches(finder *F)
-{
-	fe_ast *a = F->a;
-	for (size_t i = 0; i < a->len; i++) {
-		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main)
-			continue;
-		for (int c = a->n[i].first; c >= 0; c = a->n[c].next)
-			if (is_config_call(&a->n[c])) {
-				int rc = add_launch(F, (int)i, c);
-				if (rc)
-					return rc;
-				break;
-			}
-	}
-	return KT_OK;
-}
-
 /* --------------------------------------------------------- evaluation */
 
 /* The value of the variable that reference node n names, where n reads it
@@ -391,6 +295,25 @@ static void reject_leaf(finder *F, int k, int li, int dim, const fe_leaf *l,
 	}
 }
 
+/* A leaf inside a launch wrapper that serves several calls: changing it
+ * would change the other launches too, so it is listed and left. */
+static bool shared_leaf(finder *F, int k, int li, int dim, const fe_leaf *l)
+{
+	fe_ast *a = F->a;
+	const fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	int w = L->shared, n = l->node;
+	if (w < 0 || !a->n[n].in_main || a->n[n].b < a->n[w].b ||
+	    a->n[n].e > a->n[w].e)
+		return false;
+	reject_leaf(F, k, li, dim, l, KT_REASON_UNSAFE,
+	            fe_say(F,
+	                   "inside the launch wrapper '%s', which serves "
+	                   "other launches too: a parameter there would "
+	                   "change them all",
+	                   a->n[w].name));
+	return true;
+}
+
 /* 32 beside other factors, unnamed or named for warps: the warp size. */
 static bool warp_factor(finder *F, const fe_leaves *lv, const fe_leaf *l)
 {
@@ -450,7 +373,7 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 	const char *where = NULL;
 	for (size_t i = 0; i < lv.len; i++) {
 		const fe_leaf *l = &lv.items[i];
-		if ((int)i == r)
+		if ((int)i == r || shared_leaf(F, k, li, dim, l))
 			continue;
 		if (warp_factor(F, &lv, l))
 			reject_leaf(
@@ -470,7 +393,7 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 			                   "beside another one",
 			                   (long long)v));
 	}
-	if (r >= 0) {
+	if (r >= 0 && !shared_leaf(F, k, li, dim, &lv.items[r])) {
 		int64_t f = lv.items[r].value ? v / lv.items[r].value : 1;
 		kt_role role = dim_role(F, &lv.items[r], f);
 		const char *ev = fe_say(F, "block size%s of the launch of '%s'",
@@ -539,7 +462,9 @@ static void cap_root(finder *F, int k, int li, int n)
 	const char *why = fe_any_block_size(F, k, lv.items[0].value, &max);
 	int root = -1;
 	for (size_t i = 0; i < lv.len; i++)
-		if (why)
+		if (shared_leaf(F, k, li, 0, &lv.items[i]))
+			continue;
+		else if (why)
 			reject_leaf(F, k, li, 0, &lv.items[i], KT_REASON_UNSAFE,
 			            fe_say(F,
 			                   "the cap of a block size computed "
@@ -679,7 +604,9 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 {
 	fe_ast *a = F->a;
 	const fe_node *x = &a->n[l->node];
-	if (!x->spelled || fe_cand_at(F, x->b) >= 0)
+	int w = F->f->kernels.items[k].launches.items[li].shared;
+	if (!x->spelled || fe_cand_at(F, x->b) >= 0 ||
+	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
 		return;
 	int root = -1;
 	const char *with = follow(F, grid_unit(F, k, li, d), l->value, &root);
@@ -786,7 +713,7 @@ static void other_launch(finder *F, int k, int li)
 static int find_all(finder *F)
 {
 	int rc = find_kernels(F);
-	rc = rc ? rc : find_launches(F);
+	rc = rc ? rc : fe_find_launches(F);
 	for (size_t k = 0; !rc && k < F->f->kernels.len; k++) {
 		fe_kern *K = &F->f->kernels.items[k];
 		if (K->broken)

@@ -64,6 +64,10 @@ bool fe_block_cap(finder *F, int n, fe_leaves *caps, bool *bounded);
  * __launch_bounds__ ties the kernel to it); else what stops it. */
 const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max);
 
+/* launch.c: every launch of a kernel of the file, in any form it knows,
+ * onto the kernels' launch lists. */
+int fe_find_launches(finder *F);
+
 /* classify.c */
 int fe_find_items(finder *F, int k);
 int fe_classify_kernel(finder *F, int k);

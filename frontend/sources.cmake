@@ -8,6 +8,7 @@ if(KTC_HAVE_LIBCLANG)
     ${CMAKE_CURRENT_LIST_DIR}/pch.c
     ${CMAKE_CURRENT_LIST_DIR}/ast.c
     ${CMAKE_CURRENT_LIST_DIR}/candidates.c
+    ${CMAKE_CURRENT_LIST_DIR}/launch.c
     ${CMAKE_CURRENT_LIST_DIR}/cap.c
     ${CMAKE_CURRENT_LIST_DIR}/classify.c
     ${CMAKE_CURRENT_LIST_DIR}/source.c

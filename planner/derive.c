@@ -324,7 +324,7 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 {
 	const fe_ast *a = P->a;
 	kt_tu *tu = P->f->tu;
-	int callee = fe_strip(a, a->n[L->call].first);
+	int callee = L->kernel;
 	if (callee < 0)
 		return 0;
 	CXToken *t = NULL;
@@ -518,18 +518,7 @@ static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
 /* The call's argument for the kernel's i-th parameter, or -1. */
 static int call_arg(const planner *P, const fe_launch *L, int i)
 {
-	const fe_ast *a = P->a;
-	int k = 0;
-	for (int c = a->n[L->call].first; c >= 0; c = a->n[c].next) {
-		if (c == a->n[L->call].first ||
-		    (a->n[c].kind == CXCursor_CallExpr &&
-		     (!strcmp(a->n[c].name, "cudaConfigureCall") ||
-		      !strcmp(a->n[c].name, "__cudaPushCallConfiguration"))))
-			continue;
-		if (k++ == i)
-			return c;
-	}
-	return -1;
+	return fe_launch_arg(P->a, L, i);
 }
 
 int pl_call_arg(const planner *P, const fe_launch *L, int parm)

@@ -116,6 +116,14 @@ static bool reassigned(const fe_ast *a, int body, int var)
 	return false;
 }
 
+static bool is_dim3(const fe_ast *a, int n)
+{
+	CXString s = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
+	bool r = !strcmp(clang_getCString(s), "dim3");
+	clang_disposeString(s);
+	return r;
+}
+
 static int items_refactor(planner *P, int k)
 {
 	const fe_ast *a = P->a;
@@ -128,13 +136,18 @@ static int items_refactor(planner *P, int k)
 	    reassigned(a, body, var) ||
 	    first_stmt(a, body, CXCursor_ForStmt) >= 0)
 		return KT_OK;
+	/* the operand itself, inside a one-argument dim3(...) */
+	int grid = fe_strip(a, K->launches.items[0].op[0]);
+	int shared = K->launches.items[0].shared;
+	if (grid < 0 || (shared >= 0 && inside(a, grid, shared)) ||
+	    is_dim3(a, grid))
+		return KT_OK; /* `dim3 + ITEMS` would not compile */
 	static const int64_t v[] = {1, 2, 4, 8};
 	int p =
 	    pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
 	                 KT_ROLE_ITEMS_PER_THREAD, pl_dup(P, K->name), 1, v, 4);
 	if (p < 0)
 		return KT_ENOMEM;
-	int grid = K->launches.items[0].op[0];
 	kt_plan_refactor r = {
 	    .kind = KT_REFACTOR_ITEMS_PER_THREAD,
 	    .kernel = pl_dup(P, K->name),

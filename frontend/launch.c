@@ -1,0 +1,598 @@
+/*
+ * launch.c - where kernels are launched, in the forms serving code uses:
+ * `k<<<grid, block, smem, stream>>>(args)`, the runtime's launch calls
+ * (cudaLaunchKernel and cudaLaunchCooperativeKernel with their geometry
+ * as arguments, cudaLaunchKernelEx with a cudaLaunchConfig_t whose fields
+ * the same function assigns or brace-initialises) and wrappers: functions
+ * and call operators that take the kernel as an argument and launch it in
+ * one of those forms.
+ *
+ * A launch found with a kernel *parameter* is followed outward: each call
+ * of that function binds its parameters (and, for a call operator, the
+ * object's fields: an aggregate's initialiser or the constructor's member
+ * initialisers) to the caller's argument expressions, up to two wrapper
+ * levels, until the kernel argument is a `__global__` function. Only the
+ * AST decides, never a wrapper's name. A launch operand is recorded as the
+ * expression at the call site that the binding reaches; one that still
+ * names a wrapper's parameter is unknown, and one that stays inside a
+ * wrapper serving several calls is marked, so its literals are left alone.
+ */
+#include "frontend/find.h"
+
+#include <string.h>
+
+/* Where a wrapper's parameters are bound: the call into it. */
+typedef struct frame {
+	int fn;   /* the wrapper (function, template, method, constructor) */
+	int call; /* the call into it */
+	int obj;  /* a call operator's object: its initialisation, or -1 */
+	struct frame *up; /* the frame of the function holding `call` */
+} frame;
+
+/* A launch as written, before its kernel is known. */
+typedef struct shape {
+	int call;   /* the launching call */
+	int kx;     /* the kernel operand */
+	int op[4];  /* grid, block, smem, stream operands, or -1 */
+	int config; /* cudaLaunchKernelEx's config operand, or -1 */
+	int arg0;   /* the first kernel argument, or -1 */
+	bool addr;  /* arg0 is a `void *args[]` of `&x` */
+} shape;
+
+enum { MAX_LEVELS = 2, MAX_DEPTH = 24 };
+
+static bool is_config_call(const fe_node *x)
+{
+	return x->kind == CXCursor_CallExpr &&
+	       (!strcmp(x->name, "cudaConfigureCall") ||
+	        !strcmp(x->name, "__cudaPushCallConfiguration"));
+}
+
+/* The name of the function a call names; a call a template has not
+ * resolved yet names its overload set. */
+static const char *call_name(const fe_ast *a, int n)
+{
+	if (a->n[n].name[0])
+		return a->n[n].name;
+	int c = a->n[n].first;
+	while (c >= 0 && !a->n[c].name[0] &&
+	       (a->n[c].kind == CXCursor_DeclRefExpr ||
+	        a->n[c].kind == CXCursor_UnexposedExpr))
+		c = a->n[c].first;
+	return c >= 0 && a->n[c].kind == CXCursor_OverloadedDeclRef
+	           ? a->n[c].name
+	           : "";
+}
+
+/* The declaration node of the function a call enters (a template's
+ * pattern for a specialisation), or -1. */
+static int callee_decl(const fe_ast *a, int n)
+{
+	CXCursor ref = clang_getCursorReferenced(a->n[n].cur);
+	if (clang_Cursor_isNull(ref) ||
+	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
+		int c = a->n[n].first;
+		while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef)
+			c = a->n[c].first;
+		if (c < 0 || clang_getNumOverloadedDecls(a->n[c].cur) != 1)
+			return -1;
+		ref = clang_getOverloadedDecl(a->n[c].cur, 0);
+	}
+	CXCursor t = clang_getSpecializedCursorTemplate(ref);
+	return fe_decl_of(a, clang_Cursor_isNull(t) ? ref : t);
+}
+
+static bool is_ref_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_TypeRef || k == CXCursor_TemplateRef ||
+	       k == CXCursor_NamespaceRef;
+}
+
+/* A call of an operator member (`obj(args)`, `a = b`): its first child is
+ * the object, its second the operator. */
+static bool member_operator(const fe_ast *a, int n)
+{
+	const char *name = a->n[n].name;
+	int op = fe_strip(a, fe_child(a, n, 1));
+	return !strncmp(name, "operator", 8) && op >= 0 &&
+	       !strcmp(a->n[op].name, name);
+}
+
+/* The i-th argument of a call (constructor calls included), or -1. */
+static int call_arg(const fe_ast *a, int n, int i)
+{
+	int c = a->n[n].first;
+	int d = callee_decl(a, n);
+	if (d < 0 || a->n[d].kind != CXCursor_Constructor)
+		c = c >= 0 ? a->n[c].next : -1; /* the callee */
+	if (c >= 0 && member_operator(a, n))
+		c = a->n[c].next;
+	for (; c >= 0; c = a->n[c].next)
+		if (!is_ref_kind(a->n[c].kind) && i-- == 0)
+			return c;
+	return -1;
+}
+
+static int parm_index(const fe_ast *a, int parm)
+{
+	int i = 0;
+	for (int c = a->n[a->n[parm].parent].first; c >= 0 && c != parm;
+	     c = a->n[c].next)
+		i += a->n[c].kind == CXCursor_ParmDecl;
+	return i;
+}
+
+static int field_index(const fe_ast *a, int field)
+{
+	int i = 0;
+	for (int c = a->n[a->n[field].parent].first; c >= 0 && c != field;
+	     c = a->n[c].next)
+		i += a->n[c].kind == CXCursor_FieldDecl;
+	return i;
+}
+
+/* `field` (a MemberRefExpr) names a member of the object itself. */
+static bool own_member(const fe_ast *a, int n)
+{
+	int base = fe_strip(a, a->n[n].first);
+	return a->n[n].kind == CXCursor_MemberRefExpr && a->n[n].ref >= 0 &&
+	       a->n[a->n[n].ref].kind == CXCursor_FieldDecl &&
+	       (base < 0 || a->n[base].kind == CXCursor_CXXThisExpr);
+}
+
+static bool inside(const fe_ast *a, int n, int fn)
+{
+	return fn >= 0 && a->n[n].in_main && a->n[fn].in_main &&
+	       a->n[n].b >= a->n[fn].b && a->n[n].e <= a->n[fn].e;
+}
+
+static int resolve(const fe_ast *a, int n, frame *fr, frame **at, int depth);
+
+/* The value an object's field was given: an aggregate's element, or a
+ * constructor's member initialiser (its parameters bound to the
+ * construction's arguments). */
+static int field_value(const fe_ast *a, int field, frame *fr, frame **at,
+                       int depth)
+{
+	int obj = fr->obj;
+	if (a->n[obj].kind == CXCursor_InitListExpr)
+		return resolve(a, fe_child(a, obj, field_index(a, field)),
+		               fr->up, at, depth + 1);
+	int ctor =
+	    a->n[obj].kind == CXCursor_CallExpr ? callee_decl(a, obj) : -1;
+	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+		return -1;
+	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
+		    fe_decl_of(a, clang_getCursorReferenced(a->n[c].cur)) ==
+		        field) {
+			frame cf = {ctor, obj, -1, fr->up};
+			int r = resolve(a, a->n[c].next, &cf, at, depth + 1);
+			/* the frame on this stack cannot be returned */
+			return *at == &cf ? -1 : r;
+		}
+	return -1;
+}
+
+/* The call-site expression that node n (in the function of frame fr, or
+ * in the launching host function when fr is NULL) stands for: wrapper
+ * parameters, fields and local copies are followed outward. *at: the
+ * frame the result lies in (NULL: outside every wrapper). */
+static int resolve(const fe_ast *a, int n, frame *fr, frame **at, int depth)
+{
+	*at = fr;
+	int s = fe_strip(a, n);
+	if (!fr || s < 0 || depth > MAX_DEPTH)
+		return n;
+	const fe_node *x = &a->n[s];
+	int d = x->ref;
+	if (x->kind == CXCursor_PackExpansionExpr)
+		return resolve(a, x->first, fr, at, depth + 1);
+	if (x->kind == CXCursor_DeclRefExpr && d >= 0 &&
+	    a->n[d].kind == CXCursor_ParmDecl && a->n[d].parent == fr->fn)
+		return resolve(a, call_arg(a, fr->call, parm_index(a, d)),
+		               fr->up, at, depth + 1);
+	if (x->kind == CXCursor_DeclRefExpr && d >= 0 &&
+	    a->n[d].kind == CXCursor_VarDecl && inside(a, d, fr->fn) &&
+	    fe_def_before(a, d, x->b) >= 0)
+		return resolve(a, fe_def_before(a, d, x->b), fr, at, depth + 1);
+	if (own_member(a, s) && fr->obj >= 0)
+		return field_value(a, d, fr, at, depth);
+	return n;
+}
+
+/* ------------------------------------------------- cudaLaunchConfig_t */
+
+typedef struct field_pos {
+	const char *name;
+	int index, i;
+} field_pos;
+
+static enum CXVisitorResult count_field(CXCursor c, CXClientData data)
+{
+	field_pos *p = data;
+	CXString s = clang_getCursorSpelling(c);
+	bool hit = !strcmp(clang_getCString(s), p->name);
+	clang_disposeString(s);
+	if (hit) {
+		p->index = p->i;
+		return CXVisit_Break;
+	}
+	p->i++;
+	return CXVisit_Continue;
+}
+
+/* The position of a field in a record type (declared anywhere), or -1. */
+static int type_field(CXType t, const char *name)
+{
+	field_pos p = {name, -1, 0};
+	clang_Type_visitFields(clang_getCanonicalType(t), count_field, &p);
+	return p.index;
+}
+
+/* The right side of `var.field = E` (a plain or a class assignment). */
+static int field_assigned(const fe_ast *a, int n, int var, const char *name)
+{
+	bool compound;
+	int lhs = fe_assign_lhs(a, n, &compound);
+	if (lhs < 0 || compound || a->n[lhs].kind != CXCursor_MemberRefExpr ||
+	    strcmp(a->n[lhs].name, name))
+		return -1;
+	int base = fe_strip(a, a->n[lhs].first);
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    a->n[base].ref != var)
+		return -1;
+	return a->n[n].last;
+}
+
+static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
+                        frame **at, int depth);
+
+/* A local variable's field: the last assignment before `at_off` in its
+ * function, else its brace initialiser's element, else the field of what
+ * a function it is initialised from returns. */
+static int var_member(const fe_ast *a, int var, const char *name,
+                      uint32_t at_off, frame *fr, frame **at, int depth)
+{
+	int fn = fe_ancestor(a, var, CXCursor_CompoundStmt);
+	int best = -1;
+	for (size_t i = 0; fn >= 0 && i < a->len; i++) {
+		int rhs = inside(a, (int)i, fn) && a->n[i].e <= at_off
+		              ? field_assigned(a, (int)i, var, name)
+		              : -1;
+		if (rhs >= 0)
+			best = rhs;
+	}
+	if (best >= 0)
+		return resolve(a, best, fr, at, depth + 1);
+	int init = fe_strip(a, fe_var_init(a, var));
+	if (init < 0)
+		return -1;
+	if (a->n[init].kind == CXCursor_InitListExpr) {
+		int i = type_field(clang_getCursorType(a->n[var].cur), name);
+		int e = i >= 0 ? fe_child(a, init, i) : -1;
+		return e >= 0 && a->n[e].in_main
+		           ? resolve(a, e, fr, at, depth + 1)
+		           : -1;
+	}
+	return member_value(a, init, name, fr, at, depth + 1);
+}
+
+/* The value of field `name` of the record that expression n gives. */
+static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
+                        frame **at, int depth)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || depth > MAX_DEPTH)
+		return -1;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_UnaryOperator &&
+	    x->op == CXUnaryOperator_AddrOf)
+		return member_value(a, x->first, name, fr, at, depth + 1);
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl)
+		return var_member(a, x->ref, name, x->b, fr, at, depth);
+	frame *in = fr;
+	int r = resolve(a, n, fr, &in, depth + 1);
+	if (fe_strip(a, r) == n || r < 0)
+		return -1;
+	return member_value(a, r, name, in, at, depth + 1);
+}
+
+/* -------------------------------------------------------------- shapes */
+
+static bool api_launch(const char *name)
+{
+	return !strcmp(name, "cudaLaunchKernel") ||
+	       !strcmp(name, "cudaLaunchCooperativeKernel");
+}
+
+/* The launch a call is, if any: <<<>>> or one of the runtime's calls. */
+static bool launch_shape(const fe_ast *a, int n, shape *s)
+{
+	*s = (shape){n, -1, {-1, -1, -1, -1}, -1, -1, false};
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (is_config_call(&a->n[c])) {
+			s->kx = a->n[n].first;
+			for (int o = a->n[a->n[c].first].next, i = 0;
+			     o >= 0 && i < 4; o = a->n[o].next)
+				s->op[i++] = o;
+			s->arg0 = a->n[c].next;
+			return true;
+		}
+	const char *name = call_name(a, n);
+	if (api_launch(name)) {
+		s->kx = call_arg(a, n, 0);
+		s->op[0] = call_arg(a, n, 1);
+		s->op[1] = call_arg(a, n, 2);
+		s->arg0 = call_arg(a, n, 3);
+		s->op[2] = call_arg(a, n, 4);
+		s->op[3] = call_arg(a, n, 5);
+		s->addr = true;
+		return s->kx >= 0;
+	}
+	if (!strcmp(name, "cudaLaunchKernelEx")) {
+		s->config = call_arg(a, n, 0);
+		s->kx = call_arg(a, n, 1);
+		s->arg0 = call_arg(a, n, 2);
+		return s->kx >= 0 && s->config >= 0;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ launches */
+
+static int kernel_called(finder *F, int callee)
+{
+	CXCursor ref = clang_getCursorReferenced(F->a->n[callee].cur);
+	uint32_t off;
+	if (clang_Cursor_isNull(ref) ||
+	    !kt_fe_offset(F->tu, clang_getCursorLocation(ref), &off))
+		return -1;
+	for (size_t k = 0; k < F->f->kernels.len; k++)
+		if (F->f->kernels.items[k].loc == off)
+			return (int)k;
+	return -1;
+}
+
+static void add_template_args(finder *F, int k, int li, int callee)
+{
+	fe_ast *a = F->a;
+	fe_kern *K = &F->f->kernels.items[k];
+	int idx = 0;
+	for (int c = a->n[callee].first; c >= 0; c = a->n[c].next, idx++) {
+		const fe_node *x = &a->n[c];
+		if (x->kind != CXCursor_IntegerLiteral || !x->spelled ||
+		    (size_t)idx >= K->tparams.len ||
+		    a->n[K->tparams.items[idx]].kind !=
+		        CXCursor_NonTypeTemplateParameter ||
+		    fe_cand_at(F, x->b) >= 0)
+			continue;
+		kt_candidate kc = fe_cand_init();
+		kc.kind = KT_CAND_TEMPLATE_ARG;
+		kc.role = KT_ROLE_TILE;
+		kc.site = KT_SITE_TEMPLATE_ARG;
+		kc.range = kt_fe_make_range(F->tu, x->b, x->e);
+		kc.value = x->ival;
+		kc.host = true;
+		kc.kernel = K->name;
+		kc.name = a->n[K->tparams.items[idx]].name;
+		kc.evidence = fe_say(F,
+		                     "template argument %s of kernel '%s' "
+		                     "at its launch",
+		                     kc.name, K->name);
+		fe_cand cx = fe_cx_init();
+		cx.node = c;
+		cx.kern = k;
+		cx.launch = li;
+		cx.tparam = idx;
+		fe_add(F, kc, cx);
+	}
+}
+
+/* The kernel operand without casts and `&`. */
+static int kernel_ref(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	while (n >= 0 && a->n[n].kind == CXCursor_UnaryOperator &&
+	       a->n[n].op == CXUnaryOperator_AddrOf)
+		n = fe_strip(a, a->n[n].first);
+	return n;
+}
+
+/* How many calls in the file enter function fn. */
+static int calls_of(const fe_ast *a, int fn)
+{
+	int k = 0;
+	for (size_t i = 0; i < a->len; i++)
+		k += a->n[i].kind == CXCursor_CallExpr && a->n[i].in_main &&
+		     callee_decl(a, (int)i) == fn;
+	return k;
+}
+
+/* True when expression n, inside wrapper fn, depends on the wrapper's
+ * parameters or fields (through its local variables too). */
+static bool wrapper_bound(const fe_ast *a, int n, int fn, int depth)
+{
+	const fe_node *x = &a->n[n];
+	int d = x->ref;
+	if (depth > MAX_DEPTH || own_member(a, n))
+		return true;
+	if (x->kind == CXCursor_DeclRefExpr && d >= 0 &&
+	    a->n[d].kind == CXCursor_ParmDecl)
+		return true;
+	if (x->kind == CXCursor_DeclRefExpr && d >= 0 &&
+	    a->n[d].kind == CXCursor_VarDecl && inside(a, d, fn)) {
+		int def = fe_def_before(a, d, x->b);
+		if (def < 0 || wrapper_bound(a, def, fn, depth + 1))
+			return true;
+	}
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (wrapper_bound(a, c, fn, depth + 1))
+			return true;
+	return false;
+}
+
+/* A launch operand bound to the call site: -1 when it still depends on a
+ * wrapper's parameter; *shared: the wrapper it lies in, when that wrapper
+ * serves more than one call. */
+static int bind_op(finder *F, int op, frame *fr, int *shared)
+{
+	fe_ast *a = F->a;
+	frame *at = NULL;
+	int r = op >= 0 ? resolve(a, op, fr, &at, 0) : -1;
+	if (r < 0 || !at)
+		return r;
+	if (wrapper_bound(a, r, at->fn, 0))
+		return -1;
+	if (calls_of(a, at->fn) > 1)
+		*shared = at->fn;
+	return r;
+}
+
+static int config_op(finder *F, const shape *s, const char *field, frame *fr,
+                     int *shared)
+{
+	frame *at = NULL;
+	int r = member_value(F->a, s->config, field, fr, &at, 0);
+	if (r < 0 || !at)
+		return r;
+	/* bound inside a wrapper: check it as an operand there */
+	return bind_op(F, r, at, shared);
+}
+
+/* The first kernel argument at the call site: a parameter pack (or the
+ * launch's own arguments when no wrapper is in between). */
+static int bind_args(finder *F, const shape *s, frame *fr)
+{
+	fe_ast *a = F->a;
+	if (s->arg0 < 0 || !fr)
+		return s->arg0;
+	frame *at = NULL;
+	int first = fe_strip(F->a, s->arg0);
+	if (first < 0 || a->n[first].kind != CXCursor_PackExpansionExpr)
+		return -1;
+	int r = resolve(a, s->arg0, fr, &at, 0);
+	return at ? -1 : r;
+}
+
+static int add_launch(finder *F, const shape *s, int k, int kx, frame *fr)
+{
+	fe_ast *a = F->a;
+	frame *outer = fr;
+	while (outer && outer->up)
+		outer = outer->up;
+	int call = outer ? outer->call : s->call;
+	fe_launch l = {.call = call,
+	               .kernel = kx,
+	               .op = {-1, -1, -1, -1},
+	               .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
+	               .block = {1, 1, 1},
+	               .shared = -1};
+	static const char *const fields[4] = {"gridDim", "blockDim",
+	                                      "dynamicSmemBytes", "stream"};
+	for (int i = 0; i < 4; i++)
+		l.op[i] = s->config >= 0
+		              ? config_op(F, s, fields[i], fr, &l.shared)
+		              : bind_op(F, s->op[i], fr, &l.shared);
+	l.arg0 = bind_args(F, s, fr);
+	l.arg_addr = s->addr;
+	if (l.arg_addr && l.arg0 >= 0) {
+		/* `void *args[] = {&x, ...}`: its elements */
+		int v = fe_strip(a, l.arg0);
+		int init = v >= 0 && a->n[v].kind == CXCursor_DeclRefExpr &&
+		                   a->n[v].ref >= 0
+		               ? fe_strip(a, fe_var_init(a, a->n[v].ref))
+		               : -1;
+		l.arg0 = init >= 0 && a->n[init].kind == CXCursor_InitListExpr
+		             ? a->n[init].first
+		             : -1;
+	}
+	fe_kern *K = &F->f->kernels.items[k];
+	if (kt_vec_push(&K->launches, l))
+		return KT_ENOMEM;
+	add_template_args(F, k, (int)K->launches.len - 1, kx);
+	return KT_OK;
+}
+
+static int follow(finder *F, const shape *s, frame *inner, frame *last,
+                  int level);
+
+/* The kernel operand of shape s, bound through the frames from `inner`
+ * out to `last`: a kernel (a launch), a parameter of one more wrapper
+ * (each of its calls followed), or neither. */
+static int follow(finder *F, const shape *s, frame *inner, frame *last,
+                  int level)
+{
+	fe_ast *a = F->a;
+	frame *at = NULL;
+	int kx = kernel_ref(a, resolve(a, s->kx, inner, &at, 0));
+	if (kx < 0)
+		return KT_OK;
+	int k = a->n[kx].kind == CXCursor_DeclRefExpr && !at
+	            ? kernel_called(F, kx)
+	            : -1;
+	if (k >= 0)
+		return add_launch(F, s, k, kx, inner);
+	/* a parameter of the outermost function so far: follow its calls */
+	int p = a->n[kx].kind == CXCursor_DeclRefExpr ? a->n[kx].ref : -1;
+	if (p < 0 || a->n[p].kind != CXCursor_ParmDecl || at ||
+	    level >= MAX_LEVELS)
+		return KT_OK;
+	int fn = a->n[p].parent;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    callee_decl(a, (int)i) != fn)
+			continue;
+		int obj = -1;
+		if (member_operator(a, (int)i)) {
+			obj = fe_strip(a, a->n[i].first);
+			if (obj >= 0 &&
+			    a->n[obj].kind == CXCursor_DeclRefExpr &&
+			    a->n[obj].ref >= 0)
+				obj =
+				    fe_strip(a, fe_var_init(a, a->n[obj].ref));
+			while (obj >= 0 &&
+			       a->n[obj].kind == CXCursor_CXXFunctionalCastExpr)
+				obj = fe_strip(a, a->n[obj].last);
+		}
+		frame f = {fn, (int)i, obj, NULL};
+		if (last)
+			last->up = &f;
+		int rc = follow(F, s, last ? inner : &f, &f, level + 1);
+		if (last)
+			last->up = NULL;
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
+int fe_find_launches(finder *F)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		shape s;
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    !launch_shape(a, (int)i, &s))
+			continue;
+		int rc = follow(F, &s, NULL, NULL, 0);
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
+int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i)
+{
+	int c = L->arg0;
+	while (c >= 0 && i-- > 0)
+		c = a->n[c].next;
+	if (c < 0 || !L->arg_addr)
+		return c;
+	int n = fe_strip(a, c);
+	if (n < 0 || a->n[n].kind != CXCursor_UnaryOperator ||
+	    a->n[n].op != CXUnaryOperator_AddrOf)
+		return -1;
+	return a->n[n].first;
+}

@@ -1,0 +1,57 @@
+// launch_api: kernels launched through the runtime API instead of <<<>>>:
+// cudaLaunchKernel with a cast and a template kernel's specialisation, and
+// cudaLaunchCooperativeKernel without a cast.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef BLOCK_SIZE_2
+#define BLOCK_SIZE_2 128
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt kernel template("float")
+#pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
+#pragma kt arg n int = n
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+// ktc: complete and uncomment: #pragma kt arg a T = ?
+template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = a * x[i];
+}
+
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(132) block(BLOCK_SIZE_2)
+// ktc: complete and uncomment: #pragma kt arg y float[?] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg n int = n
+__global__ void negate_kernel(float *y, const float *x, int n)
+{
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		y[i] = -x[i];
+}
+
+#ifndef __CUDACC_RTC__
+void scale(float *y, const float *x, float a, int n, cudaStream_t s)
+{
+	dim3 block(BLOCK_SIZE);
+	dim3 grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE);
+	void *args[] = {&y, &x, &a, &n};
+	cudaLaunchKernel((const void *)scale_kernel<float>, grid, block, args,
+	                 0, s);
+}
+
+void negate(float *y, const float *x, int n, cudaStream_t s)
+{
+	void *args[] = {(void *)&y, (void *)&x, (void *)&n};
+	cudaLaunchCooperativeKernel(negate_kernel, dim3(132), dim3(BLOCK_SIZE_2), args, 0,
+	                            s);
+}
+#endif

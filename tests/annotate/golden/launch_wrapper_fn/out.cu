@@ -1,0 +1,88 @@
+// launch_wrapper_fn: function templates that take the kernel as an
+// argument: launch_kernel launches it (cudaLaunchKernelEx), launch_1d
+// passes it on with a geometry of its own (a second level, shared by two
+// launches: its literal stays as it is).
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 512
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#ifndef __CUDACC_RTC__
+template <typename K, typename... A>
+void launch_kernel(K kernel, dim3 grid, dim3 block, cudaStream_t s, A... args)
+{
+	cudaLaunchConfig_t c = {};
+	c.gridDim = grid;
+	c.blockDim = block;
+	c.stream = s;
+	cudaLaunchKernelEx(&c, kernel, args...);
+}
+
+template <typename K, typename... A>
+void launch_1d(K kernel, int n, cudaStream_t s, A... args)
+{
+	launch_kernel(kernel, dim3((n + 255) / 256), dim3(256), s, args...);
+}
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg y float[?] inout
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg n int = n
+__global__ void add_kernel(float *y, const float *x, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] += x[i];
+	}
+}
+
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+// ktc: complete and uncomment: #pragma kt arg y float[?] inout
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg n int = n
+__global__ void sub_kernel(float *y, const float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] -= x[i];
+}
+
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+// ktc: complete and uncomment: #pragma kt arg y float[?] inout
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg n int = n
+__global__ void mul_kernel(float *y, const float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] *= x[i];
+}
+
+#ifndef __CUDACC_RTC__
+void add(float *y, const float *x, int n, cudaStream_t s)
+{
+	launch_kernel(add_kernel, dim3(((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)), dim3(BLOCK_SIZE), s, y, x, n);
+}
+
+void sub(float *y, const float *x, int n, cudaStream_t s)
+{
+	launch_1d(sub_kernel, n, s, y, x, n);
+}
+
+void mul(float *y, const float *x, int n, cudaStream_t s)
+{
+	launch_1d(mul_kernel, n, s, y, x, n);
+}
+#endif
