@@ -14,9 +14,9 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float")
 #pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
 // ktc: complete and uncomment: #pragma kt arg a T = ?
 template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
 {
@@ -28,8 +28,8 @@ template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(132) block(BLOCK_SIZE_2)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void negate_kernel(float *y, const float *x, int n)
 {

@@ -19,8 +19,8 @@
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void relu_kernel(float *y, const float *x, int n)
 {
@@ -36,8 +36,8 @@ __global__ void relu_kernel(float *y, const float *x, int n)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + BLOCK_SIZE_2 - 1) / BLOCK_SIZE_2) block(BLOCK_SIZE_2)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void square_kernel(float *y, const float *x, int n)
 {

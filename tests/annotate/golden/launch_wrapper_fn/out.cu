@@ -33,8 +33,8 @@ void launch_1d(K kernel, int n, cudaStream_t s, A... args)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg y float[?] inout
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] inout
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void add_kernel(float *y, const float *x, int n)
 {
@@ -48,8 +48,8 @@ __global__ void add_kernel(float *y, const float *x, int n)
 
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
-// ktc: complete and uncomment: #pragma kt arg y float[?] inout
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] inout
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void sub_kernel(float *y, const float *x, int n)
 {
@@ -60,8 +60,8 @@ __global__ void sub_kernel(float *y, const float *x, int n)
 
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
-// ktc: complete and uncomment: #pragma kt arg y float[?] inout
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] inout
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void mul_kernel(float *y, const float *x, int n)
 {

@@ -51,8 +51,8 @@ private:
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + BLOCK_SIZE - 1) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void relu_kernel(float *y, const float *x, int n)
 {
