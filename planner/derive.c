@@ -488,6 +488,8 @@ static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
 {
 	const char *name = P->a->n[parm].name;
 	const char *type = type_name(P, clang_getCursorType(P->a->n[parm].cur));
+	const char *inst = type_arg(P, K, type); /* `T a` of kernel<float> */
+	type = inst ? inst : type;
 	kt_str e = KT_STR_INIT;
 	P->float_ref = -1;
 	if (arg >= 0 && pl_expr(P, arg, &e, problems))

@@ -17,7 +17,7 @@
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt arg a T = ?
+// ktc: complete and uncomment: #pragma kt arg a float = ?
 template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
