@@ -600,6 +600,68 @@ static const char *follow(finder *F, int u, int64_t v, int *root)
 	return NULL;
 }
 
+/*
+ * A template argument at launch li whose parameter the kernel body uses
+ * as the block size is the block size: one parameter with the launch's
+ * block literal of the same value (changing one without the other would
+ * be wrong); with no such literal it stays as it is.
+ */
+static void tie_template_block(finder *F, int k, int li)
+{
+	const fe_kern *K = &F->f->kernels.items[k];
+	for (size_t c = 0; c < F->items.len; c++) {
+		kt_candidate *x = &F->items.items[c];
+		const fe_cand *cx = &F->f->cx.items[c];
+		if (x->kind != KT_CAND_TEMPLATE_ARG || cx->kern != k ||
+		    cx->launch != li || x->link >= 0 || x->rejected ||
+		    cx->tparam < 0 || (size_t)cx->tparam >= K->tparams.len)
+			continue;
+		const char *why =
+		    fe_tparam_block(F, k, K->tparams.items[cx->tparam]);
+		int root = why ? block_root(F, k, li, 0) : -1;
+		if (!why)
+			continue;
+		if (root < 0 || F->items.items[root].value != x->value) {
+			x->rejected = true;
+			x->reason = KT_REASON_UNTIED;
+			x->evidence =
+			    fe_say(F,
+			           "the kernel uses %s as its block "
+			           "size (%s), but the launch's block is "
+			           "not this literal: one cannot change "
+			           "without the other",
+			           x->name, why);
+			continue;
+		}
+		x->link = root;
+		x->with = "$";
+		x->role = F->items.items[root].role;
+		x->evidence = fe_say(F,
+		                     "template argument %s of kernel '%s', "
+		                     "which its body uses as the block size "
+		                     "(%s)",
+		                     x->name, K->name, why);
+	}
+}
+
+/* A template argument of launch li, of value v, whose parameter is the
+ * work of a thread (see fe_tparam_items): the grid follows it. */
+static int items_arg(finder *F, int k, int li, int64_t v)
+{
+	const fe_kern *K = &F->f->kernels.items[k];
+	for (size_t c = 0; c < F->items.len; c++) {
+		const kt_candidate *x = &F->items.items[c];
+		const fe_cand *cx = &F->f->cx.items[c];
+		if (x->kind == KT_CAND_TEMPLATE_ARG && cx->kern == k &&
+		    cx->launch == li && x->link < 0 && !x->rejected &&
+		    x->value == v && cx->tparam >= 0 &&
+		    (size_t)cx->tparam < K->tparams.len &&
+		    fe_tparam_items(F, k, K->tparams.items[cx->tparam]))
+			return (int)c;
+	}
+	return -1;
+}
+
 static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 {
 	fe_ast *a = F->a;
@@ -616,6 +678,21 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 		fe_target *g = &F->targets.items[t];
 		if (g->kern == k && !g->ambiguous && !g->arith)
 			with = follow(F, g->root, l->value, &root);
+	}
+	/* the work of a thread scales the grid: a factor or a divisor, never
+	 * a rounding term (`n + b - 1`), and never a trivial 1 */
+	int pu = fe_up(a, l->node);
+	bool scales =
+	    pu >= 0 && a->n[pu].kind == CXCursor_BinaryOperator &&
+	    (a->n[pu].op == CXBinaryOperator_Mul ||
+	     (a->n[pu].op == CXBinaryOperator_Div && fe_child(a, pu, 1) >= 0 &&
+	      fe_strip(a, fe_child(a, pu, 1)) == l->node));
+	int items = with || !scales || l->value < 2
+	                ? -1
+	                : items_arg(F, k, li, l->value);
+	if (items >= 0) {
+		root = items;
+		with = "$";
 	}
 	if (!with)
 		return;
@@ -720,6 +797,8 @@ static int find_all(finder *F)
 			continue;
 		if (K->launches.len)
 			launch_block(F, (int)k, 0);
+		if (K->launches.len)
+			tie_template_block(F, (int)k, 0);
 		for (size_t l = 1; l < K->launches.len; l++)
 			other_launch(F, (int)k, (int)l);
 		rc = fe_find_items(F, (int)k);

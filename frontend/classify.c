@@ -248,6 +248,68 @@ static ctx context_at(finder *F, int n)
 	return c;
 }
 
+/* ------------------------------------------------- template parameters */
+
+/* Whether node n lies inside kernel k's body. */
+static bool in_kernel(const finder *F, int k, int n)
+{
+	const fe_ast *a = F->a;
+	int body = F->f->kernels.items[k].body;
+	return body >= 0 && a->n[n].b >= a->n[body].b &&
+	       a->n[n].e <= a->n[body].e;
+}
+
+const char *fe_tparam_block(finder *F, int k, int tparam)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		int n = (int)i, p = fe_up(a, n);
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    a->n[i].ref != tparam || !in_kernel(F, k, n) || p < 0)
+			continue;
+		/* `blockIdx.x * P + threadIdx.x`: one element per thread, so
+		 * P is the block's width (a tile `blockIdx.y * BM` that a
+		 * thread walks with a stride of its own is not) */
+		int up = fe_up(a, p);
+		if (a->n[p].kind == CXCursor_BinaryOperator &&
+		    a->n[p].op == CXBinaryOperator_Mul &&
+		    fe_builtin(a, other_operand(a, p, n), "blockIdx") == 'x' &&
+		    up >= 0 && a->n[up].kind == CXCursor_BinaryOperator &&
+		    a->n[up].op == CXBinaryOperator_Add &&
+		    fe_builtin(a, other_operand(a, up, p), "threadIdx") == 'x')
+			return "blockIdx.x * v + threadIdx.x: one element per "
+			       "thread";
+		/* `i += P` of a loop that starts at threadIdx */
+		int fs = fe_ancestor(a, p, CXCursor_ForStmt);
+		if (fs >= 0 && in_part(a, fs, p)) {
+			for_parts fp = split_for(F, fs);
+			if (in_part(a, fp.inc, n) && fp.init >= 0 &&
+			    fe_mentions(a, fp.init, "threadIdx") &&
+			    !fe_mentions(a, fp.init, "blockIdx"))
+				return "the stride of a loop starting at "
+				       "threadIdx";
+		}
+	}
+	return NULL;
+}
+
+bool fe_tparam_items(finder *F, int k, int tparam)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    a->n[i].ref != tparam || !in_kernel(F, k, (int)i))
+			continue;
+		int p = fe_up(a, (int)i);
+		if (p >= 0 && a->n[p].kind == CXCursor_BinaryOperator &&
+		    a->n[p].op == CXBinaryOperator_Mul &&
+		    thread_derived(a, other_operand(a, p, (int)i)) &&
+		    fe_mentions(a, other_operand(a, p, (int)i), "blockIdx"))
+			return true;
+	}
+	return false;
+}
+
 /* -------------------------------------------------------------- sites */
 
 static kt_site site_of(const fe_ast *a, int n)

@@ -78,6 +78,13 @@ int fe_reject_macros(finder *F);
 /* Literals of kernel k that follow a root whose value is ambiguous are
  * rejected, and so are the roots. */
 void fe_settle(finder *F);
+/* Why template parameter node tparam of kernel k is the block size: the
+ * context of one of its uses in the body (the multiplier of blockIdx.x,
+ * the stride of a loop from threadIdx, ...), or NULL. */
+const char *fe_tparam_block(finder *F, int k, int tparam);
+/* Whether kernel k multiplies its global thread index by template
+ * parameter node tparam: the work of a thread, so the grid divides by it. */
+bool fe_tparam_items(finder *F, int k, int tparam);
 /* Why a literal node stays a literal; false when not worth listing. */
 bool fe_reject_reason(finder *F, int n, kt_reason *r, const char **msg);
 /* True when the file reduces `v` lanes with an xor butterfly whose
