@@ -280,6 +280,16 @@ static int cmp_decl(const void *a, const void *b)
 	       (x->range.begin.offset < y->range.begin.offset);
 }
 
+/* Whether the token before i, comments aside, is one of the `;`, `}`,
+ * `{`, `extern` after which a declaration starts (or there is none). */
+static bool decl_starts(const toks *k, unsigned i)
+{
+	while (i > 0 && clang_getTokenKind(k->t[i - 1]) == CXToken_Comment)
+		i--;
+	return i == 0 || tok_is(k, i - 1, ";") || tok_is(k, i - 1, "}") ||
+	       tok_is(k, i - 1, "{") || tok_is(k, i - 1, "extern");
+}
+
 /* Adds the explicit instantiations of host templates, in source order. */
 static int explicit_insts(walk *w)
 {
@@ -289,11 +299,7 @@ static int explicit_insts(walk *w)
 	int rc = 0;
 	size_t before = w->decls.len;
 	for (unsigned i = 0; i < k.n && !rc; i++) {
-		bool starts = i == 0 || tok_is(&k, i - 1, ";") ||
-		              tok_is(&k, i - 1, "}") ||
-		              tok_is(&k, i - 1, "{") ||
-		              tok_is(&k, i - 1, "extern");
-		if (starts && tok_is(&k, i, "template") &&
+		if (decl_starts(&k, i) && tok_is(&k, i, "template") &&
 		    !tok_is(&k, i + 1, "<"))
 			rc = explicit_inst(w, &k, i);
 	}
@@ -1118,11 +1124,8 @@ static int header_insts(walk *w, int h)
 	clang_tokenize(w->tu->tu, r, &k.t, &k.n);
 	int rc = 0;
 	for (unsigned i = 0; i < k.n && !rc; i++) {
-		bool starts = i == 0 || tok_is(&k, i - 1, ";") ||
-		              tok_is(&k, i - 1, "}") ||
-		              tok_is(&k, i - 1, "{") ||
-		              tok_is(&k, i - 1, "extern");
-		if (!starts || clang_getTokenKind(k.t[i]) == CXToken_Comment)
+		if (!decl_starts(&k, i) ||
+		    clang_getTokenKind(k.t[i]) == CXToken_Comment)
 			continue;
 		char *name = NULL;
 		if (tok_is(&k, i, "template") && !tok_is(&k, i + 1, "<"))

@@ -134,7 +134,8 @@ static bool rtc_safe(const kt_rewrite_include *inc)
 	                                   "cuda_awbarrier_primitives.h",
 	                                   "vector_types.h",
 	                                   "vector_functions.h",
-	                                   "device_launch_parameters.h"};
+	                                   "device_launch_parameters.h",
+	                                   "math_constants.h"};
 	if (!inc->angled)
 		return true; /* the kernel's own headers: NVRTC must see them */
 	for (size_t i = 0; i < sizeof(safe) / sizeof(safe[0]); i++)
