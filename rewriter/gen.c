@@ -1356,6 +1356,32 @@ static int collect_units(gen *g)
 	return rc;
 }
 
+/*
+ * For keep_lines: an edit that ends a line where the original starts one
+ * (an insertion of whole lines: a guard, a parameter block, a header's
+ * device side) gets `#line N` after it, N the original's number of the
+ * line that follows. Not after a line continued with a backslash, where a
+ * directive cannot stand.
+ */
+static int line_marker(gen *g, kt_edit *e)
+{
+	const char *t = g->f->text;
+	size_t len = e->text ? strlen(e->text) : 0;
+	if (!len || e->text[len - 1] != '\n' ||
+	    (e->end > 0 && t[e->end - 1] != '\n') ||
+	    (e->end > 1 && t[e->end - 2] == '\\'))
+		return 0;
+	int line = 1;
+	for (size_t i = 0; i < e->end; i++)
+		line += t[i] == '\n';
+	const char *x =
+	    kt_arena_printf(g->arena, "%s#line %d\n", e->text, line);
+	if (!x)
+		return KT_ENOMEM;
+	e->text = x;
+	return 0;
+}
+
 int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
                    const kt_rw_select *sel, kt_diags *diags)
 {
@@ -1377,6 +1403,8 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 	for (size_t i = 0; i < g.edits.len; i++)
 		if (g.edits.items[i].tag != -2)
 			g.edits.items[n++] = g.edits.items[i];
+	for (size_t i = 0; i < n && !rc && sel->keep_lines; i++)
+		rc = line_marker(&g, &g.edits.items[i]);
 	int conflict[2];
 	if (!rc)
 		rc = kt_edit_apply(out, f->text, f->len, g.edits.items, n,

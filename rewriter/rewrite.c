@@ -291,7 +291,7 @@ static int text_with(rw *r, kt_str *out, size_t u, const bool *on)
  * Verifies the file without any unit (only host code guarded) and with
  * each unit alone; drops the units that fail. Returns the number dropped.
  */
-static int isolate(rw *r, size_t *ndropped)
+static int isolate(rw *r, size_t *ndropped, bool *retry)
 {
 	size_t n = r->p->nparams, m = 1;
 	bool *on = kt_calloc(n + 1, sizeof(bool));
@@ -311,6 +311,13 @@ static int isolate(rw *r, size_t *ndropped)
 		rc = text_with(r, &texts[k], unit[k], on);
 	if (!rc)
 		rc = run_checks(r, texts, c, m, NULL, 0);
+	/* the PTX holds line numbers (an assert's __LINE__): number the
+	 * original's lines as they were, and verify again */
+	if (!rc && !c[0].ok && !r->sel.keep_lines && c[0].why &&
+	    strstr(c[0].why, "PTX")) {
+		r->sel.keep_lines = *retry = true;
+		goto done;
+	}
 	if (!rc && !c[0].ok)
 		rc = kt_error(KT_EINVALID,
 		              "with only its host code kept out of NVRTC's "
@@ -420,8 +427,9 @@ static int verify_loop(rw *r, kt_str *text)
 		if (rc || ok)
 			return rc;
 		size_t dropped = 0;
-		rc = isolate(r, &dropped);
-		if (!rc && dropped == 0)
+		bool retry = false;
+		rc = isolate(r, &dropped, &retry);
+		if (!rc && dropped == 0 && !retry)
 			rc = greedy(r);
 		if (!rc)
 			rc = generate(r, text);

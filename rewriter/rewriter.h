@@ -61,6 +61,10 @@ typedef struct kt_rw_select {
 	size_t *nvalues;
 	bool *bad;    /* out: per parameter, its edits do not fit */
 	bool pragmas; /* emit the #pragma kt blocks */
+	/* after each insertion of whole lines, `#line N` gives the original's
+	 * lines their numbers back: device code whose PTX holds __LINE__
+	 * (assert) stays the original's */
+	bool keep_lines;
 } kt_rw_select;
 
 /* The comment line that stands for a pragma the user must complete. */

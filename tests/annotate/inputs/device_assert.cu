@@ -1,0 +1,17 @@
+// A kernel with a device-side assert: its PTX holds the assert's line
+// number (__LINE__), so lines the annotation inserts before it must not
+// renumber the original's.
+#include <cassert>
+
+__global__ void scale(float *y, const float *x, int n)
+{
+	int i = blockIdx.x * 256 + threadIdx.x;
+	assert(n > 0);
+	if (i < n)
+		y[i] = 2.0f * x[i];
+}
+
+void launch(float *y, const float *x, int n)
+{
+	scale<<<(n + 255) / 256, 256>>>(y, x, n);
+}
