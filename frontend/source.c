@@ -51,6 +51,7 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_include) hincs;
 	KT_VEC(char *) hcut;     /* names of host templates cut from headers */
 	KT_VEC(CXCursor) macros; /* the TU's macro definitions */
+	KT_VEC(CXFile) needed;   /* headers whose names device code uses */
 	int rc;
 } walk;
 
@@ -407,21 +408,45 @@ static bool in_toolkit(const char *path)
 	       !strncmp(real, rroot, strlen(rroot));
 }
 
-/* The own header a `"..."` include names (added once), or -1: outside
- * the toolkit, not a system header, and with contents libclang kept. */
+/* A header of the operating system or the compiler. */
+static bool os_header(const char *path)
+{
+	static const char *const dirs[] = {"/usr/include/", "/usr/lib/",
+	                                   "/usr/local/include/", "/lib/"};
+	char real[PATH_MAX]; /* `/usr/bin/../lib/gcc/...` as libclang says */
+	const char *p = realpath(path, real) ? real : path;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(p, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+static bool is_needed(const walk *w, CXFile f)
+{
+	for (size_t i = 0; f && i < w->needed.len; i++)
+		if (clang_File_isEqual(w->needed.items[i], f))
+			return true;
+	return false;
+}
+
+/* The own header an include names (added once), or -1: a `"..."` one
+ * outside the toolkit and the system headers, or a `<...>` one outside
+ * the toolkit and the operating system's folders whose names the file's
+ * device code uses (see needed_headers), with contents libclang kept. */
 static int own_header(walk *w, CXCursor c, bool angled)
 {
 	CXFile f = clang_getIncludedFile(c);
 	int h = header_of(w, f);
-	if (angled || !f || h >= 0)
+	if (!f || h >= 0 || (angled && !is_needed(w, f)))
 		return h;
 	size_t len = 0;
 	const char *text = clang_getFileContents(w->tu->tu, f, &len);
 	CXString n = clang_getFileName(f);
 	const char *name = clang_getCString(n);
 	bool own = text && name && !in_toolkit(name) &&
-	           !clang_Location_isInSystemHeader(
-	               clang_getLocationForOffset(w->tu->tu, f, 0));
+	           (angled ? !os_header(name)
+	                   : !clang_Location_isInSystemHeader(
+	                         clang_getLocationForOffset(w->tu->tu, f, 0)));
 	kt_rewrite_header hd = {
 	    own ? kt_arena_strdup(&w->tu->arena, name) : NULL, text, len};
 	clang_disposeString(n);
@@ -894,7 +919,8 @@ static enum CXChildVisitResult foreign_visit(CXCursor c, CXCursor parent,
 	(void)parent;
 	members *m = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
+	if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier ||
+	    k == CXCursor_VarDecl) /* a static member */
 		m->foreign |= foreign_type(m->w, clang_getCursorType(c));
 	return m->foreign ? CXChildVisit_Break : CXChildVisit_Continue;
 }
@@ -1181,11 +1207,113 @@ static int header_decls(walk *w)
 	return w->rc;
 }
 
+/* ---- `<...>` headers device code needs ---- */
+
+static int need_file(walk *w, CXFile f)
+{
+	if (!f || is_needed(w, f))
+		return 0;
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	bool skip = !name || in_toolkit(name) || os_header(name);
+	clang_disposeString(n);
+	return skip ? 0 : kt_vec_push(&w->needed, f);
+}
+
+/* The file that declares what cursor c names (a macro's definition, a
+ * declaration, a type), outside the main file. */
+static int need_ref(walk *w, CXCursor c)
+{
+	CXCursor r = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(r) || clang_equalCursors(r, c))
+		r = clang_getTypeDeclaration(clang_getCursorType(c));
+	if (clang_Cursor_isNull(r) ||
+	    clang_getCursorKind(r) == CXCursor_NoDeclFound)
+		return 0;
+	CXSourceLocation loc = clang_getCursorLocation(r);
+	if (clang_Location_isFromMainFile(loc))
+		return 0;
+	CXFile f = NULL;
+	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	return need_file(w, f);
+}
+
+static enum CXChildVisitResult need_visit(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	w->rc = need_ref(w, c);
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Device code of the main file: kernels and device functions. */
+static bool device_code(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	attrs a = {0};
+	return is_function(k) && !host_only(c, k, &a);
+}
+
+static enum CXChildVisitResult device_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_MacroExpansion)
+		w->rc = need_ref(w, c);
+	else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	else if (device_code(c))
+		clang_visitChildren(c, need_visit, w);
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The files through which a needed file was included are needed too. */
+static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n,
+                            CXClientData data)
+{
+	walk *w = data;
+	if (w->rc || !is_needed(w, f))
+		return;
+	for (unsigned i = 0; i < n && !w->rc; i++) {
+		CXFile by = NULL;
+		clang_getSpellingLocation(stack[i], &by, NULL, NULL, NULL);
+		if (!clang_Location_isFromMainFile(stack[i]))
+			w->rc = need_file(w, by);
+	}
+}
+
+/*
+ * `<...>` headers of the project (outside the toolkit and the operating
+ * system's folders) that the file's device code needs: those declaring a
+ * macro it expands or a name it uses, and those through which they are
+ * included. They reach NVRTC as their device side, like `"..."` headers;
+ * other `<...>` headers (a library the host code uses) stay out of its
+ * way.
+ */
+static int needed_headers(walk *w)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+	                    device_visit, w);
+	size_t before = 0;
+	while (!w->rc && w->needed.len > before) {
+		before = w->needed.len;
+		clang_getInclusions(w->tu->tu, inclusion_visit, w);
+	}
+	return w->rc;
+}
+
 int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 {
 	walk w = {.tu = tu};
 	memset(out, 0, sizeof(*out));
-	w.rc = host_spans(&w);
+	w.rc = needed_headers(&w);
+	if (!w.rc)
+		w.rc = host_spans(&w);
 	if (!w.rc)
 		clang_visitChildren(clang_getTranslationUnitCursor(tu->tu),
 		                    top_visit, &w);
@@ -1203,6 +1331,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		kt_free(w.hcut.items[i]);
 	kt_vec_release(&w.hcut);
 	kt_vec_release(&w.macros);
+	kt_vec_release(&w.needed);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);

@@ -207,6 +207,10 @@ static const char *rtc_else(const char *h)
 	    {"cmath",
 	     "#include <cuda/std/cmath>\n"
 	     "namespace std { using namespace cuda::std; }\n" KT_MATH_MACROS},
+	    /* the driver API is host code; its version macro is not */
+	    {"cuda.h", "#ifndef CUDA_VERSION\n#define CUDA_VERSION "
+	               "(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * "
+	               "10)\n#endif\n"},
 	    /* the block- and warp-level parts of cub (see rtc_safe) */
 	    {"cub/cub.cuh", KT_CUB_RTC},
 	};
@@ -241,8 +245,7 @@ static const char *rtc_else(const char *h)
 
 static bool own(const kt_rewrite_file *f, const kt_rewrite_include *inc)
 {
-	return !inc->angled && inc->header >= 0 &&
-	       (size_t)inc->header < f->nheaders;
+	return inc->header >= 0 && (size_t)inc->header < f->nheaders;
 }
 
 /* A header's include NVRTC can take as it is (own ones: see header_ok). */
@@ -269,7 +272,8 @@ static bool header_ok(const kt_rewrite_file *f, int h, unsigned char *state)
 	for (size_t i = 0; i < f->nhincludes && ok; i++) {
 		const kt_rewrite_include *inc = &f->hincludes[i];
 		if (inc->in == h)
-			ok = own(f, inc) ? header_ok(f, inc->header, state)
+			ok = own(f, inc) ? !inc->angled &&
+			                       header_ok(f, inc->header, state)
 			                 : include_ok(inc);
 	}
 	state[h] = ok ? 2 : 3;
@@ -282,6 +286,8 @@ static bool file_include_ok(const kt_rewrite_file *f,
 {
 	if (!own(f, inc))
 		return rtc_safe(inc);
+	if (inc->angled) /* found through a -I that `ktc tune` lacks */
+		return false;
 	unsigned char *state = kt_calloc(f->nheaders, 1);
 	bool ok = state && header_ok(f, inc->header, state);
 	kt_free(state);
@@ -313,6 +319,11 @@ static int include_rtc(kt_str *s, const kt_rewrite_file *f,
  * functions, with the definitions cuda_device_runtime_api.h gives nvcc. */
 static const char *const rtc_lacks[][2] = {
     {"__extension__", "#define __extension__ /* not NVRTC's */\n"},
+    /* cuda.h's version macro, which nvcc's headers bring in and NVRTC's
+     * do not */
+    {"CUDA_VERSION", "#ifndef CUDA_VERSION\n#define CUDA_VERSION "
+                     "(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * "
+                     "10)\n#endif\n"},
     {"cudaGridDependencySynchronize",
      "static inline __device__ void cudaGridDependencySynchronize(void)\n"
      "{\n\tasm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n}\n"},

@@ -22,6 +22,9 @@ if(KTC_HAVE_LIBCLANG)
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
   add_test(NAME annotate_compdb_in_build
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compdb_check.sh $<TARGET_FILE:ktc>)
+  add_test(NAME annotate_angled_project_header
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/angled_header_check.sh
+                   $<TARGET_FILE:ktc>)
   add_test(NAME annotate_compdb_response_files
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compdb_rsp_check.sh
                    $<TARGET_FILE:ktc>)
