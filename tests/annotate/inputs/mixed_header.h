@@ -5,12 +5,24 @@
 
 struct tile_config {
 	int rows, cols;
-	constexpr __host__ __device__ tile_config(int r, int c) : rows(r), cols(c) {}
-	__device__ int elems() const { return rows * cols; }
-	__host__ void print() const { printf("%d x %d\n", rows, cols); }
+	constexpr __host__ __device__ tile_config(int r, int c)
+	    : rows(r), cols(c)
+	{
+	}
+	__device__ int elems() const
+	{
+		return rows * cols;
+	}
+	__host__ void print() const
+	{
+		printf("%d x %d\n", rows, cols);
+	}
 };
 
-static constexpr __host__ __device__ tile_config default_tile() { return tile_config(4, 8); }
+static constexpr __host__ __device__ tile_config default_tile()
+{
+	return tile_config(4, 8);
+}
 
 template <int kind> void host_dispatch(float *y, int n);
 

@@ -4,6 +4,12 @@
 #pragma once
 #include <type_traits>
 
-constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
+constexpr int round_up(int a, int b)
+{
+	return (a + b - 1) / b * b;
+}
 
-template <typename T> __device__ T twice(T x) { return x + x; }
+template <typename T> __device__ T twice(T x)
+{
+	return x + x;
+}

@@ -10,12 +10,21 @@
 
 struct tile_config {
 	int rows, cols;
-	constexpr __host__ __device__ tile_config(int r, int c) : rows(r), cols(c) {}
-	__device__ int elems() const { return rows * cols; }
+	constexpr __host__ __device__ tile_config(int r, int c)
+	    : rows(r), cols(c)
+	{
+	}
+	__device__ int elems() const
+	{
+		return rows * cols;
+	}
 	
 };
 
-static constexpr __host__ __device__ tile_config default_tile() { return tile_config(4, 8); }
+static constexpr __host__ __device__ tile_config default_tile()
+{
+	return tile_config(4, 8);
+}
 
 
 

@@ -19,7 +19,10 @@ namespace std { using namespace cuda::std; }
 
 
 
-template <typename T> __device__ T twice(T x) { return x + x; }
+template <typename T> __device__ T twice(T x)
+{
+	return x + x;
+}
 #endif
 
 #ifndef BLOCK_SIZE
