@@ -355,6 +355,62 @@ static int kernel_called(finder *F, int callee)
 	return -1;
 }
 
+/* Whether label node l (a case's value, an `==` operand) is v. */
+static bool label_is(const fe_ast *a, int l, int64_t v)
+{
+	l = fe_strip(a, l);
+	return l >= 0 && a->n[l].is_int && a->n[l].ival == v;
+}
+
+/* A `case V:` (also `case V: case W:`) that selects statement s of a
+ * switch's body: the nearest case at or before it. */
+static bool case_selects(const fe_ast *a, int body, int s, int64_t v)
+{
+	int last = -1;
+	for (int c = a->n[body].first; c >= 0 && c != s; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_CaseStmt)
+			last = c;
+	if (a->n[s].kind == CXCursor_CaseStmt)
+		last = s;
+	for (int c = last; c >= 0 && a->n[c].kind == CXCursor_CaseStmt;
+	     c = fe_child(a, c, 1))
+		if (label_is(a, fe_child(a, c, 0), v))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the branch around node n selects on the value v itself: a
+ * `case v:` of a switch, or the then-branch of `if (x == v)`. A template
+ * argument of that value is a specialisation for a run-time value
+ * (`switch (k) { case 32: f<64, 32><<<...>>>` for k == 32), not a knob:
+ * any other value would compute something else.
+ */
+static bool branch_selects(const fe_ast *a, int n, int64_t v)
+{
+	for (int at = n, up = fe_up(a, n); up >= 0;
+	     at = up, up = fe_up(a, up)) {
+		const fe_node *u = &a->n[up];
+		int parent = fe_up(a, up);
+		if (u->kind == CXCursor_CaseStmt &&
+		    label_is(a, fe_child(a, up, 0), v))
+			return true;
+		if (u->kind == CXCursor_CompoundStmt && parent >= 0 &&
+		    a->n[parent].kind == CXCursor_SwitchStmt &&
+		    case_selects(a, up, at, v))
+			return true;
+		if (u->kind == CXCursor_IfStmt && fe_child(a, up, 1) == at) {
+			int c = fe_strip(a, fe_child(a, up, 0));
+			if (c >= 0 && a->n[c].kind == CXCursor_BinaryOperator &&
+			    a->n[c].op == CXBinaryOperator_EQ &&
+			    (label_is(a, fe_child(a, c, 0), v) ||
+			     label_is(a, fe_child(a, c, 1), v)))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void add_template_args(finder *F, int k, int li, int callee)
 {
 	fe_ast *a = F->a;
@@ -381,6 +437,22 @@ static void add_template_args(finder *F, int k, int li, int callee)
 		                     "template argument %s of kernel '%s' "
 		                     "at its launch",
 		                     kc.name, K->name);
+		/* a sentinel (0: "given at run time"), or the value a branch
+		 * selects on: not a knob */
+		kc.rejected = x->ival <= 0 || branch_selects(a, c, x->ival);
+		kc.reason = KT_REASON_UNSAFE;
+		if (kc.rejected)
+			kc.evidence = fe_say(
+			    F,
+			    x->ival <= 0
+			        ? "template argument %s of kernel '%s' is "
+			          "%lld, "
+			          "a value other sites give at run time"
+			        : "template argument %s of kernel '%s' is the "
+			          "value %lld the branch around the launch "
+			          "selects on (a case label, an `==` test): a "
+			          "specialisation, not a knob",
+			    kc.name, K->name, (long long)x->ival);
 		fe_cand cx = fe_cx_init();
 		cx.node = c;
 		cx.kern = k;
