@@ -120,8 +120,9 @@ typedef struct check {
 	kt_nvcc_job nvcc;
 	kt_nvrtc_job *rtc; /* its NVRTC compile at the defaults */
 	bool ok;
-	char *why;    /* for a failure: what failed */
-	char *detail; /* and how */
+	bool ptx_differs; /* it compiles, but not to the original's PTX */
+	char *why;        /* for a failure: what failed */
+	char *detail;     /* and how */
 } check;
 
 static void check_release(check *c)
@@ -160,9 +161,11 @@ static int judge(rw *r, check *c)
 	int same = kt_ptx_same(r->orig.ptx.ptr, c->nvcc.ptx.ptr, &line, &d);
 	if (same == 1)
 		c->ok = true;
-	else if (same == 0)
+	else if (same == 0) {
 		fail(c, "at its defaults its PTX is not the original's",
 		     kt_str_detach(&d));
+		c->ptx_differs = true;
+	}
 	kt_str_release(&d);
 	return same < 0 ? same : 0;
 }
@@ -313,8 +316,7 @@ static int isolate(rw *r, size_t *ndropped, bool *retry)
 		rc = run_checks(r, texts, c, m, NULL, 0);
 	/* the PTX holds line numbers (an assert's __LINE__): number the
 	 * original's lines as they were, and verify again */
-	if (!rc && !c[0].ok && !r->sel.keep_lines && c[0].why &&
-	    strstr(c[0].why, "PTX")) {
+	if (!rc && c[0].ptx_differs && !r->sel.keep_lines) {
 		r->sel.keep_lines = *retry = true;
 		goto done;
 	}
@@ -407,7 +409,11 @@ static int filter_host_values(rw *r, const char *text)
 /* Verifies text; on failure drops units and regenerates until it holds. */
 static int verify_loop(rw *r, kt_str *text)
 {
+	bool renumbered = false; /* keep_lines tried on the whole file */
+	bool just = false;       /* ... in the check just made */
 	for (;;) {
+		bool after_renumber = just;
+		just = false;
 		kt_rw_values v;
 		check c = {0};
 		int rc = kt_rw_values_make(&v, r->p, r->sel.on, r->f, text->ptr,
@@ -415,6 +421,11 @@ static int verify_loop(rw *r, kt_str *text)
 		if (!rc)
 			rc = run_checks(r, text, &c, 1, v.batch, v.nbatch);
 		bool ok = !rc && c.ok;
+		/* the PTX holds line numbers (an assert's __LINE__): number the
+		 * original's lines as they were and verify again, before
+		 * looking for a culprit unit by unit */
+		bool renumber =
+		    !rc && c.ptx_differs && !r->sel.keep_lines && !renumbered;
 		if (ok)
 			rc = kt_rw_values_settle(&v, &r->vo, text->ptr,
 			                         r->f->path);
@@ -426,6 +437,17 @@ static int verify_loop(rw *r, kt_str *text)
 		kt_rw_values_release(&v);
 		if (rc || ok)
 			return rc;
+		if (renumber) {
+			r->sel.keep_lines = renumbered = just = true;
+			rc = generate(r, text);
+			if (rc)
+				return rc;
+			continue;
+		}
+		/* line numbers were not the cause: isolate turns keep_lines
+		 * back on if the file without units needs it */
+		if (after_renumber)
+			r->sel.keep_lines = false;
 		size_t dropped = 0;
 		bool retry = false;
 		rc = isolate(r, &dropped, &retry);
