@@ -883,14 +883,6 @@ int fe_find_items(finder *F, int k)
 
 /* --------------------------------------------------- tokens: pragmas */
 
-static char *tok_str(kt_tu *tu, CXToken t)
-{
-	CXString s = clang_getTokenSpelling(tu->tu, t);
-	char *r = kt_strdup(clang_getCString(s));
-	clang_disposeString(s);
-	return r;
-}
-
 static unsigned tok_line(kt_tu *tu, CXToken t)
 {
 	unsigned line;
@@ -916,7 +908,7 @@ static void add_unroll(finder *F, int k, CXToken lit)
 	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, lit), &r) ||
 	    fe_cand_at(F, r.begin.offset) >= 0)
 		return;
-	char *t = tok_str(F->tu, lit);
+	char *t = kt_fe_token_text(F->tu, lit);
 	char *end = NULL;
 	long long v = t ? strtoll(t, &end, 0) : 0;
 	bool ok = t && end != t && (!*end || strchr("uUlL", *end));
@@ -953,7 +945,7 @@ static void add_launch_bounds(finder *F, int k, CXToken lit)
 	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, lit), &r) ||
 	    fe_cand_at(F, r.begin.offset) >= 0)
 		return;
-	char *t = tok_str(F->tu, lit);
+	char *t = kt_fe_token_text(F->tu, lit);
 	char *end = NULL;
 	long long v = t ? strtoll(t, &end, 0) : 0;
 	bool ok = t && end != t && (!*end || strchr("uUlL", *end));

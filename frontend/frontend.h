@@ -60,6 +60,8 @@ bool kt_fe_offset(const kt_tu *tu, CXSourceLocation loc, uint32_t *off);
 /* The main-file range of a cursor / source range; false if elsewhere. */
 bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out);
 kt_range kt_fe_make_range(const kt_tu *tu, uint32_t begin, uint32_t end);
+/* A token's spelling, allocated (kt_free); NULL when out of memory. */
+char *kt_fe_token_text(const kt_tu *tu, CXToken t);
 /* The libclang range of [b, e) of the main file (for clang_tokenize: a
  * cursor's extent may start inside a macro such as __global__). */
 CXSourceRange kt_fe_source_range(const kt_tu *tu, uint32_t b, uint32_t e);

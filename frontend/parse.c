@@ -543,6 +543,14 @@ kt_range kt_fe_make_range(const kt_tu *tu, uint32_t begin, uint32_t end)
 	return r;
 }
 
+char *kt_fe_token_text(const kt_tu *tu, CXToken t)
+{
+	CXString s = clang_getTokenSpelling(tu->tu, t);
+	char *r = kt_strdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
 bool kt_fe_range(const kt_tu *tu, CXSourceRange r, kt_range *out)
 {
 	uint32_t b, e;

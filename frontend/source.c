@@ -30,6 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A function-like macro definition, by name (explicit instantiations
+ * may come through one). */
+typedef struct fe_macro {
+	char *name;
+	CXCursor c;
+} fe_macro;
+
 /* [begin, end) of the file that NVRTC never sees: the file's own
  * `#ifndef __CUDACC_RTC__` branches. */
 typedef struct span {
@@ -50,8 +57,9 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_decl) hdecls;
 	KT_VEC(kt_rewrite_include) hincs;
 	KT_VEC(char *) hcut;     /* names of host templates cut from headers */
-	KT_VEC(CXCursor) macros; /* the TU's macro definitions */
-	KT_VEC(CXFile) needed;   /* headers whose names device code uses */
+	KT_VEC(fe_macro) macros; /* function-like macro definitions, by name */
+	bool macros_read;
+	KT_VEC(CXFile) needed; /* headers whose names device code uses */
 	int rc;
 } walk;
 
@@ -232,27 +240,13 @@ static bool same_name(walk *w, CXCursor c, const char *name, size_t n)
 	return eq;
 }
 
-/* An explicit instantiation at i (`template` not followed by `<`, where a
- * declaration starts; `extern template` too): libclang shows none, so one
- * of a host template guarded above would name what NVRTC no longer sees.
- * It is host code when the name it instantiates is a host-only template
+/* An explicit instantiation [b, e] of the file naming template nm: libclang
+ * shows none, so one of a host template guarded above would name what
+ * NVRTC no longer sees. It is host code when nm is a host-only template
  * of this file and no kernel or device template. */
-static int explicit_inst(walk *w, const toks *k, unsigned i)
+static int explicit_inst(walk *w, const toks *k, const char *nm, unsigned b,
+                         unsigned e)
 {
-	unsigned b = i > 0 && tok_is(k, i - 1, "extern") ? i - 1 : i;
-	unsigned e = i, name = 0;
-	while (e < k->n && !tok_is(k, e, ";")) {
-		if (!name && (tok_is(k, e + 1, "<") || tok_is(k, e + 1, "(")))
-			name = e;
-		e++;
-	}
-	if (e >= k->n || !name)
-		return 0;
-	CXString ns = clang_getTokenSpelling(w->tu->tu, k->t[name]);
-	char *nm = kt_strdup(clang_getCString(ns));
-	clang_disposeString(ns);
-	if (!nm)
-		return KT_ENOMEM;
 	int host = 0;
 	for (size_t d = 0; d < w->decls.len && host >= 0; d++) {
 		enum CXCursorKind dk = clang_getCursorKind(w->cur.items[d]);
@@ -262,7 +256,6 @@ static int explicit_inst(walk *w, const toks *k, unsigned i)
 			continue;
 		host = w->decls.items[d].host_only ? 1 : -1;
 	}
-	kt_free(nm);
 	kt_rewrite_decl d = {.host_only = host > 0};
 	d.range.begin.offset = tok_off(k, b);
 	d.range.end.offset = tok_off(k, e) + 1;
@@ -281,14 +274,136 @@ static int cmp_decl(const void *a, const void *b)
 	       (x->range.begin.offset < y->range.begin.offset);
 }
 
+static bool on_directive(const char *t, uint32_t off);
+
+/* Whether token j stands on a preprocessor directive's line. */
+static bool in_directive(const toks *k, unsigned j)
+{
+	CXFile f = NULL;
+	unsigned off = 0;
+	size_t len = 0;
+	clang_getSpellingLocation(clang_getTokenLocation(k->tu->tu, k->t[j]),
+	                          &f, NULL, NULL, &off);
+	const char *t = f ? clang_getFileContents(k->tu->tu, f, &len) : NULL;
+	return t && off < len && on_directive(t, off);
+}
+
 /* Whether the token before i, comments aside, is one of the `;`, `}`,
- * `{`, `extern` after which a declaration starts (or there is none). */
+ * `{`, `extern` after which a declaration starts, or ends a directive (or
+ * there is none). */
 static bool decl_starts(const toks *k, unsigned i)
 {
 	while (i > 0 && clang_getTokenKind(k->t[i - 1]) == CXToken_Comment)
 		i--;
 	return i == 0 || tok_is(k, i - 1, ";") || tok_is(k, i - 1, "}") ||
-	       tok_is(k, i - 1, "{") || tok_is(k, i - 1, "extern");
+	       tok_is(k, i - 1, "{") || tok_is(k, i - 1, "extern") ||
+	       (!in_directive(k, i) && in_directive(k, i - 1));
+}
+
+/* ---- explicit instantiations ---- */
+
+/* The template an explicit instantiation's tokens [i, n) name: the first
+ * name followed by `<` or `(`; "" if none. */
+static char *inst_name(const kt_tu *tu, CXToken *t, unsigned i, unsigned n)
+{
+	for (; i + 1 < n; i++) {
+		char *next = kt_fe_token_text(tu, t[i + 1]);
+		bool named = next &&
+		             (!strcmp(next, "<") || !strcmp(next, "(")) &&
+		             clang_getTokenKind(t[i]) == CXToken_Identifier;
+		kt_free(next);
+		if (named)
+			return kt_fe_token_text(tu, t[i]);
+	}
+	return kt_strdup("");
+}
+
+static int cmp_macro(const void *a, const void *b)
+{
+	return strcmp(((const fe_macro *)a)->name, ((const fe_macro *)b)->name);
+}
+
+static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	if (clang_getCursorKind(c) != CXCursor_MacroDefinition ||
+	    !clang_Cursor_isMacroFunctionLike(c))
+		return CXChildVisit_Continue;
+	CXString s = clang_getCursorSpelling(c);
+	fe_macro m = {kt_strdup(clang_getCString(s)), c};
+	clang_disposeString(s);
+	if (!m.name || kt_vec_push(&w->macros, m)) {
+		kt_free(m.name);
+		w->rc = KT_ENOMEM;
+	}
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The template a function-like macro instantiates when its body is an
+ * explicit instantiation (`template` not followed by `<`), or NULL. The
+ * TU's macros are read once, sorted by name. */
+static char *macro_inst(walk *w, const char *name)
+{
+	if (!w->macros_read) {
+		w->macros_read = true;
+		clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+		                    macro_visit, w);
+		if (w->macros.len)
+			qsort(w->macros.items, w->macros.len,
+			      sizeof(*w->macros.items), cmp_macro);
+	}
+	fe_macro key = {(char *)name, clang_getNullCursor()};
+	const fe_macro *m = w->macros.len
+	                        ? bsearch(&key, w->macros.items, w->macros.len,
+	                                  sizeof(*w->macros.items), cmp_macro)
+	                        : NULL;
+	if (!m)
+		return NULL;
+	CXToken *t = NULL;
+	unsigned n = 0, i = 0;
+	clang_tokenize(w->tu->tu, clang_getCursorExtent(m->c), &t, &n);
+	toks body = {w->tu, t, n};
+	while (i < n && !tok_is(&body, i++, ")"))
+		; /* NAME ( params ) body */
+	char *r =
+	    i < n && tok_is(&body, i, "template") && !tok_is(&body, i + 1, "<")
+	        ? inst_name(w->tu, t, i + 1, n)
+	        : NULL;
+	clang_disposeTokens(w->tu->tu, t, n);
+	return r;
+}
+
+/*
+ * The explicit instantiation that starts at token i of k, if one does:
+ * `[extern] template ...;` written out, or a call of a function-like macro
+ * whose body is one. Returns the template's name (kt_free it), [*b, *e]
+ * its tokens through the `;`; NULL when there is none.
+ */
+static char *inst_at(walk *w, const toks *k, unsigned i, unsigned *b,
+                     unsigned *e)
+{
+	if (!decl_starts(k, i) ||
+	    clang_getTokenKind(k->t[i]) == CXToken_Comment)
+		return NULL;
+	char *name = NULL;
+	if (tok_is(k, i, "template") && !tok_is(k, i + 1, "<"))
+		name = inst_name(w->tu, k->t, i + 1, k->n);
+	else if (clang_getTokenKind(k->t[i]) == CXToken_Identifier &&
+	         tok_is(k, i + 1, "(")) {
+		char *m = kt_fe_token_text(w->tu, k->t[i]);
+		name = m ? macro_inst(w, m) : NULL;
+		kt_free(m);
+	}
+	*b = i > 0 && tok_is(k, i - 1, "extern") ? i - 1 : i;
+	for (*e = i; *e < k->n && !tok_is(k, *e, ";"); (*e)++)
+		;
+	if (name && (!*name || *e >= k->n)) {
+		kt_free(name);
+		name = NULL;
+	}
+	return name;
 }
 
 /* Adds the explicit instantiations of host templates, in source order. */
@@ -299,10 +414,13 @@ static int explicit_insts(walk *w)
 	               &k.t, &k.n);
 	int rc = 0;
 	size_t before = w->decls.len;
-	for (unsigned i = 0; i < k.n && !rc; i++) {
-		if (decl_starts(&k, i) && tok_is(&k, i, "template") &&
-		    !tok_is(&k, i + 1, "<"))
-			rc = explicit_inst(w, &k, i);
+	for (unsigned i = 0, b, e; i < k.n && !rc; i++) {
+		char *name = inst_at(w, &k, i, &b, &e);
+		if (name) {
+			rc = explicit_inst(w, &k, name, b, e);
+			i = e;
+		}
+		kt_free(name);
 	}
 	clang_disposeTokens(w->tu->tu, k.t, k.n);
 	if (!rc && w->decls.len > before) /* cursors are not needed after */
@@ -712,12 +830,15 @@ static bool foreign_type(const walk *w, CXType t)
 
 typedef struct probe {
 	const walk *w;
-	bool host;
+	bool host;    /* out: the type shows host code */
+	bool foreign; /* out: through a member of a type from elsewhere */
+	bool all;     /* look on after a host method, for `foreign` */
 } probe;
 
 /* What a host type shows: a method that is not device code (a host
- * constructor, a member function), or a field or base whose type is
- * declared outside the file, its own headers and the toolkit. */
+ * constructor, a member function), or a field, base or static member
+ * whose type is declared outside the file, its own headers and the
+ * toolkit. */
 static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
                                                  CXClientData data)
 {
@@ -728,9 +849,12 @@ static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
 	if (is_function(k))
 		p->host |=
 		    host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
-	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
-		p->host |= foreign_type(p->w, clang_getCursorType(c));
-	return p->host ? CXChildVisit_Break : CXChildVisit_Continue;
+	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier ||
+	         k == CXCursor_VarDecl)
+		p->foreign |= foreign_type(p->w, clang_getCursorType(c));
+	p->host |= p->foreign;
+	return p->foreign || (p->host && !p->all) ? CXChildVisit_Break
+	                                          : CXChildVisit_Continue;
 }
 
 /*
@@ -765,7 +889,7 @@ static int host_types(walk *w)
 	}
 	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
 		CXCursor c = w->cur.items[i];
-		probe p = {w, false};
+		probe p = {.w = w};
 		if (vis[i] || !by_use(c))
 			continue;
 		if (clang_getCursorKind(c) == CXCursor_VarDecl)
@@ -811,7 +935,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 {
 	attrs a = {0};
-	probe p = {w, false};
+	probe p = {.w = w};
 	if (host_only(c, k, &a))
 		return true;
 	if (k == CXCursor_VarDecl && !a.space)
@@ -910,20 +1034,7 @@ static bool is_constexpr(const walk *w, CXCursor c)
 typedef struct members {
 	walk *w;
 	int h;
-	bool foreign; /* a field or base of a type from elsewhere */
 } members;
-
-static enum CXChildVisitResult foreign_visit(CXCursor c, CXCursor parent,
-                                             CXClientData data)
-{
-	(void)parent;
-	members *m = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier ||
-	    k == CXCursor_VarDecl) /* a static member */
-		m->foreign |= foreign_type(m->w, clang_getCursorType(c));
-	return m->foreign ? CXChildVisit_Break : CXChildVisit_Continue;
-}
 
 static int add_hdecl(walk *w, int h, uint32_t b, uint32_t e, bool member);
 
@@ -965,10 +1076,11 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 		return 0;
 	/* a type whose only host code is member functions stays, without
 	 * them: header functions NVRTC keeps may use it */
-	members m = {w, h, false};
+	members m = {w, h};
+	probe p = {.w = w, .all = true};
 	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c))
-		clang_visitChildren(c, foreign_visit, &m);
-	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c) && !m.foreign) {
+		clang_visitChildren(c, host_member_visit, &p);
+	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c) && !p.foreign) {
 		clang_visitChildren(c, method_visit, &m);
 		return w->rc;
 	}
@@ -1060,79 +1172,6 @@ static bool cut_name(const walk *w, const char *name)
 	return false;
 }
 
-/* The template an explicit instantiation's tokens [i, n) name: the first
- * name followed by `<` or `(`; "" if none. */
-static char *inst_name(kt_tu *tu, CXToken *t, unsigned i, unsigned n)
-{
-	for (; i + 1 < n; i++) {
-		CXString a = clang_getTokenSpelling(tu->tu, t[i + 1]);
-		bool next = !strcmp(clang_getCString(a), "<") ||
-		            !strcmp(clang_getCString(a), "(");
-		clang_disposeString(a);
-		if (next && clang_getTokenKind(t[i]) == CXToken_Identifier) {
-			CXString x = clang_getTokenSpelling(tu->tu, t[i]);
-			char *r = kt_strdup(clang_getCString(x));
-			clang_disposeString(x);
-			return r;
-		}
-	}
-	return kt_strdup("");
-}
-
-static char *tok_str(kt_tu *tu, CXToken t)
-{
-	CXString x = clang_getTokenSpelling(tu->tu, t);
-	char *r = kt_strdup(clang_getCString(x));
-	clang_disposeString(x);
-	return r;
-}
-
-/* The template a function-like macro instantiates when its body is an
- * explicit instantiation (`template` not followed by `<`), or NULL. */
-static char *macro_inst(walk *w, const char *name)
-{
-	for (size_t m = 0; m < w->macros.len; m++) {
-		CXCursor c = w->macros.items[m];
-		CXString s = clang_getCursorSpelling(c);
-		bool same = !strcmp(clang_getCString(s), name);
-		clang_disposeString(s);
-		if (!same || !clang_Cursor_isMacroFunctionLike(c))
-			continue;
-		CXToken *t = NULL;
-		unsigned n = 0, i = 0;
-		clang_tokenize(w->tu->tu, clang_getCursorExtent(c), &t, &n);
-		char *r = NULL;
-		/* NAME ( params ) body */
-		while (i < n) {
-			char *x = tok_str(w->tu, t[i++]);
-			bool close = x && !strcmp(x, ")");
-			kt_free(x);
-			if (close)
-				break;
-		}
-		char *a = i < n ? tok_str(w->tu, t[i]) : NULL;
-		char *b = i + 1 < n ? tok_str(w->tu, t[i + 1]) : NULL;
-		if (a && !strcmp(a, "template") && (!b || strcmp(b, "<")))
-			r = inst_name(w->tu, t, i + 1, n);
-		kt_free(a);
-		kt_free(b);
-		clang_disposeTokens(w->tu->tu, t, n);
-		return r;
-	}
-	return NULL;
-}
-
-static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent,
-                                           CXClientData data)
-{
-	(void)parent;
-	walk *w = data;
-	if (clang_getCursorKind(c) == CXCursor_MacroDefinition &&
-	    kt_vec_push(&w->macros, c))
-		w->rc = KT_ENOMEM;
-	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
 /*
  * In header h, the explicit instantiations (`[extern] template ...;`,
  * written out or through a function-like macro whose body is one) of a
@@ -1149,29 +1188,12 @@ static int header_insts(walk *w, int h)
 	toks k = {.tu = w->tu};
 	clang_tokenize(w->tu->tu, r, &k.t, &k.n);
 	int rc = 0;
-	for (unsigned i = 0; i < k.n && !rc; i++) {
-		if (!decl_starts(&k, i) ||
-		    clang_getTokenKind(k.t[i]) == CXToken_Comment)
-			continue;
-		char *name = NULL;
-		if (tok_is(&k, i, "template") && !tok_is(&k, i + 1, "<"))
-			name = inst_name(w->tu, k.t, i + 1, k.n);
-		else if (clang_getTokenKind(k.t[i]) == CXToken_Identifier &&
-		         tok_is(&k, i + 1, "(")) {
-			char *m = tok_str(w->tu, k.t[i]);
-			name = m ? macro_inst(w, m) : NULL;
-			kt_free(m);
-		}
-		bool cut = name && *name && cut_name(w, name);
+	for (unsigned i = 0, b, e; i < k.n && !rc; i++) {
+		char *name = inst_at(w, &k, i, &b, &e);
+		bool found = name != NULL, cut = found && cut_name(w, name);
 		kt_free(name);
-		if (!cut)
-			continue;
-		unsigned b = i > 0 && tok_is(&k, i - 1, "extern") ? i - 1 : i;
-		unsigned e = i;
-		while (e < k.n && !tok_is(&k, e, ";"))
-			e++;
 		uint32_t bo, eo;
-		if (e < k.n &&
+		if (cut &&
 		    header_off(w, clang_getTokenLocation(w->tu->tu, k.t[b]),
 		               &bo) == h &&
 		    header_off(w, clang_getTokenLocation(w->tu->tu, k.t[e]),
@@ -1181,7 +1203,8 @@ static int header_insts(walk *w, int h)
 			d.range.end.offset = eo + 1;
 			rc = kt_vec_push(&w->hdecls, d);
 		}
-		i = e;
+		if (found)
+			i = e;
 	}
 	clang_disposeTokens(w->tu->tu, k.t, k.n);
 	return rc;
@@ -1193,9 +1216,6 @@ static int header_decls(walk *w)
 		return 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
 	                    header_visit, w);
-	if (!w->rc && w->hcut.len)
-		clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
-		                    macro_visit, w);
 	for (size_t h = 0; h < w->hdrs.len && !w->rc && w->hcut.len; h++)
 		w->rc = header_insts(w, (int)h);
 	if (w->hdecls.len)
@@ -1330,6 +1350,8 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	for (size_t i = 0; i < w.hcut.len; i++)
 		kt_free(w.hcut.items[i]);
 	kt_vec_release(&w.hcut);
+	for (size_t i = 0; i < w.macros.len; i++)
+		kt_free(w.macros.items[i].name);
 	kt_vec_release(&w.macros);
 	kt_vec_release(&w.needed);
 	if (w.rc) {

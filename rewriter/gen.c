@@ -155,6 +155,12 @@ static bool rtc_safe(const kt_rewrite_include *inc)
 	       !strncmp(inc->spelled, "cooperative_groups/", 19);
 }
 
+/* cuda.h's version macro, which nvcc's headers bring in and NVRTC's do
+ * not */
+#define KT_CUDA_VERSION                                                        \
+	"#ifndef CUDA_VERSION\n#define CUDA_VERSION "                          \
+	"(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10)\n#endif\n"
+
 #define KT_MATH_MACROS                                                         \
 	"#include <cuda/std/limits>\n"                                         \
 	"#ifndef INFINITY\n#define INFINITY "                                  \
@@ -208,9 +214,7 @@ static const char *rtc_else(const char *h)
 	     "#include <cuda/std/cmath>\n"
 	     "namespace std { using namespace cuda::std; }\n" KT_MATH_MACROS},
 	    /* the driver API is host code; its version macro is not */
-	    {"cuda.h", "#ifndef CUDA_VERSION\n#define CUDA_VERSION "
-	               "(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * "
-	               "10)\n#endif\n"},
+	    {"cuda.h", KT_CUDA_VERSION},
 	    /* the block- and warp-level parts of cub (see rtc_safe) */
 	    {"cub/cub.cuh", KT_CUB_RTC},
 	};
@@ -319,11 +323,7 @@ static int include_rtc(kt_str *s, const kt_rewrite_file *f,
  * functions, with the definitions cuda_device_runtime_api.h gives nvcc. */
 static const char *const rtc_lacks[][2] = {
     {"__extension__", "#define __extension__ /* not NVRTC's */\n"},
-    /* cuda.h's version macro, which nvcc's headers bring in and NVRTC's
-     * do not */
-    {"CUDA_VERSION", "#ifndef CUDA_VERSION\n#define CUDA_VERSION "
-                     "(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * "
-                     "10)\n#endif\n"},
+    {"CUDA_VERSION", KT_CUDA_VERSION},
     {"cudaGridDependencySynchronize",
      "static inline __device__ void cudaGridDependencySynchronize(void)\n"
      "{\n\tasm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n}\n"},

@@ -16,3 +16,13 @@ template <typename T> void launch(T *y, int n)
 
 // Explicit instantiation needed to generate code
 template void launch<float>(float *y, int n);
+
+// A host template instantiated through a macro.
+template <typename T> void fill_host(T *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = T(0);
+}
+#define INST_FILL(T) template void fill_host<T>(T * p, int n)
+INST_FILL(float);
+INST_FILL(int);

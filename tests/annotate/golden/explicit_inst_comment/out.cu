@@ -35,3 +35,17 @@ template <typename T> void launch(T *y, int n)
 #ifndef __CUDACC_RTC__
 template void launch<float>(float *y, int n);
 #endif
+
+// A host template instantiated through a macro.
+#ifndef __CUDACC_RTC__
+template <typename T> void fill_host(T *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = T(0);
+}
+#endif
+#define INST_FILL(T) template void fill_host<T>(T * p, int n)
+#ifndef __CUDACC_RTC__
+INST_FILL(float);
+INST_FILL(int);
+#endif
