@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef KT_VEC(kt_edit) edit_vec;
@@ -1374,23 +1375,50 @@ static int collect_units(gen *g)
  * line that follows. Not after a line continued with a backslash, where a
  * directive cannot stand.
  */
-static int line_marker(gen *g, kt_edit *e)
+static bool whole_lines(const gen *g, const kt_edit *e)
 {
 	const char *t = g->f->text;
 	size_t len = e->text ? strlen(e->text) : 0;
-	if (!len || e->text[len - 1] != '\n' ||
-	    (e->end > 0 && t[e->end - 1] != '\n') ||
-	    (e->end > 1 && t[e->end - 2] == '\\'))
-		return 0;
-	int line = 1;
-	for (size_t i = 0; i < e->end; i++)
-		line += t[i] == '\n';
-	const char *x =
-	    kt_arena_printf(g->arena, "%s#line %d\n", e->text, line);
-	if (!x)
+	return len && e->text[len - 1] == '\n' &&
+	       (e->end == 0 || t[e->end - 1] == '\n') &&
+	       (e->end < 2 || t[e->end - 2] != '\\');
+}
+
+typedef struct at_edit {
+	size_t end, i;
+} at_edit;
+
+static int cmp_at_edit(const void *a, const void *b)
+{
+	const at_edit *x = a, *y = b;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* line_marker for every edit that needs one: the original's lines are
+ * counted once, in the order of the edits' ends. */
+static int line_markers(gen *g, kt_edit *edits, size_t n)
+{
+	at_edit *ix = kt_calloc(n + 1, sizeof(*ix));
+	if (!ix)
 		return KT_ENOMEM;
-	e->text = x;
-	return 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (whole_lines(g, &edits[i]))
+			ix[m++] = (at_edit){edits[i].end, i};
+	qsort(ix, m, sizeof(*ix), cmp_at_edit);
+	const char *t = g->f->text;
+	size_t at = 0;
+	int line = 1, rc = 0;
+	for (size_t k = 0; k < m && !rc; k++) {
+		for (; at < ix[k].end; at++)
+			line += t[at] == '\n';
+		kt_edit *e = &edits[ix[k].i];
+		e->text =
+		    kt_arena_printf(g->arena, "%s#line %d\n", e->text, line);
+		rc = e->text ? 0 : KT_ENOMEM;
+	}
+	kt_free(ix);
+	return rc;
 }
 
 int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
@@ -1414,8 +1442,8 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 	for (size_t i = 0; i < g.edits.len; i++)
 		if (g.edits.items[i].tag != -2)
 			g.edits.items[n++] = g.edits.items[i];
-	for (size_t i = 0; i < n && !rc && sel->keep_lines; i++)
-		rc = line_marker(&g, &g.edits.items[i]);
+	if (!rc && sel->keep_lines)
+		rc = line_markers(&g, g.edits.items, n);
 	int conflict[2];
 	if (!rc)
 		rc = kt_edit_apply(out, f->text, f->len, g.edits.items, n,

@@ -121,9 +121,12 @@ static int run(compile *c, size_t n, const kt_verify_opts *o, const char *name,
  */
 static bool probe_allowed(const kt_verify_opts *o)
 {
-	for (size_t k = 0; k < o->nflags; k++)
-		if (strstr(o->flags[k], "rror") || strstr(o->flags[k], "diag"))
+	for (size_t k = 0; k < o->nflags; k++) {
+		const char *f = o->flags[k];
+		if (!strncmp(f, "-Werror", 7) || !strncmp(f, "--Werror", 8) ||
+		    strstr(f, "diag-error") || strstr(f, "diag_error"))
 			return false;
+	}
 	return true;
 }
 
