@@ -214,16 +214,18 @@ static double unit_to_ms(const char *unit)
 
 static int names_from(kt_results_info *info, const cJSON *config)
 {
+	if (!cJSON_IsObject(config)) /* a list has no names */
+		return kt_error(KT_EINVALID, "a result has no 'configuration'");
 	size_t n = (size_t)cJSON_GetArraySize(config);
 	if (!(info->param_names = kt_calloc(n + 1, sizeof(char *))))
 		return kt_error(KT_ENOMEM, "out of memory");
 	const cJSON *v;
-	cJSON_ArrayForEach(
-	    v,
-	    config) if (!(info->param_names[info->nparams++] =
-	                      kt_strdup(
-	                          v->string))) return kt_error(KT_ENOMEM,
-	                                                       "out of memory");
+	cJSON_ArrayForEach(v, config)
+	{
+		if (!(info->param_names[info->nparams++] =
+		          kt_strdup(v->string)))
+			return kt_error(KT_ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

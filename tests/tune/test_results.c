@@ -556,6 +556,22 @@ static void t4_refuses_a_correct_result_without_a_positive_time(void)
 	kt_results_free(r);
 }
 
+/* The first row's configuration names the parameters: a list there (no
+ * names) is refused, not read as names. */
+static void t4_refuses_a_configuration_that_is_not_an_object(void)
+{
+	const char *path = tmp_path("list.t4.json");
+	const char *text =
+	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
+	    "[1,2],\"times\":{\"runtimes\":[1]},\"invalidity\":"
+	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
+	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
+	kt_results *r = NULL;
+	CHECK(kt_results_load(&r, path) < 0);
+	CHECK(strstr(kt_error_last(), "'configuration'") != NULL);
+	kt_results_free(r);
+}
+
 static void results_load_rejects_other_files(void)
 {
 	const char *path = tmp_path("other.json");
@@ -592,6 +608,7 @@ int main(void)
 	RUN(cache_refuses_an_unknown_version);
 	RUN(cache_of_a_device_with_other_constants_is_refused);
 	RUN(t4_refuses_a_correct_result_without_a_positive_time);
+	RUN(t4_refuses_a_configuration_that_is_not_an_object);
 	kt_str cmd = KT_STR_INIT;
 	kt_str_addf(&cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd.ptr) != 0)
