@@ -61,6 +61,11 @@ bool fe_refers_to(const fe_ast *a, int n, int decl);
 /* The assigned node when n is an assignment (`=`, `op=`, or a class's
  * operator= / operator+=, as half and bfloat16 have), else -1. */
 int fe_assign_lhs(const fe_ast *a, int n, bool *compound);
+/* What a kernel whose body is node `body` does through its pointer
+ * parameter `parm` (or local pointers made from it): FE_READ, FE_WRITE,
+ * both, or 0; a use it cannot follow counts as both (access.c). */
+enum { FE_READ = 1, FE_WRITE = 2 };
+int fe_pointer_access(const fe_ast *a, int body, int parm);
 /* True when something assigns to (or increments) the variable var. */
 bool fe_assigned(const fe_ast *a, int var);
 /* The initialiser of a variable declaration node, or -1. */

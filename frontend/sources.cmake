@@ -7,6 +7,7 @@ if(KTC_HAVE_LIBCLANG)
     ${CMAKE_CURRENT_LIST_DIR}/parse.c
     ${CMAKE_CURRENT_LIST_DIR}/pch.c
     ${CMAKE_CURRENT_LIST_DIR}/ast.c
+    ${CMAKE_CURRENT_LIST_DIR}/access.c
     ${CMAKE_CURRENT_LIST_DIR}/candidates.c
     ${CMAKE_CURRENT_LIST_DIR}/launch.c
     ${CMAKE_CURRENT_LIST_DIR}/cap.c

@@ -407,43 +407,6 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 
 /* ----------------------------------------------------------------- args */
 
-/* The kernel writes through p (directly or through a local alias). */
-static bool written(const planner *P, const fe_kern *K, int parm, bool *read)
-{
-	const fe_ast *a = P->a;
-	bool w = false;
-	*read = false;
-	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_ArraySubscriptExpr || !x->in_main ||
-		    x->b < a->n[K->body].b || x->e > a->n[K->body].e)
-			continue;
-		int base = fe_strip(a, x->first);
-		if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr)
-			continue;
-		int d = a->n[base].ref;
-		bool mine =
-		    d == parm ||
-		    (d >= 0 && a->n[d].kind == CXCursor_VarDecl &&
-		     a->n[d].last >= 0 && fe_refers_to(a, a->n[d].last, parm));
-		if (!mine)
-			continue;
-		int up = fe_up(a, (int)i);
-		bool compound = false;
-		bool lhs = up >= 0 && fe_assign_lhs(a, up, &compound) == (int)i;
-		bool atomic = up >= 0 &&
-		              a->n[up].kind == CXCursor_UnaryOperator &&
-		              a->n[up].op == CXUnaryOperator_AddrOf &&
-		              fe_up(a, up) >= 0 &&
-		              !strncmp(a->n[fe_up(a, up)].name, "atomic", 6);
-		lhs |= atomic;
-		compound |= atomic;
-		w |= lhs;
-		*read |= !lhs || compound;
-	}
-	return w;
-}
-
 static const char *type_name(planner *P, CXType t)
 {
 	CXType u = clang_getUnqualifiedType(t);
@@ -456,10 +419,11 @@ static const char *type_name(planner *P, CXType t)
 static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
                        int parm, CXType pt, pl_names *problems)
 {
-	bool read;
-	bool w = written(P, K, parm, &read);
+	int use = fe_pointer_access(P->a, K->body, parm);
 	bool cnst = clang_isConstQualifiedType(pt);
-	const char *dir = cnst || !w ? "in" : read ? "inout" : "out";
+	const char *dir = cnst || !(use & FE_WRITE) ? "in"
+	                  : use & FE_READ           ? "inout"
+	                                            : "out";
 	const char *name = P->a->n[parm].name;
 	const char *type = type_name(P, pt);
 	const char *inst = type_arg(P, K, type);

@@ -1,0 +1,124 @@
+// Which way each buffer goes (the `arg` lines' in, out, inout), for the
+// ways kernels store: through a vector cast, pointer arithmetic, a member
+// of an element, a local pointer, a device function, an atomic.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef BLOCK_SIZE_2
+#define BLOCK_SIZE_2 256
+#endif
+#ifndef BLOCK_SIZE_3
+#define BLOCK_SIZE_3 256
+#endif
+#ifndef BLOCK_SIZE_4
+#define BLOCK_SIZE_4 256
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+#ifndef ITEMS_PER_THREAD_2
+#define ITEMS_PER_THREAD_2 1
+#endif
+#ifndef ITEMS_PER_THREAD_3
+#define ITEMS_PER_THREAD_3 1
+#endif
+#ifndef ITEMS_PER_THREAD_4
+#define ITEMS_PER_THREAD_4 1
+#endif
+
+struct pair2 {
+	float a, b;
+};
+
+__device__ void put(float *p, float v) { *p = v; }
+__device__ float get(const float *p) { return *p; }
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+// ktc: complete and uncomment: #pragma kt arg dst float[?] out
+// ktc: complete and uncomment: #pragma kt arg src float[?] in
+#pragma kt arg n int = n
+__global__ void copy4(float *dst, float *src, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * BLOCK_SIZE + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			*(float4 *)&dst[4 * i] = *(const float4 *)&src[4 * i];
+	}
+}
+
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) block(BLOCK_SIZE_2)
+// ktc: complete and uncomment: #pragma kt arg out float[?] inout
+// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg n int = n
+__global__ void shifted(float *out, float *in, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_2; kt_item++) {
+		int i = (blockIdx.x * BLOCK_SIZE_2 + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n) {
+			reinterpret_cast<uint4 *>(out + 8)[i] =
+			    reinterpret_cast<const uint4 *>(in)[i];
+			*(out + i) += 1.0f;
+		}
+	}
+}
+
+#pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD_3 values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3) block(BLOCK_SIZE_3)
+#pragma kt arg p pair2[n] out
+// ktc: complete and uncomment: #pragma kt arg x float[?] inout
+#pragma kt arg n int = n
+__global__ void fields(pair2 *p, float *x, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_3; kt_item++) {
+		int i = (blockIdx.x * BLOCK_SIZE_3 + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n) {
+			p[i].a = x[i];
+			float *o = x + n;
+			put(o + i, get(x + i));
+		}
+	}
+}
+
+#pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD_4 values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
+// ktc: complete and uncomment: #pragma kt arg hist int[?] inout
+// ktc: complete and uncomment: #pragma kt arg keys int[?] in
+// ktc: complete and uncomment: #pragma kt arg seen int[?] in
+#pragma kt arg n int = n
+__global__ void count(int *hist, int *keys, int *seen, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_4; kt_item++) {
+		int i = (blockIdx.x * BLOCK_SIZE_4 + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n) {
+			atomicAdd(hist + keys[i], 1);
+			if (seen == keys)
+				return;
+		}
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void run(float *a, float *b, pair2 *p, int *h, int *k, int *s, int n)
+{
+	copy4<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(a, b, n);
+	shifted<<<((((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) + ITEMS_PER_THREAD_2 - 1) / ITEMS_PER_THREAD_2), BLOCK_SIZE_2>>>(a, b, n);
+	fields<<<((((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3) + ITEMS_PER_THREAD_3 - 1) / ITEMS_PER_THREAD_3), BLOCK_SIZE_3>>>(p, a, n);
+	count<<<((((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) + ITEMS_PER_THREAD_4 - 1) / ITEMS_PER_THREAD_4), BLOCK_SIZE_4>>>(h, k, s, n);
+}
+#endif
