@@ -57,6 +57,7 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_decl) hdecls;
 	KT_VEC(kt_rewrite_include) hincs;
 	KT_VEC(char *) hcut;     /* names of host templates cut from headers */
+	KT_VEC(CXCursor) hcutd;  /* the types cut from headers (canonical) */
 	KT_VEC(fe_macro) macros; /* function-like macro definitions, by name */
 	bool macros_read;
 	KT_VEC(CXFile) needed; /* headers whose names device code uses */
@@ -108,6 +109,11 @@ typedef struct toks {
 	kt_tu *tu;
 	CXToken *t;
 	unsigned n;
+	/* the file most tokens come from and its text: asking libclang for
+	 * a file's contents costs a lookup, once per token of a header */
+	CXFile file;
+	const char *text;
+	size_t len;
 } toks;
 
 static bool tok_is(const toks *k, unsigned i, const char *s)
@@ -281,10 +287,12 @@ static bool in_directive(const toks *k, unsigned j)
 {
 	CXFile f = NULL;
 	unsigned off = 0;
-	size_t len = 0;
+	size_t len = k->len;
 	clang_getSpellingLocation(clang_getTokenLocation(k->tu->tu, k->t[j]),
 	                          &f, NULL, NULL, &off);
-	const char *t = f ? clang_getFileContents(k->tu->tu, f, &len) : NULL;
+	const char *t = k->text;
+	if (!f || !clang_File_isEqual(f, k->file))
+		t = f ? clang_getFileContents(k->tu->tu, f, &len) : NULL;
 	return t && off < len && on_directive(t, off);
 }
 
@@ -364,7 +372,7 @@ static char *macro_inst(walk *w, const char *name)
 	CXToken *t = NULL;
 	unsigned n = 0, i = 0;
 	clang_tokenize(w->tu->tu, clang_getCursorExtent(m->c), &t, &n);
-	toks body = {w->tu, t, n};
+	toks body = {.tu = w->tu, .t = t, .n = n};
 	while (i < n && !tok_is(&body, i++, ")"))
 		; /* NAME ( params ) body */
 	char *r =
@@ -409,7 +417,10 @@ static char *inst_at(walk *w, const toks *k, unsigned i, unsigned *b,
 /* Adds the explicit instantiations of host templates, in source order. */
 static int explicit_insts(walk *w)
 {
-	toks k = {.tu = w->tu};
+	toks k = {.tu = w->tu,
+	          .file = w->tu->file,
+	          .text = w->tu->text,
+	          .len = w->tu->len};
 	clang_tokenize(w->tu->tu, kt_fe_source_range(w->tu, 0, w->tu->len),
 	               &k.t, &k.n);
 	int rc = 0;
@@ -821,9 +832,28 @@ static bool foreign(const walk *w, CXCursor t)
 	return r;
 }
 
+/* The type t points or refers to, through any number of pointers,
+ * references and arrays (canonical). */
+static CXType pointee(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	for (;;) {
+		if (t.kind == CXType_Pointer ||
+		    t.kind == CXType_LValueReference ||
+		    t.kind == CXType_RValueReference)
+			t = clang_getPointeeType(t);
+		else if (t.kind == CXType_ConstantArray ||
+		         t.kind == CXType_IncompleteArray)
+			t = clang_getArrayElementType(t);
+		else
+			return t;
+		t = clang_getCanonicalType(t);
+	}
+}
+
 static bool foreign_type(const walk *w, CXType t)
 {
-	CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+	CXCursor d = clang_getTypeDeclaration(pointee(t));
 	return !clang_Cursor_isNull(d) &&
 	       clang_getCursorKind(d) != CXCursor_NoDeclFound && foreign(w, d);
 }
@@ -932,6 +962,35 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 /* A header's declaration NVRTC cannot compile: host functions and
  * variables, a type that shows host code and that the file's NVRTC-visible
  * code does not name, an alias of or variable of a type from elsewhere. */
+/* Whether declaration d is a type cut from a header or inside one. */
+static bool in_cut(const walk *w, CXCursor d)
+{
+	for (; !clang_Cursor_isNull(d) &&
+	       !clang_isTranslationUnit(clang_getCursorKind(d));
+	     d = clang_getCursorSemanticParent(d)) {
+		CXCursor t = clang_getSpecializedCursorTemplate(d);
+		CXCursor c = clang_getCanonicalCursor(d);
+		for (size_t i = 0; i < w->hcutd.len; i++)
+			if (clang_equalCursors(c, w->hcutd.items[i]) ||
+			    (!clang_Cursor_isNull(t) &&
+			     clang_equalCursors(clang_getCanonicalCursor(t),
+			                        w->hcutd.items[i])))
+				return true;
+	}
+	return false;
+}
+
+/* Whether type t (through pointers and references) names a type cut
+ * from a header: an alias or variable of it must go with it
+ * (`using UserWarning = Warning::UserWarning;`). */
+static bool names_cut(const walk *w, CXType t)
+{
+	if (!w->hcutd.len)
+		return false;
+	CXCursor d = clang_getTypeDeclaration(pointee(t));
+	return clang_getCursorKind(d) != CXCursor_NoDeclFound && in_cut(w, d);
+}
+
 static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 {
 	attrs a = {0};
@@ -939,12 +998,13 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 	if (host_only(c, k, &a))
 		return true;
 	if (k == CXCursor_VarDecl && !a.space)
-		return foreign_type(w, clang_getCursorType(c));
+		return foreign_type(w, clang_getCursorType(c)) ||
+		       names_cut(w, clang_getCursorType(c));
 	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) {
 		CXType u = clang_getTypedefDeclUnderlyingType(c);
 		CXCursor r =
 		    clang_getTypeDeclaration(clang_getCanonicalType(u));
-		if (foreign_type(w, u))
+		if (foreign_type(w, u) || names_cut(w, u))
 			return true;
 		if (clang_Cursor_isNull(r) || !clang_Cursor_isAnonymous(r) ||
 		    is_used(w, c))
@@ -979,6 +1039,19 @@ static uint32_t header_decl_begin(walk *w, int h, uint32_t b, bool member)
 	const char *t = w->hdrs.items[h].text;
 	CXFile f = w->hfiles.items[h];
 	uint32_t lo = b > 1024 ? b - 1024 : 0;
+	/* lex from a line's start outside a block comment: lexed from its
+	 * middle, a comment's words are tokens, and a `;` in them would put
+	 * the begin inside the comment, cutting its end */
+	while (lo > 0 && lo < b && t[lo - 1] != '\n')
+		lo++;
+	for (uint32_t i = lo; i + 1 < b; i++) {
+		if (t[i] == '/' && t[i + 1] == '*')
+			break; /* a comment opens first: lo is outside */
+		if (t[i] == '*' && t[i + 1] == '/') {
+			lo = i + 2;
+			break;
+		}
+	}
 	CXSourceRange r =
 	    clang_getRange(clang_getLocationForOffset(w->tu->tu, f, lo),
 	                   clang_getLocationForOffset(w->tu->tu, f, b));
@@ -1086,6 +1159,9 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	}
 	if (!host_in_header(w, c, k))
 		return 0;
+	if (is_type_decl(k) &&
+	    kt_vec_push(&w->hcutd, clang_getCanonicalCursor(c)))
+		return KT_ENOMEM;
 	if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate) {
 		CXString n = clang_getCursorSpelling(c);
 		char *name = kt_strdup(clang_getCString(n));
@@ -1185,7 +1261,8 @@ static int header_insts(walk *w, int h)
 	CXSourceRange r = clang_getRange(
 	    clang_getLocationForOffset(w->tu->tu, f, 0),
 	    clang_getLocationForOffset(w->tu->tu, f, (unsigned)hd->len));
-	toks k = {.tu = w->tu};
+	toks k = {.tu = w->tu, .file = f};
+	k.text = clang_getFileContents(w->tu->tu, f, &k.len);
 	clang_tokenize(w->tu->tu, r, &k.t, &k.n);
 	int rc = 0;
 	for (unsigned i = 0, b, e; i < k.n && !rc; i++) {
@@ -1350,6 +1427,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	for (size_t i = 0; i < w.hcut.len; i++)
 		kt_free(w.hcut.items[i]);
 	kt_vec_release(&w.hcut);
+	kt_vec_release(&w.hcutd);
 	for (size_t i = 0; i < w.macros.len; i++)
 		kt_free(w.macros.items[i].name);
 	kt_vec_release(&w.macros);
