@@ -19,7 +19,7 @@ typedef struct fe_launch {
 	bool arg_addr;    /* the arguments are `&x` (cudaLaunchKernel) */
 	int shared;       /* a wrapper serving several calls that holds an
 	                     operand (its literals stay), or -1 */
-	int host_fn;      /* the FunctionDecl around it */
+	int host_fn;      /* the host function (or template) around it */
 	int64_t block[3]; /* block dims when known (1 for absent dims) */
 	int ndims;        /* dims written at the site (1..3), 0 unknown */
 	bool capped;      /* the block size is a clamp at most its cap */

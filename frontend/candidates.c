@@ -174,7 +174,7 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 		return false;
 	const fe_node *x = &a->n[n];
 	if (x->kind == CXCursor_IntegerLiteral && x->is_int) {
-		fe_leaf leaf = {n, var, x->ival};
+		fe_leaf leaf = {n, var, x->ival, 0};
 		*v = x->ival;
 		if (kt_vec_push(lv, leaf))
 			F->oom = 1;
@@ -393,6 +393,19 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 			                   "beside another one",
 			                   (long long)v));
 	}
+	/* a block one warp wide in a kernel that shuffles: its lanes are
+	 * the warp's, and a wider block gives the warp's work to threads the
+	 * kernel does not expect (its rows per warp, its lane masks) */
+	const char *sh = NULL;
+	if (r >= 0 && dim == 0 && v == 32 && fe_warp_shuffles(F, &sh) &&
+	    !shared_leaf(F, k, li, dim, &lv.items[r])) {
+		reject_leaf(F, k, li, dim, &lv.items[r], KT_REASON_WARP_SIZE,
+		            fe_say(F,
+		                   "the block is one warp wide and '%s' "
+		                   "exchanges values by warp shuffles",
+		                   sh));
+		r = -1;
+	}
 	if (r >= 0 && !shared_leaf(F, k, li, dim, &lv.items[r])) {
 		int64_t f = lv.items[r].value ? v / lv.items[r].value : 1;
 		kt_role role = dim_role(F, &lv.items[r], f);
@@ -513,9 +526,10 @@ static void mark_ambiguous(finder *F, int k)
 
 /* --------------------------------------------------------------- grid */
 
-/* Literals an expression is built from, through local variables. */
+/* Literals an expression is built from, through local variables; each
+ * with the number of divisors it lies in (`a / (b / c)`: a 0, b 1, c 2). */
 static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
-                           int depth)
+                           int depth, int divisors)
 {
 	fe_ast *a = F->a;
 	n = fe_strip(a, n);
@@ -523,18 +537,23 @@ static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
 		return;
 	const fe_node *x = &a->n[n];
 	if (x->kind == CXCursor_IntegerLiteral && x->is_int) {
-		fe_leaf l = {n, var, x->ival};
+		fe_leaf l = {n, var, x->ival, divisors};
 		if (kt_vec_push(lv, l))
 			F->oom = 1;
 		return;
 	}
 	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
 		collect_leaves(F, var_value(a, n), lv, a->n[x->ref].name,
-		               depth + 1);
+		               depth + 1, divisors);
 		return;
 	}
+	int divisor =
+	    x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Div
+	        ? fe_child(a, n, 1)
+	        : -1;
 	for (int c = x->first; c >= 0; c = a->n[c].next)
-		collect_leaves(F, c, lv, NULL, depth + 1);
+		collect_leaves(F, c, lv, NULL, depth + 1,
+		               divisors + (c == divisor));
 }
 
 /* The candidate that `blockIdx.<d> * X` in the kernel multiplies by. */
@@ -667,7 +686,10 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	fe_ast *a = F->a;
 	const fe_node *x = &a->n[l->node];
 	int w = F->f->kernels.items[k].launches.items[li].shared;
-	if (!x->spelled || fe_cand_at(F, x->b) >= 0 ||
+	/* the grid is n over a step (`(n + S - 1) / S`): a literal of the
+	 * step scales with the block; one in a divisor of the step (the
+	 * vector width in `32 / (E / (V * W))`) does not, whatever its value */
+	if (!x->spelled || fe_cand_at(F, x->b) >= 0 || l->divisors > 1 ||
 	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
 		return;
 	int root = -1;
@@ -730,7 +752,7 @@ static void link_grid(finder *F, int k, int li)
 	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
 		fe_leaves lv = {0};
 		collect_leaves(F, d3 >= 0 ? fe_child(a, d3, d) : L->op[0], &lv,
-		               NULL, 0);
+		               NULL, 0, 0);
 		for (size_t i = 0; i < lv.len; i++)
 			grid_leaf(F, k, li, d, &lv.items[i]);
 		kt_vec_release(&lv);

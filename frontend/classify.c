@@ -661,6 +661,23 @@ bool fe_shuffle_fixed(finder *F, int64_t v, const char **where)
 	return false;
 }
 
+bool fe_warp_shuffles(finder *F, const char **where)
+{
+	fe_ast *a = F->a;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_CallExpr ||
+		    strncmp(x->name, "__shfl", 6))
+			continue;
+		int fn = fe_ancestor(a, (int)i, CXCursor_FunctionDecl);
+		if (fn < 0)
+			fn = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
+		*where = fn >= 0 ? a->n[fn].name : "?";
+		return true;
+	}
+	return false;
+}
+
 static bool is_kernel_fn(const finder *F, int fn)
 {
 	for (size_t k = 0; k < F->f->kernels.len; k++)

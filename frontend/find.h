@@ -37,6 +37,7 @@ typedef struct fe_leaf {
 	int node;        /* IntegerLiteral node (spelled or from a macro) */
 	const char *var; /* the variable it initialises, or NULL */
 	int64_t value;
+	int divisors; /* how many divisors it lies in (collect_leaves) */
 } fe_leaf;
 
 typedef KT_VEC(fe_leaf) fe_leaves;
@@ -90,5 +91,8 @@ bool fe_reject_reason(finder *F, int n, kt_reason *r, const char **msg);
 /* True when the file reduces `v` lanes with an xor butterfly whose
  * offsets are hard-coded (v/2, v/4, ..., 1); *where: its function. */
 bool fe_shuffle_fixed(finder *F, int64_t v, const char **where);
+/* True when the file exchanges values by warp shuffles (`__shfl*`);
+ * *where: the function of the first. */
+bool fe_warp_shuffles(finder *F, const char **where);
 
 #endif

@@ -342,17 +342,37 @@ static bool launch_shape(const fe_ast *a, int n, shape *s)
 
 /* ------------------------------------------------------------ launches */
 
-static int kernel_called(finder *F, int callee)
+static int kernel_at(finder *F, CXCursor d)
 {
-	CXCursor ref = clang_getCursorReferenced(F->a->n[callee].cur);
 	uint32_t off;
-	if (clang_Cursor_isNull(ref) ||
-	    !kt_fe_offset(F->tu, clang_getCursorLocation(ref), &off))
+	if (clang_Cursor_isNull(d) ||
+	    !kt_fe_offset(F->tu, clang_getCursorLocation(d), &off))
 		return -1;
 	for (size_t k = 0; k < F->f->kernels.len; k++)
 		if (F->f->kernels.items[k].loc == off)
 			return (int)k;
 	return -1;
+}
+
+/* The kernel a launch's callee names. Inside a template whose arguments
+ * the call depends on (`k<<<g, b>>>(x)` with x of type T*), the name is
+ * not resolved yet: it names an overload set, whose kernel is taken when
+ * it holds one. */
+static int kernel_called(finder *F, int callee)
+{
+	CXCursor ref = clang_getCursorReferenced(F->a->n[callee].cur);
+	if (clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+		return kernel_at(F, ref);
+	int found = -1;
+	for (unsigned i = 0; i < clang_getNumOverloadedDecls(ref); i++) {
+		int k = kernel_at(F, clang_getOverloadedDecl(ref, i));
+		if (k >= 0 && found >= 0 && k != found)
+			return -1; /* two kernels of one name: which is not
+			              known */
+		if (k >= 0)
+			found = k;
+	}
+	return found;
 }
 
 /* Whether label node l (a case's value, an `==` operand) is v. */
@@ -548,6 +568,19 @@ static int bind_args(finder *F, const shape *s, frame *fr)
 	return at ? -1 : r;
 }
 
+/* The host function around node n: a plain one, a function template or
+ * a member function; -1 when there is none. */
+static int host_function(const fe_ast *a, int n)
+{
+	for (; n >= 0; n = a->n[n].parent) {
+		enum CXCursorKind k = a->n[n].kind;
+		if (k == CXCursor_FunctionDecl ||
+		    k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod)
+			return n;
+	}
+	return -1;
+}
+
 static int add_launch(finder *F, const shape *s, int k, int kx, frame *fr)
 {
 	fe_ast *a = F->a;
@@ -558,7 +591,7 @@ static int add_launch(finder *F, const shape *s, int k, int kx, frame *fr)
 	fe_launch l = {.call = call,
 	               .kernel = kx,
 	               .op = {-1, -1, -1, -1},
-	               .host_fn = fe_ancestor(a, call, CXCursor_FunctionDecl),
+	               .host_fn = host_function(a, call),
 	               .block = {1, 1, 1},
 	               .shared = -1};
 	static const char *const fields[4] = {"gridDim", "blockDim",

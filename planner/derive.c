@@ -123,6 +123,19 @@ static bool float_parm_expr(planner *P, int d, kt_str *out)
 	return false;
 }
 
+/* A parameter of a host function: a plain one, a function template's
+ * (`template <typename T> void f_cuda(const T *x, int64_t ne00)`), a
+ * member function's or a lambda's. */
+static bool host_parm(const fe_ast *a, int d)
+{
+	int f = a->n[d].parent;
+	if (f < 0)
+		return false;
+	enum CXCursorKind k = a->n[f].kind;
+	return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ||
+	       k == CXCursor_CXXMethod || k == CXCursor_LambdaExpr;
+}
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -130,9 +143,12 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	if (d < 0)
 		return false;
 	const fe_node *decl = &a->n[d];
-	if (decl->kind == CXCursor_ParmDecl &&
-	    fe_ancestor(a, d, CXCursor_FunctionDecl) >= 0) {
-		if (is_floating(clang_getCursorType(decl->cur)))
+	if (decl->kind == CXCursor_ParmDecl && host_parm(a, d)) {
+		CXType t =
+		    clang_getCanonicalType(clang_getCursorType(decl->cur));
+		if (t.kind == CXType_Unexposed || t.kind == CXType_Dependent)
+			return false; /* of a template's type: no size */
+		if (is_floating(t))
 			return float_parm_expr(P, d, out);
 		kt_str_adds(out, decl->name);
 		return add_problem(P, problems, decl->name);
@@ -358,30 +374,208 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 	return n;
 }
 
+/* ------------------------------------------------ deduced type arguments */
+
+/* t through `depth` pointers or references (its own spelling kept). */
+static CXType strip_ptrs(CXType t, int depth)
+{
+	while (depth-- > 0)
+		t = clang_getPointeeType(t);
+	return clang_getUnqualifiedType(t);
+}
+
+/* The number of pointers or references around the type parameter named
+ * name in type t (`const T *__restrict__` is 1), or -1 when t is not
+ * that. */
+static int ptrs_to(CXType t, const char *name)
+{
+	for (int depth = 0; depth < 4; depth++) {
+		CXString sp =
+		    clang_getTypeSpelling(clang_getUnqualifiedType(t));
+		bool is = !strcmp(clang_getCString(sp), name);
+		clang_disposeString(sp);
+		if (is)
+			return depth;
+		if (t.kind != CXType_Pointer &&
+		    t.kind != CXType_LValueReference &&
+		    t.kind != CXType_RValueReference)
+			return -1;
+		t = clang_getPointeeType(t);
+	}
+	return -1;
+}
+
+/* A type a template has fixed: no template parameter left in it. */
+static const char *concrete(planner *P, CXType t)
+{
+	CXType c = clang_getCanonicalType(t);
+	if (c.kind == CXType_Unexposed || c.kind == CXType_Invalid ||
+	    c.kind == CXType_Dependent)
+		return NULL;
+	CXString sp = clang_getTypeSpelling(c);
+	const char *r = pl_say(P, "%s", clang_getCString(sp));
+	clang_disposeString(sp);
+	return strstr(r, "type-parameter") ? NULL : r;
+}
+
+/* The type an argument node has, through `depth` pointers; where it is a
+ * parameter of the host function template around the launch, of a type
+ * that names one of its own type parameters, the type that a call of
+ * that template in the file gives it. */
+static const char *arg_type(planner *P, int arg, int depth)
+{
+	const fe_ast *a = P->a;
+	int n = fe_strip(a, arg);
+	if (n < 0)
+		return NULL;
+	const char *t =
+	    concrete(P, strip_ptrs(clang_getCursorType(a->n[n].cur), depth));
+	if (t)
+		return t;
+	int d = a->n[n].kind == CXCursor_DeclRefExpr ? a->n[n].ref : -1;
+	int fn =
+	    d >= 0 && a->n[d].kind == CXCursor_ParmDecl ? a->n[d].parent : -1;
+	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
+		return NULL;
+	int pos = 0;
+	for (int c = a->n[fn].first; c >= 0 && c != d; c = a->n[c].next)
+		pos += a->n[c].kind == CXCursor_ParmDecl;
+	/* a call of the template: its argument at the same position */
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_CallExpr || !x->in_main)
+			continue;
+		CXCursor r = clang_getCursorReferenced(x->cur);
+		CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
+		if (clang_Cursor_isNull(tmpl) ||
+		    !clang_equalCursors(tmpl, a->n[fn].cur))
+			continue;
+		CXCursor ca = clang_Cursor_getArgument(x->cur, (unsigned)pos);
+		if (clang_Cursor_isNull(ca))
+			continue;
+		t = concrete(P, strip_ptrs(clang_getCursorType(ca), depth));
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* What a call of the host function template fn in the file gives its
+ * type parameter named name, or NULL. */
+static const char *host_type_arg(planner *P, int fn, const char *name)
+{
+	const fe_ast *a = P->a;
+	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
+		return NULL;
+	int idx = -1, k = 0;
+	for (int c = a->n[fn].first; c >= 0 && idx < 0; c = a->n[c].next) {
+		enum CXCursorKind ck = a->n[c].kind;
+		if (ck == CXCursor_TemplateTypeParameter &&
+		    !strcmp(a->n[c].name, name))
+			idx = k;
+		k += ck == CXCursor_TemplateTypeParameter ||
+		     ck == CXCursor_NonTypeTemplateParameter ||
+		     ck == CXCursor_TemplateTemplateParameter;
+	}
+	if (idx < 0)
+		return NULL;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_CallExpr || !x->in_main)
+			continue;
+		CXCursor r = clang_getCursorReferenced(x->cur);
+		CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
+		if (clang_Cursor_isNull(tmpl) ||
+		    !clang_equalCursors(tmpl, a->n[fn].cur) ||
+		    clang_Cursor_getNumTemplateArguments(r) <= idx ||
+		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx) !=
+		        CXTemplateArgumentKind_Type)
+			continue;
+		const char *t = concrete(
+		    P, clang_Cursor_getTemplateArgumentType(r, (unsigned)idx));
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* The text of a launch's template argument [b, e) as the kernel is
+ * instantiated: where it is a type parameter of the host function
+ * template around the launch (`k<T><<<...>>>` in `template <typename T>
+ * void f(...)`), the type a call of that template gives it; NULL when
+ * that is not known. */
+static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
+                            uint32_t e)
+{
+	const char *t = pl_say(P, "%.*s", (int)(e - b), P->c->text + b);
+	int fn = L->host_fn;
+	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)
+		return t;
+	for (int c = P->a->n[fn].first; c >= 0; c = P->a->n[c].next)
+		if (P->a->n[c].kind == CXCursor_TemplateTypeParameter &&
+		    strstr(t, P->a->n[c].name)) {
+			if (strcmp(t, P->a->n[c].name))
+				return NULL; /* `vec<T>`: not followed */
+			return host_type_arg(P, fn, t);
+		}
+	return t;
+}
+
+/* The type template parameter tp of kernel K, deduced from the launch's
+ * arguments as the compiler deduces it (`k<<<g, b>>>(x)` with `T *x` and
+ * x a `float *`), or NULL. */
+static const char *deduced(planner *P, const fe_kern *K, const fe_launch *L,
+                           int tp)
+{
+	const fe_ast *a = P->a;
+	if (a->n[tp].kind != CXCursor_TemplateTypeParameter)
+		return NULL;
+	int j = 0;
+	for (int c = a->n[K->node].first; c >= 0; c = a->n[c].next) {
+		if (a->n[c].kind != CXCursor_ParmDecl)
+			continue;
+		int depth =
+		    ptrs_to(clang_getCursorType(a->n[c].cur), a->n[tp].name);
+		int arg = fe_launch_arg(a, L, j++);
+		const char *t =
+		    depth >= 0 && arg >= 0 ? arg_type(P, arg, depth) : NULL;
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
 /* `kernel template(...)`: an argument written as an integer literal is
- * written as its parameter (or value), any other as a string. */
+ * written as its parameter (or value), any other as a string; a type
+ * argument the launch leaves to deduction, as the deduced type. */
 static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
                           kt_str *s, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	uint32_t arg[16][2] = {{0}};
 	int n = template_args(P, L, arg, 16);
-	if (n != (int)K->tparams.len)
+	if (n > (int)K->tparams.len || K->tparams.len > 16)
 		return false;
 	kt_str_adds(s, "kernel template(");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < (int)K->tparams.len; i++) {
 		if (i)
 			kt_str_adds(s, ", ");
+		if (i >= n) {
+			const char *t = deduced(P, K, L, K->tparams.items[i]);
+			if (!t || kt_str_addf(s, "\"%s\"", t))
+				return false;
+			continue;
+		}
 		int lit = -1;
 		for (size_t j = 0; j < a->len && lit < 0; j++)
 			if (a->n[j].kind == CXCursor_IntegerLiteral &&
 			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
 			    a->n[j].e == arg[i][1])
 				lit = (int)j;
+		const char *text =
+		    lit >= 0 ? NULL : arg_text(P, L, arg[i][0], arg[i][1]);
 		if (lit >= 0 ? !pl_expr(P, lit, s, problems)
-		             : kt_str_addf(s, "\"%.*s\"",
-		                           (int)(arg[i][1] - arg[i][0]),
-		                           P->c->text + arg[i][0]) != 0)
+		             : !text || kt_str_addf(s, "\"%s\"", text) != 0)
 			return false;
 	}
 	return !kt_str_addc(s, ')');
@@ -394,13 +588,16 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 	uint32_t arg[16][2] = {{0}};
 	if (!K->launches.len)
 		return NULL;
-	int n = template_args(P, &K->launches.items[0], arg, 16);
-	for (int i = 0; i < n && i < (int)K->tparams.len; i++) {
+	const fe_launch *L = &K->launches.items[0];
+	int n = template_args(P, L, arg, 16);
+	for (int i = 0; i < (int)K->tparams.len; i++) {
 		const fe_node *tp = &P->a->n[K->tparams.items[i]];
-		if (tp->kind == CXCursor_TemplateTypeParameter &&
-		    !strcmp(tp->name, t))
-			return pl_say(P, "%.*s", (int)(arg[i][1] - arg[i][0]),
-			              P->c->text + arg[i][0]);
+		if (tp->kind != CXCursor_TemplateTypeParameter ||
+		    strcmp(tp->name, t))
+			continue;
+		if (i >= n)
+			return deduced(P, K, L, K->tparams.items[i]);
+		return arg_text(P, L, arg[i][0], arg[i][1]);
 	}
 	return NULL;
 }

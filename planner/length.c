@@ -245,8 +245,86 @@ static bool guard(body *B, int at, int var, kt_str *out)
 	return false;
 }
 
-/* The bound of an index: `i` under a guard, or `r * d + c` with r and c
- * under guards and c's bound d itself (r * d + c < R * d). */
+/* Whether expression text e names a tuning parameter: a length must
+ * not change with the configuration, or the configurations' outputs
+ * would not be compared element for element. */
+static bool names_param(const planner *P, const char *e)
+{
+	for (const char *p = e; *p;) {
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
+		                     "NOPQRSTUVWXYZ0123456789_");
+		if (!n) {
+			p++;
+			continue;
+		}
+		char name[128];
+		if (n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (pl_find_param(P, name) >= 0)
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+/* Component c (0 for x) of the launch's grid, which bounds blockIdx.c:
+ * a dim3's argument (written at the launch or in the local it names),
+ * else the scalar grid for x and 1 for y and z. */
+static bool grid_dim(body *B, int c, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	int op = B->L->op[0] >= 0 ? fe_strip(a, B->L->op[0]) : -1;
+	if (op < 0 || B->L->shared >= 0)
+		return false;
+	if (a->n[op].kind == CXCursor_DeclRefExpr && a->n[op].ref >= 0 &&
+	    a->n[a->n[op].ref].kind == CXCursor_VarDecl && B->L->host_fn >= 0 &&
+	    !writes_in(a, B->L->host_fn, a->n[op].ref)) {
+		int init = fe_strip(a, fe_var_init(a, a->n[op].ref));
+		if (init >= 0 && a->n[init].kind == CXCursor_CallExpr &&
+		    !strcmp(a->n[init].name, "dim3"))
+			op = init;
+	}
+	bool dim3 = a->n[op].kind == CXCursor_CallExpr &&
+	            !strcmp(a->n[op].name, "dim3") && fe_nwritten(a, op) >= 1;
+	if (!dim3) {
+		if (c > 0)
+			return !kt_str_adds(out, "1");
+		return pl_expr(B->P, op, out, B->problems);
+	}
+	int k = 0;
+	for (int x = a->n[op].first; x >= 0; x = a->n[x].next)
+		if (a->n[x].in_main && k++ == c)
+			return pl_expr(B->P, x, out, B->problems);
+	return !kt_str_adds(out, "1"); /* dim3(a): y and z are 1 */
+}
+
+/* The grid's bound on `blockIdx.c`, or on a local that holds it and is
+ * not written after. */
+static bool block_index(body *B, int idx, kt_str *out)
+{
+	const fe_ast *a = B->P->a;
+	if (a->n[idx].kind == CXCursor_DeclRefExpr && a->n[idx].ref >= 0 &&
+	    a->n[a->n[idx].ref].kind == CXCursor_VarDecl &&
+	    !writes_in(a, B->K->body, a->n[idx].ref)) {
+		int init = implicit(a, fe_var_init(a, a->n[idx].ref));
+		if (init < 0)
+			return false;
+		idx = init;
+	}
+	char c = fe_builtin(a, idx, "blockIdx");
+	kt_str g = KT_STR_INIT;
+	bool ok = c && grid_dim(B, c - 'x', &g) && !names_param(B->P, g.ptr);
+	if (ok)
+		kt_str_adds(out, g.ptr);
+	kt_str_release(&g);
+	return ok;
+}
+
+/* The bound of an index: `i` under a guard, `blockIdx.x` (or a local
+ * holding it) under the grid, or `r * d + c` with r and c under guards
+ * and c's bound d itself (r * d + c < R * d). */
 static bool index_len(body *B, int idx, int at, kt_str *out)
 {
 	const fe_ast *a = B->P->a;
@@ -254,8 +332,11 @@ static bool index_len(body *B, int idx, int at, kt_str *out)
 	if (idx < 0)
 		return false;
 	const fe_node *x = &a->n[idx];
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0)
-		return guard(B, at, x->ref, out);
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    guard(B, at, x->ref, out))
+		return true;
+	if (block_index(B, idx, out))
+		return true;
 	if (x->kind != CXCursor_BinaryOperator || x->op != CXBinaryOperator_Add)
 		return false;
 	for (int side = 0; side < 2; side++) {

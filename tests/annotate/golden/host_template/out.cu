@@ -2,21 +2,35 @@
 // and an explicit instantiation names the host template.
 #include <cuda_runtime.h>
 
-// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
-// ktc: complete and uncomment: #pragma kt arg y T[?] out
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg y T[n] out
+#pragma kt arg n int = n
+// ktc: complete and uncomment: #pragma kt kernel template(?)
 // ktc: complete and uncomment: #pragma kt arg v T = ?
-// ktc: complete and uncomment: #pragma kt arg n int = ?
 template <typename T> __global__ void fill_kernel(T *y, T v, int n)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		y[i] = v;
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = v;
+	}
 }
 
 #ifndef __CUDACC_RTC__
 template <typename T> void fill(T *y, T v, int n, cudaStream_t s)
 {
-	fill_kernel<T><<<(n + 255) / 256, 256, 0, s>>>(y, v, n);
+	fill_kernel<T><<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, s>>>(y, v, n);
 }
 
 template void fill<float>(float *, float, int, cudaStream_t);

@@ -33,12 +33,10 @@ struct Tensor : Storage {
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
 // ktc: complete and uncomment: #pragma kt problem in_size_0 values(?)
-// ktc: complete and uncomment: #pragma kt problem out_numel values(?)
-// ktc: complete and uncomment: #pragma kt problem in_numel values(?)
 // ktc: complete and uncomment: #pragma kt problem in_size_1 values(?)
 #pragma kt launch grid(in_size_0) block(BLOCK_SIZE)
-#pragma kt arg out float[out_numel] out
-#pragma kt arg in float[in_numel] in
+#pragma kt arg out float[in_size_0 * in_size_1] out
+#pragma kt arg in float[in_size_0 * in_size_1] in
 #pragma kt arg w float[in_size_1] in
 #pragma kt arg hidden int = in_size_1
 __global__ void row_scale_kernel(float *out, const float *in, const float *w,
