@@ -311,12 +311,35 @@ static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 	return true;
 }
 
-static bool launch_line(planner *P, const fe_launch *L, kt_str *s,
-                        pl_names *problems)
+/* The items-per-thread parameter the plan gives kernel k's first
+ * launch, or NULL. */
+static const char *items_param(const planner *P, const char *kernel)
+{
+	for (size_t i = 0; i < P->refactors.len; i++) {
+		const kt_plan_refactor *r = &P->refactors.items[i];
+		if (r->kind == KT_REFACTOR_ITEMS_PER_THREAD && r->launch == 0 &&
+		    !strcmp(r->kernel, kernel))
+			return r->param;
+	}
+	return NULL;
+}
+
+static bool launch_line(planner *P, const char *kernel, const fe_launch *L,
+                        kt_str *s, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	kt_str_adds(s, "launch grid(");
-	if (L->op[0] < 0 || !dims_expr(P, L->op[0], s, problems))
+	/* the items refactor shrinks the host launch's grid (a scalar one):
+	 * the tuner's launch must shrink with it */
+	const char *items = items_param(P, kernel);
+	kt_str g = KT_STR_INIT;
+	bool ok = L->op[0] >= 0 && dims_expr(P, L->op[0], &g, problems);
+	if (ok && items)
+		kt_str_addf(s, "div_ceil(%s, %s)", g.ptr, items);
+	else if (ok)
+		kt_str_adds(s, g.ptr);
+	kt_str_release(&g);
+	if (!ok)
 		return false;
 	kt_str_adds(s, ") block(");
 	if (L->op[1] < 0 || !dims_expr(P, L->op[1], s, problems))
@@ -770,7 +793,7 @@ int pl_derive_pragmas(planner *P, int k)
 			    "kernel template(?)");
 		kt_str_clear(&s);
 	}
-	if (launch_line(P, L, &s, &problems))
+	if (launch_line(P, K->name, L, &s, &problems))
 		add_pragma(P, K->name, s.ptr);
 	else
 		add_need(P, K->name, "launch", pl_range(P, L->call),

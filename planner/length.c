@@ -5,7 +5,8 @@
  * Two sources, each from the AST alone:
  *  - the kernel body: when every use of the pointer is a subscript `p[i]`
  *    (or `p[r * d + c]`) whose index a guard bounds (`if (i < n)`, a
- *    `for (...; i < n; ...)` around it, an earlier `if (i >= n) return;`),
+ *    `for (...; i < n; ...)` around it, an earlier `if (i >= n) return;`,
+ *    `i < n ? p[i] : v`, or the grid for `blockIdx.x`),
  *    the bound's extent, its kernel arguments replaced by what the launch
  *    passes;
  *  - the host code: what the launch passes, traced to where it was
@@ -238,6 +239,10 @@ static bool guard(body *B, int at, int var, kt_str *out)
 		    c == fe_child(a, s, 1) && !writes_in(a, c, var) &&
 		    fact(B, x->first, var, false, out))
 			return true;
+		if (x->kind == CXCursor_ConditionalOperator &&
+		    fe_nchildren(a, s) == 3 && c == fe_child(a, s, 1) &&
+		    !writes_in(a, c, var) && fact(B, x->first, var, false, out))
+			return true; /* `i < n ? p[i] : 0` */
 		if (x->kind == CXCursor_CompoundStmt &&
 		    early_return(B, s, c, var, out))
 			return true;

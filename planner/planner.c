@@ -206,6 +206,48 @@ static bool reduction_tree(const planner *P, int root)
 	return false;
 }
 
+/* `s >>= 1`, `s /= 2`, `s = s >> 1`, `s = s / 2`: n halves a counter. */
+static bool halves(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n < 0)
+		return false;
+	const fe_node *x = &a->n[n];
+	int rhs = fe_strip(a, fe_child(a, n, 1));
+	if (x->kind == CXCursor_BinaryOperator &&
+	    x->op == CXBinaryOperator_Assign && rhs >= 0 &&
+	    a->n[rhs].kind == CXCursor_BinaryOperator) {
+		x = &a->n[rhs];
+		rhs = fe_strip(a, fe_child(a, rhs, 1));
+	}
+	if (rhs < 0 || !a->n[rhs].is_int)
+		return false;
+	int64_t v = a->n[rhs].ival;
+	bool shr = x->op == CXBinaryOperator_Shr ||
+	           x->op == CXBinaryOperator_ShrAssign;
+	bool div = x->op == CXBinaryOperator_Div ||
+	           x->op == CXBinaryOperator_DivAssign;
+	return (shr && v == 1) || (div && v == 2);
+}
+
+/* A loop that halves a counter started from the block size (`for (int s
+ * = blockDim.x / 2; s > 0; s >>= 1)`): a tree reduction over the block,
+ * right only for a power-of-two block. Anywhere in the file, so that a
+ * device function the kernel calls counts. */
+static bool halving_over_block(const planner *P)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind == CXCursor_ForStmt && x->in_main &&
+		    fe_nchildren(a, (int)i) == 4 &&
+		    fe_mentions(a, fe_child(a, (int)i, 0), "blockDim") &&
+		    halves(a, fe_child(a, (int)i, 2)))
+			return true;
+	}
+	return false;
+}
+
 /* The factor beside a root in its launch dimension (WARPS * 32 -> 32). */
 static int64_t block_factor(const planner *P, int root)
 {
@@ -229,7 +271,7 @@ static void domain(planner *P, int root, i64s *v)
 	case KT_ROLE_BLOCK_SIZE:
 		if (dim > 0 || d % 32)
 			pow2s(v, 1, 64, &P->oom);
-		else if (reduction_tree(P, root))
+		else if (reduction_tree(P, root) || halving_over_block(P))
 			pow2s(v, 32, 1024, &P->oom);
 		else
 			for (int64_t b = 32; b <= 1024; b += 32)

@@ -38,7 +38,7 @@ __device__ float get(const float *p) { return *p; }
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg dst float[?] out
 // ktc: complete and uncomment: #pragma kt arg src float[?] in
 #pragma kt arg n int = n
@@ -55,7 +55,7 @@ __global__ void copy4(float *dst, float *src, int n)
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) block(BLOCK_SIZE_2)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_2)
 // ktc: complete and uncomment: #pragma kt arg out float[?] inout
 // ktc: complete and uncomment: #pragma kt arg in float[?] in
 #pragma kt arg n int = n
@@ -75,7 +75,7 @@ __global__ void shifted(float *out, float *in, int n)
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_3 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3) block(BLOCK_SIZE_3)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, ITEMS_PER_THREAD_3)) block(BLOCK_SIZE_3)
 #pragma kt arg p pair2[n] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] inout
 #pragma kt arg n int = n
@@ -95,7 +95,7 @@ __global__ void fields(pair2 *p, float *x, int n)
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_4 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_4)) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg hist int[?] inout
 // ktc: complete and uncomment: #pragma kt arg keys int[?] in
 // ktc: complete and uncomment: #pragma kt arg seen int[?] in

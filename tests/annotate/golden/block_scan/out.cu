@@ -10,7 +10,7 @@
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg in int[?] in
+#pragma kt arg in int[n] in
 #pragma kt arg out int[n] out
 #pragma kt arg n int = n
 __global__ void block_scan_kernel(const int *__restrict__ in,

@@ -32,7 +32,7 @@
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg x float[n] inout
 #pragma kt arg n int = n
 __global__ void scale(float *x, int n)
@@ -81,7 +81,7 @@ __global__ void fill(float *out, int stride)
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg dst float[?] out
 #pragma kt arg src float[4 * n] in
 #pragma kt arg n int = n
@@ -99,7 +99,7 @@ __global__ void copy4(float *dst, const float *src, int n)
 #pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_3 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((n + (BLOCK_SIZE_5 - 1)) / BLOCK_SIZE_5) block(BLOCK_SIZE_5)
+#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_5 - 1)) / BLOCK_SIZE_5, ITEMS_PER_THREAD_3)) block(BLOCK_SIZE_5)
 // ktc: complete and uncomment: #pragma kt arg v float[?] inout
 #pragma kt arg n int = n
 __global__ void shift(float *v, int n)

@@ -51,7 +51,7 @@ struct max_op {
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + 255) / 256) block(256)
 #pragma kt arg out float[(n + 255) / 256] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
 __global__ void block_max(float *out, const float *x, int n)
 {

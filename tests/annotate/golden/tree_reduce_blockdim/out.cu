@@ -1,0 +1,37 @@
+// A block-wide tree reduction whose steps start from blockDim.x and
+// halve: right only when the block is a power of two, so the block size
+// parameter takes powers of two only (at 96 the sums would be wrong).
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt arg x float[n] in
+// ktc: complete and uncomment: #pragma kt arg sums float[?] out
+#pragma kt arg n int = n
+__global__ void block_sum(const float *x, float *sums, int n)
+{
+	__shared__ float sh[1024];
+	int tid = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + tid;
+	sh[tid] = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+		if (tid < s)
+			sh[tid] += sh[tid + s];
+		__syncthreads();
+	}
+	if (tid == 0)
+		sums[blockIdx.x] = sh[0];
+}
+
+#ifndef __CUDACC_RTC__
+void run_block_sum(const float *x, float *sums, int n)
+{
+	block_sum<<<(n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, BLOCK_SIZE>>>(x, sums, n);
+}
+#endif
