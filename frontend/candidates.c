@@ -221,10 +221,24 @@ static const char *lower_has(const char *s, const char *part)
 	return strstr(buf, part) ? s : NULL;
 }
 
+/* The name a leaf is written through: its macro, its variable, or the
+ * macro of another file whose expansion stands where it is
+ * (`WARP_SIZE` from a header). */
 static const char *leaf_name(finder *F, const fe_leaf *l)
 {
 	const fe_node *x = &F->a->n[l->node];
-	return x->macro >= 0 ? F->a->n[x->macro].name : l->var;
+	if (x->macro >= 0)
+		return F->a->n[x->macro].name;
+	if (l->var || x->spelled || !x->in_main || x->e <= x->b)
+		return l->var;
+	const char *t = F->tu->text + x->b;
+	size_t n = x->e - x->b;
+	for (size_t i = 0; i < n; i++)
+		if (!(t[i] == '_' || (t[i] >= 'a' && t[i] <= 'z') ||
+		      (t[i] >= 'A' && t[i] <= 'Z') ||
+		      (i && t[i] >= '0' && t[i] <= '9')))
+			return NULL;
+	return fe_say(F, "%.*s", (int)n, t);
 }
 
 /* Makes (or finds) the candidate of a launch leaf; returns its index. */
@@ -397,6 +411,16 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 	 * the warp's, and a wider block gives the warp's work to threads the
 	 * kernel does not expect (its rows per warp, its lane masks) */
 	const char *sh = NULL;
+	if (r >= 0 && lv.items[r].value == 32 &&
+	    lower_has(leaf_name(F, &lv.items[r]), "warp") &&
+	    !shared_leaf(F, k, li, dim, &lv.items[r])) {
+		/* `dim3 block(WARP_SIZE)`: the kernel's own uses of the warp
+		 * size (a stride, a shuffle width) would not follow */
+		reject_leaf(F, k, li, dim, &lv.items[r], KT_REASON_WARP_SIZE,
+		            fe_say(F, "the warp size ('%s')",
+		                   leaf_name(F, &lv.items[r])));
+		r = -1;
+	}
 	if (r >= 0 && dim == 0 && v == 32 && fe_warp_shuffles(F, &sh) &&
 	    !shared_leaf(F, k, li, dim, &lv.items[r])) {
 		reject_leaf(F, k, li, dim, &lv.items[r], KT_REASON_WARP_SIZE,

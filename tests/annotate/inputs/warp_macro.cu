@@ -1,0 +1,24 @@
+// One warp per block, through a header's WARP_SIZE: the kernel strides by
+// the warp size and reduces with warp shuffles (in the header), so the
+// block size must stay WARP_SIZE; a wider block would count twice.
+#include "warp_macro.h"
+
+__global__ void count_equal(const int *x, const int *y, int *dst, int chunk,
+                            int n)
+{
+	const int i0 = blockIdx.x * chunk;
+	const int i1 = min(i0 + chunk, n);
+	int equal = 0;
+	for (int i = i0 + threadIdx.x; i < i1; i += WARP_SIZE)
+		equal += x[i] == y[i];
+	equal = warp_sum(equal);
+	if (threadIdx.x == 0)
+		atomicAdd(dst, equal);
+}
+
+void count_equal_launch(const int *x, const int *y, int *dst, int n)
+{
+	const int chunk = 4096;
+	const dim3 block(WARP_SIZE, 1, 1);
+	count_equal<<<(n + chunk - 1) / chunk, block>>>(x, y, dst, chunk, n);
+}
