@@ -713,7 +713,15 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	/* the grid is n over a step (`(n + S - 1) / S`): a literal of the
 	 * step scales with the block; one in a divisor of the step (the
 	 * vector width in `32 / (E / (V * W))`) does not, whatever its value */
-	if (!x->spelled || fe_cand_at(F, x->b) >= 0 || l->divisors > 1 ||
+	/* an expansion of a macro from another file: only the one the
+	 * block is written through, which must move with it everywhere */
+	int br = block_root(F, k, li, d);
+	const char *nm = x->spelled ? NULL : leaf_name(F, l);
+	bool same_macro = nm && x->macro < 0 && br >= 0 &&
+	                  F->items.items[br].name &&
+	                  !strcmp(F->items.items[br].name, nm);
+	if ((!x->spelled && !same_macro) || fe_cand_at(F, x->b) >= 0 ||
+	    l->divisors > 1 ||
 	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
 		return;
 	int root = -1;
@@ -833,6 +841,56 @@ static void other_launch(finder *F, int k, int li)
 		other_dim(F, k, li, d, d3 >= 0 ? fe_child(a, d3, d) : L->op[1]);
 }
 
+/* The text at [b, e) of the main file is `name`. */
+static bool spelled_as(const finder *F, uint32_t b, uint32_t e,
+                       const char *name)
+{
+	size_t n = strlen(name);
+	return e > b && e - b == n && !memcmp(F->tu->text + b, name, n);
+}
+
+/*
+ * A parameter written at an expansion of a macro defined in another file
+ * (`CUDA_ACC_BLOCK_SIZE` from a header): the definition is not the
+ * file's to change, so every expansion in the file must follow it (the
+ * grid's `(n + K - 1) / K` as much as the block); where one does not,
+ * the parameter is dropped: a block of 128 with a grid for 256 leaves
+ * half the output unwritten.
+ */
+static void foreign_macro_roots(finder *F)
+{
+	fe_ast *a = F->a;
+	for (size_t c = 0; c < F->items.len; c++) {
+		kt_candidate *r = &F->items.items[c];
+		const fe_cand *cx = &F->f->cx.items[c];
+		if (r->link >= 0 || r->rejected || !r->name || cx->node < 0 ||
+		    a->n[cx->node].spelled || a->n[cx->node].macro >= 0 ||
+		    a->n[cx->node].kind != CXCursor_IntegerLiteral)
+			continue;
+		for (size_t i = 0; i < a->len && !r->rejected; i++) {
+			const fe_node *x = &a->n[i];
+			if (x->kind != CXCursor_IntegerLiteral || !x->in_main ||
+			    x->spelled || (int)i == cx->node ||
+			    !spelled_as(F, x->b, x->e, r->name))
+				continue;
+			int u = fe_cand_at(F, x->b);
+			if (u >= 0 &&
+			    (u == (int)c || (F->items.items[u].link == (int)c &&
+			                     !F->items.items[u].rejected)))
+				continue;
+			kt_pos p = kt_pos_at(F->tu->text, F->tu->len, x->b);
+			r->rejected = true;
+			r->reason = KT_REASON_UNSAFE;
+			r->evidence =
+			    fe_say(F,
+			           "'%s' is defined in another file and "
+			           "also stands at %d:%d, which would "
+			           "not follow the parameter",
+			           r->name, p.line, p.col);
+		}
+	}
+}
+
 static int find_all(finder *F)
 {
 	int rc = find_kernels(F);
@@ -857,6 +915,7 @@ static int find_all(finder *F)
 	}
 	rc = rc ? rc : fe_reject_device_fns(F);
 	rc = rc ? rc : fe_reject_macros(F);
+	foreign_macro_roots(F);
 	fe_settle(F);
 	if (!rc && F->oom)
 		rc = kt_error(KT_ENOMEM, "out of memory");

@@ -77,7 +77,11 @@ static bool lit_expr(planner *P, int n, kt_str *out)
 		if (p < 0)
 			continue;
 		const char *name = P->params.items[p].p.name;
-		bool here = x->spelled && c->range.begin.offset == x->b &&
+		/* a literal written here, or the expansion here of a macro
+		 * from another file, which the candidate edits in place */
+		bool foreign = !x->spelled && x->macro < 0 && x->in_main;
+		bool here = (x->spelled || foreign) &&
+		            c->range.begin.offset == x->b &&
 		            c->kind != KT_CAND_MACRO;
 		bool macro = !x->spelled && x->macro >= 0 &&
 		             c->kind == KT_CAND_MACRO && c->link < 0 &&

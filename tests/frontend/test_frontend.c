@@ -543,9 +543,11 @@ static void test_changed_header_is_seen_through_the_cache(void)
 	CHECK_EQ_INT(r.rc, 0);
 	CHECK_EQ_INT(r.d.errors, 0);
 	kt_diags_print(&r.d, stderr, 0);
-	/* the launch's block is a macro of another file: not a parameter, but
-	 * the launch pragma shows the value the parse saw */
-	CHECK(has_pragma(r.p, "launch grid(1) block(512)"));
+	/* the launch's block is a macro of another file: the parameter
+	 * stands where it expands, with the value the parse saw */
+	CHECK(has_pragma(r.p, "launch grid(1) block(K_KT_HDR_BLOCK)"));
+	const kt_plan_param *b = param(r.p, "K_KT_HDR_BLOCK");
+	CHECK(b && b->def == 512);
 	run_release(&r);
 	remove(hdr);
 	remove(file);
