@@ -242,12 +242,28 @@ int fe_nchildren(const fe_ast *a, int n)
 	return k;
 }
 
+/* A child that names a type, template or namespace (`dim3(1, 2, 3)`
+ * as a temporary lists its type first), not an argument. */
+static bool names_type(const fe_node *x)
+{
+	return x->kind == CXCursor_TypeRef || x->kind == CXCursor_TemplateRef ||
+	       x->kind == CXCursor_NamespaceRef;
+}
+
 int fe_nwritten(const fe_ast *a, int n)
 {
 	int k = 0;
 	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
-		k += a->n[c].in_main;
+		k += a->n[c].in_main && !names_type(&a->n[c]);
 	return k;
+}
+
+int fe_written(const fe_ast *a, int n, int k)
+{
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].in_main && !names_type(&a->n[c]) && k-- == 0)
+			return c;
+	return -1;
 }
 
 static bool is_wrapper(const fe_ast *a, int n)

@@ -43,8 +43,10 @@ void fe_ast_release(fe_ast *a);
 /* The k-th child (0-based) or -1; the number of children. */
 int fe_child(const fe_ast *a, int n, int k);
 int fe_nchildren(const fe_ast *a, int n);
-/* Children written in the main file (not implicit default arguments). */
+/* Children written in the main file (not implicit default arguments,
+ * nor the type a temporary names); the k-th of them, or -1. */
 int fe_nwritten(const fe_ast *a, int n);
+int fe_written(const fe_ast *a, int n, int k);
 /* Skips implicit wrappers (UnexposedExpr, ParenExpr, dim3 conversions). */
 int fe_strip(const fe_ast *a, int n);
 /* The parent, skipping implicit wrappers. */

@@ -529,7 +529,7 @@ static void launch_block(finder *F, int k, int li)
 	}
 	L->ndims = fe_nwritten(a, d3);
 	for (int d = 0; d < L->ndims && d < 3; d++)
-		block_dim(F, k, li, d, fe_child(a, d3, d));
+		block_dim(F, k, li, d, fe_written(a, d3, d));
 }
 
 /* Two roots with the same value in different dims cannot be told apart
@@ -783,8 +783,8 @@ static void link_grid(finder *F, int k, int li)
 	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
 	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
 		fe_leaves lv = {0};
-		collect_leaves(F, d3 >= 0 ? fe_child(a, d3, d) : L->op[0], &lv,
-		               NULL, 0, 0);
+		collect_leaves(F, d3 >= 0 ? fe_written(a, d3, d) : L->op[0],
+		               &lv, NULL, 0, 0);
 		for (size_t i = 0; i < lv.len; i++)
 			grid_leaf(F, k, li, d, &lv.items[i]);
 		kt_vec_release(&lv);
@@ -838,7 +838,8 @@ static void other_launch(finder *F, int k, int li)
 	int d3 = dim3_call(a, L->op[1]);
 	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
 	for (int d = 0; d < nd && d < 3; d++)
-		other_dim(F, k, li, d, d3 >= 0 ? fe_child(a, d3, d) : L->op[1]);
+		other_dim(F, k, li, d,
+		          d3 >= 0 ? fe_written(a, d3, d) : L->op[1]);
 }
 
 /* The text at [b, e) of the main file is `name`. */

@@ -303,11 +303,8 @@ static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 	if (n < 0 || a->n[n].kind != CXCursor_CallExpr ||
 	    strcmp(a->n[n].name, "dim3") || fe_nwritten(a, n) < 2)
 		return pl_expr(P, op, out, problems);
-	int k = 0;
-	for (int c = a->n[n].first; c >= 0; c = a->n[c].next) {
-		if (!a->n[c].in_main)
-			continue;
-		if (k++)
+	for (int k = 0, c; (c = fe_written(a, n, k)) >= 0; k++) {
+		if (k)
 			kt_str_adds(out, ", ");
 		if (!pl_expr(P, c, out, problems))
 			return false;

@@ -298,10 +298,9 @@ static bool grid_dim(body *B, int c, kt_str *out)
 			return !kt_str_adds(out, "1");
 		return pl_expr(B->P, op, out, B->problems);
 	}
-	int k = 0;
-	for (int x = a->n[op].first; x >= 0; x = a->n[x].next)
-		if (a->n[x].in_main && k++ == c)
-			return pl_expr(B->P, x, out, B->problems);
+	int x = fe_written(a, op, c);
+	if (x >= 0)
+		return pl_expr(B->P, x, out, B->problems);
 	return !kt_str_adds(out, "1"); /* dim3(a): y and z are 1 */
 }
 

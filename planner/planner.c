@@ -230,19 +230,34 @@ static bool halves(const fe_ast *a, int n)
 	return (shr && v == 1) || (div && v == 2);
 }
 
+/* Whether the subtree of n names an integer template parameter. */
+static bool names_tparam(const fe_ast *a, int n)
+{
+	if (a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+	    a->n[a->n[n].ref].kind == CXCursor_NonTypeTemplateParameter)
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (names_tparam(a, c))
+			return true;
+	return false;
+}
+
 /* A loop that halves a counter started from the block size (`for (int s
- * = blockDim.x / 2; s > 0; s >>= 1)`): a tree reduction over the block,
- * right only for a power-of-two block. Anywhere in the file, so that a
- * device function the kernel calls counts. */
+ * = blockDim.x / 2; s > 0; s >>= 1)`, or from a template parameter that
+ * may be tied to it: `for (int s = BLOCK / 2; ...)`): a tree reduction
+ * over the block, right only for a power-of-two block. Anywhere in the
+ * file, so that a device function the kernel calls counts. */
 static bool halving_over_block(const planner *P)
 {
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		if (x->kind == CXCursor_ForStmt && x->in_main &&
-		    fe_nchildren(a, (int)i) == 4 &&
-		    fe_mentions(a, fe_child(a, (int)i, 0), "blockDim") &&
-		    halves(a, fe_child(a, (int)i, 2)))
+		if (x->kind != CXCursor_ForStmt || !x->in_main ||
+		    fe_nchildren(a, (int)i) != 4 ||
+		    !halves(a, fe_child(a, (int)i, 2)))
+			continue;
+		int init = fe_child(a, (int)i, 0);
+		if (fe_mentions(a, init, "blockDim") || names_tparam(a, init))
 			return true;
 	}
 	return false;
