@@ -869,6 +869,8 @@ typedef struct probe {
  * constructor, a member function), or a field, base or static member
  * whose type is declared outside the file, its own headers and the
  * toolkit. */
+static bool names_cut(const walk *w, CXType t);
+
 static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
                                                  CXClientData data)
 {
@@ -881,7 +883,8 @@ static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
 		    host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c);
 	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier ||
 	         k == CXCursor_VarDecl)
-		p->foreign |= foreign_type(p->w, clang_getCursorType(c));
+		p->foreign |= foreign_type(p->w, clang_getCursorType(c)) ||
+		              names_cut(p->w, clang_getCursorType(c));
 	p->host |= p->foreign;
 	return p->foreign || (p->host && !p->all) ? CXChildVisit_Break
 	                                          : CXChildVisit_Continue;
@@ -987,8 +990,36 @@ static bool names_cut(const walk *w, CXType t)
 {
 	if (!w->hcutd.len)
 		return false;
-	CXCursor d = clang_getTypeDeclaration(pointee(t));
-	return clang_getCursorKind(d) != CXCursor_NoDeclFound && in_cut(w, d);
+	t = pointee(t);
+	CXCursor d = clang_getTypeDeclaration(t);
+	if (clang_getCursorKind(d) != CXCursor_NoDeclFound && in_cut(w, d))
+		return true;
+	/* or through a template argument (`BaseRef<SymbolicSize>`) */
+	int n = clang_Type_getNumTemplateArguments(t);
+	for (int i = 0; i < n && i < 16; i++) {
+		CXType u = clang_Type_getTemplateArgumentAsType(t, (unsigned)i);
+		if (u.kind != CXType_Invalid && names_cut(w, u))
+			return true;
+	}
+	return false;
+}
+
+/* Whether NVRTC-visible code names something spelled like c (a
+ * variable template's use names its specialisation, not the template). */
+static bool used_by_name(const walk *w, CXCursor c)
+{
+	if (is_used(w, c))
+		return true;
+	CXString n = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(n);
+	bool r = false;
+	for (size_t i = 0; i < w->used.len && !r && name && *name; i++) {
+		CXString u = clang_getCursorSpelling(w->used.items[i]);
+		r = !strcmp(clang_getCString(u), name);
+		clang_disposeString(u);
+	}
+	clang_disposeString(n);
+	return r;
 }
 
 static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
@@ -1000,6 +1031,11 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 	if (k == CXCursor_VarDecl && !a.space)
 		return foreign_type(w, clang_getCursorType(c)) ||
 		       names_cut(w, clang_getCursorType(c));
+	/* what libclang leaves unexposed (a variable template, whose
+	 * initialiser it does not show: `kDTypeList = std::array<DLDataType,
+	 * N>{...}` over dlpack's type): kept only where device code names it */
+	if (k == CXCursor_UnexposedDecl)
+		return !used_by_name(w, c);
 	if (k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) {
 		CXType u = clang_getTypedefDeclUnderlyingType(c);
 		CXCursor r =
