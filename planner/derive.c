@@ -532,6 +532,8 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
                             uint32_t e)
 {
 	const char *t = pl_say(P, "%.*s", (int)(e - b), P->c->text + b);
+	if (strpbrk(t, "\\\n"))
+		return NULL; /* a macro body's text (`KERNEL<scalar_t>, \`) */
 	int fn = L->host_fn;
 	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)
 		return t;

@@ -142,6 +142,8 @@ static int items_refactor(planner *P, int k)
 	if (grid < 0 || (shared >= 0 && inside(a, grid, shared)) ||
 	    is_dim3(a, grid))
 		return KT_OK; /* `dim3 + ITEMS` would not compile */
+	if (!a->n[grid].spelled)
+		return KT_OK; /* written in a macro: no place to edit it */
 	static const int64_t v[] = {1, 2, 4, 8};
 	int p =
 	    pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
