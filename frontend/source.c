@@ -386,27 +386,42 @@ static char *macro_inst(walk *w, const char *name)
 /*
  * The explicit instantiation that starts at token i of k, if one does:
  * `[extern] template ...;` written out, or a call of a function-like macro
- * whose body is one. Returns the template's name (kt_free it), [*b, *e]
- * its tokens through the `;`; NULL when there is none.
+ * whose body is one (its `;` in the body or after the call). `fresh`: an
+ * instantiation ended just before i, so a declaration starts there. Returns the
+ * template's name (kt_free it), [*b, *e] its tokens through the `;`; NULL when
+ * there is none.
  */
-static char *inst_at(walk *w, const toks *k, unsigned i, unsigned *b,
-                     unsigned *e)
+static char *inst_at(walk *w, const toks *k, unsigned i, bool fresh,
+                     unsigned *b, unsigned *e)
 {
-	if (!decl_starts(k, i) ||
+	if ((!fresh && !decl_starts(k, i)) ||
 	    clang_getTokenKind(k->t[i]) == CXToken_Comment)
 		return NULL;
 	char *name = NULL;
+	bool call = false;
 	if (tok_is(k, i, "template") && !tok_is(k, i + 1, "<"))
 		name = inst_name(w->tu, k->t, i + 1, k->n);
 	else if (clang_getTokenKind(k->t[i]) == CXToken_Identifier &&
 	         tok_is(k, i + 1, "(")) {
 		char *m = kt_fe_token_text(w->tu, k->t[i]);
 		name = m ? macro_inst(w, m) : NULL;
+		call = name != NULL;
 		kt_free(m);
 	}
 	*b = i > 0 && tok_is(k, i - 1, "extern") ? i - 1 : i;
-	for (*e = i; *e < k->n && !tok_is(k, *e, ";"); (*e)++)
-		;
+	if (call) { /* through its `)`, and a `;` after it if there is one */
+		int depth = 0;
+		for (*e = i + 1; *e < k->n; (*e)++) {
+			depth += tok_is(k, *e, "(") - tok_is(k, *e, ")");
+			if (depth == 0)
+				break;
+		}
+		if (*e + 1 < k->n && tok_is(k, *e + 1, ";"))
+			(*e)++;
+	} else {
+		for (*e = i; *e < k->n && !tok_is(k, *e, ";"); (*e)++)
+			;
+	}
 	if (name && (!*name || *e >= k->n)) {
 		kt_free(name);
 		name = NULL;
@@ -425,8 +440,10 @@ static int explicit_insts(walk *w)
 	               &k.t, &k.n);
 	int rc = 0;
 	size_t before = w->decls.len;
+	bool fresh = false;
 	for (unsigned i = 0, b, e; i < k.n && !rc; i++) {
-		char *name = inst_at(w, &k, i, &b, &e);
+		char *name = inst_at(w, &k, i, fresh, &b, &e);
+		fresh = name != NULL;
 		if (name) {
 			rc = explicit_inst(w, &k, name, b, e);
 			i = e;
@@ -1057,8 +1074,16 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 /* Whether the line holding off is a preprocessor directive. */
 static bool on_directive(const char *t, uint32_t off)
 {
-	while (off > 0 && t[off - 1] != '\n')
-		off--;
+	for (;;) { /* back to the logical line's start, over `\` newlines */
+		while (off > 0 && t[off - 1] != '\n')
+			off--;
+		uint32_t end = off >= 2 ? off - 2 : 0;
+		if (off >= 2 && t[end] == '\r' && end > 0)
+			end--;
+		if (off < 2 || t[end] != '\\')
+			break;
+		off = end;
+	}
 	while (t[off] == ' ' || t[off] == '\t')
 		off++;
 	return t[off] == '#';
@@ -1301,9 +1326,11 @@ static int header_insts(walk *w, int h)
 	k.text = clang_getFileContents(w->tu->tu, f, &k.len);
 	clang_tokenize(w->tu->tu, r, &k.t, &k.n);
 	int rc = 0;
+	bool fresh = false;
 	for (unsigned i = 0, b, e; i < k.n && !rc; i++) {
-		char *name = inst_at(w, &k, i, &b, &e);
+		char *name = inst_at(w, &k, i, fresh, &b, &e);
 		bool found = name != NULL, cut = found && cut_name(w, name);
+		fresh = found;
 		kt_free(name);
 		uint32_t bo, eo;
 		if (cut &&
