@@ -58,8 +58,9 @@ extern DECL_DISPATCH(2);
  * More text after the semicolon, still inside the comment 1.
  * More text after the semicolon, still inside the comment 2.
  */
-class host_registry {
-public:
+class host_registry
+{
+      public:
 	struct entry {
 		const char *name;
 	};
