@@ -489,3 +489,15 @@ int fe_def_before(const fe_ast *a, int var, uint32_t at)
 	}
 	return def;
 }
+
+int fe_dim3(const fe_ast *a, int op)
+{
+	int n = fe_strip(a, op);
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl)
+		n = fe_strip(a, fe_def_before(a, a->n[n].ref, a->n[n].b));
+	if (n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
+	    !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2)
+		return n;
+	return -1;
+}

@@ -68,6 +68,10 @@ int fe_assign_lhs(const fe_ast *a, int n, bool *compound);
  * both, or 0; a use it cannot follow counts as both (access.c). */
 enum { FE_READ = 1, FE_WRITE = 2 };
 int fe_pointer_access(const fe_ast *a, int body, int parm);
+/* The `dim3(x, y[, z])` a launch operand is, written there or in the
+ * local it names (its definition reaching the operand); -1 for any other
+ * operand, a scalar or `dim3(x)` included. Its dims: fe_written(a, n, d). */
+int fe_dim3(const fe_ast *a, int op);
 /* True when something assigns to (or increments) the variable var. */
 bool fe_assigned(const fe_ast *a, int var);
 /* The initialiser of a variable declaration node, or -1. */

@@ -194,20 +194,6 @@ bool fe_eval(finder *F, int n, int64_t *v, fe_leaves *leaves, bool *product)
 	return eval_r(F, n, v, leaves, product, NULL, 0);
 }
 
-/* The dims of a dim3 expression: a dim3 constructor call (maybe through a
- * variable) with 2 or 3 arguments; -1 if it is a scalar. */
-static int dim3_call(const fe_ast *a, int n)
-{
-	n = fe_strip(a, n);
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    var_value(a, n) >= 0)
-		n = fe_strip(a, var_value(a, n));
-	if (n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
-	    !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2)
-		return n;
-	return -1;
-}
-
 /* ------------------------------------------------------ block leaves */
 
 static const char *lower_has(const char *s, const char *part)
@@ -519,7 +505,7 @@ static void launch_block(finder *F, int k, int li)
 	int op = L->op[1];
 	if (op < 0)
 		return;
-	int d3 = dim3_call(a, op);
+	int d3 = fe_dim3(a, op);
 	if (d3 < 0) {
 		L->ndims = 1;
 		block_dim(F, k, li, 0, op);
@@ -779,7 +765,7 @@ static void link_grid(finder *F, int k, int li)
 	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
 	if (L->op[0] < 0)
 		return;
-	int d3 = dim3_call(a, L->op[0]);
+	int d3 = fe_dim3(a, L->op[0]);
 	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
 	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
 		fe_leaves lv = {0};
@@ -835,7 +821,7 @@ static void other_launch(finder *F, int k, int li)
 	fe_launch *L = &F->f->kernels.items[k].launches.items[li];
 	if (L->op[1] < 0)
 		return;
-	int d3 = dim3_call(a, L->op[1]);
+	int d3 = fe_dim3(a, L->op[1]);
 	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
 	for (int d = 0; d < nd && d < 3; d++)
 		other_dim(F, k, li, d,

@@ -291,17 +291,8 @@ static void add_need(planner *P, const char *kernel, const char *what,
 static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
-	int n = fe_strip(a, op);
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl) {
-		int init = fe_strip(a, a->n[a->n[n].ref].last);
-		if (init >= 0 && a->n[init].kind == CXCursor_CallExpr &&
-		    !strcmp(a->n[init].name, "dim3") &&
-		    fe_nwritten(a, init) >= 2)
-			n = init;
-	}
-	if (n < 0 || a->n[n].kind != CXCursor_CallExpr ||
-	    strcmp(a->n[n].name, "dim3") || fe_nwritten(a, n) < 2)
+	int n = fe_dim3(a, op);
+	if (n < 0)
 		return pl_expr(P, op, out, problems);
 	for (int k = 0, c; (c = fe_written(a, n, k)) >= 0; k++) {
 		if (k)
@@ -442,6 +433,24 @@ static const char *concrete(planner *P, CXType t)
 	return strstr(r, "type-parameter") ? NULL : r;
 }
 
+/* The first call at or after node i of the file's that calls a
+ * specialisation of function template fn (*spec: the one called), or
+ * a->len when there is none. */
+static size_t next_call_of(const fe_ast *a, int fn, size_t i, CXCursor *spec)
+{
+	for (; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_CallExpr || !x->in_main)
+			continue;
+		*spec = clang_getCursorReferenced(x->cur);
+		CXCursor tmpl = clang_getSpecializedCursorTemplate(*spec);
+		if (!clang_Cursor_isNull(tmpl) &&
+		    clang_equalCursors(tmpl, a->n[fn].cur))
+			return i;
+	}
+	return a->len;
+}
+
 /* The type an argument node has, through `depth` pointers; where it is a
  * parameter of the host function template around the launch, of a type
  * that names one of its own type parameters, the type that a call of
@@ -465,19 +474,14 @@ static const char *arg_type(planner *P, int arg, int depth)
 	for (int c = a->n[fn].first; c >= 0 && c != d; c = a->n[c].next)
 		pos += a->n[c].kind == CXCursor_ParmDecl;
 	/* a call of the template: its argument at the same position */
-	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_CallExpr || !x->in_main)
-			continue;
-		CXCursor r = clang_getCursorReferenced(x->cur);
-		CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
-		if (clang_Cursor_isNull(tmpl) ||
-		    !clang_equalCursors(tmpl, a->n[fn].cur))
-			continue;
-		CXCursor ca = clang_Cursor_getArgument(x->cur, (unsigned)pos);
-		if (clang_Cursor_isNull(ca))
-			continue;
-		t = concrete(P, strip_ptrs(clang_getCursorType(ca), depth));
+	CXCursor r;
+	for (size_t i = 0; (i = next_call_of(a, fn, i, &r)) < a->len; i++) {
+		CXCursor ca =
+		    clang_Cursor_getArgument(a->n[i].cur, (unsigned)pos);
+		t = clang_Cursor_isNull(ca)
+		        ? NULL
+		        : concrete(P,
+		                   strip_ptrs(clang_getCursorType(ca), depth));
 		if (t)
 			return t;
 	}
@@ -503,15 +507,9 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 	}
 	if (idx < 0)
 		return NULL;
-	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_CallExpr || !x->in_main)
-			continue;
-		CXCursor r = clang_getCursorReferenced(x->cur);
-		CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
-		if (clang_Cursor_isNull(tmpl) ||
-		    !clang_equalCursors(tmpl, a->n[fn].cur) ||
-		    clang_Cursor_getNumTemplateArguments(r) <= idx ||
+	CXCursor r;
+	for (size_t i = 0; (i = next_call_of(a, fn, i, &r)) < a->len; i++) {
+		if (clang_Cursor_getNumTemplateArguments(r) <= idx ||
 		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx) !=
 		        CXTemplateArgumentKind_Type)
 			continue;

@@ -280,28 +280,14 @@ static bool names_param(const planner *P, const char *e)
 static bool grid_dim(body *B, int c, kt_str *out)
 {
 	const fe_ast *a = B->P->a;
-	int op = B->L->op[0] >= 0 ? fe_strip(a, B->L->op[0]) : -1;
+	int op = B->L->op[0];
 	if (op < 0 || B->L->shared >= 0)
 		return false;
-	if (a->n[op].kind == CXCursor_DeclRefExpr && a->n[op].ref >= 0 &&
-	    a->n[a->n[op].ref].kind == CXCursor_VarDecl && B->L->host_fn >= 0 &&
-	    !writes_in(a, B->L->host_fn, a->n[op].ref)) {
-		int init = fe_strip(a, fe_var_init(a, a->n[op].ref));
-		if (init >= 0 && a->n[init].kind == CXCursor_CallExpr &&
-		    !strcmp(a->n[init].name, "dim3"))
-			op = init;
-	}
-	bool dim3 = a->n[op].kind == CXCursor_CallExpr &&
-	            !strcmp(a->n[op].name, "dim3") && fe_nwritten(a, op) >= 1;
-	if (!dim3) {
-		if (c > 0)
-			return !kt_str_adds(out, "1");
-		return pl_expr(B->P, op, out, B->problems);
-	}
-	int x = fe_written(a, op, c);
+	int d3 = fe_dim3(a, op);
+	int x = d3 >= 0 ? fe_written(a, d3, c) : c == 0 ? op : -1;
 	if (x >= 0)
 		return pl_expr(B->P, x, out, B->problems);
-	return !kt_str_adds(out, "1"); /* dim3(a): y and z are 1 */
+	return !kt_str_adds(out, "1"); /* a dimension not written is 1 */
 }
 
 /* The grid's bound on `blockIdx.c`, or on a local that holds it and is

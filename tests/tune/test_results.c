@@ -542,34 +542,42 @@ static void cache_of_a_device_with_other_constants_is_refused(void)
 	kt_results_info_release(&other);
 }
 
-static void t4_refuses_a_correct_result_without_a_positive_time(void)
+/* A T4 file holding one result row `row` is refused, the message
+ * holding `why`. */
+static void expect_t4_refused(const char *name, const char *row,
+                              const char *why)
 {
-	const char *path = tmp_path("negative.t4.json");
-	const char *text =
-	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
-	    "{\"X\":1},\"times\":{\"runtimes\":[-3,-1,-2]},\"invalidity\":"
-	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
-	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
+	const char *path = tmp_path(name);
+	kt_str text = KT_STR_INIT;
+	kt_str_addf(&text,
+	            "{\"schema_version\":\"1.0.0\",\"results\":[%s],"
+	            "\"metadata\":{}}",
+	            row);
+	CHECK_EQ_INT(kt_fs_write_atomic(path, text.ptr, text.len), 0);
+	kt_str_release(&text);
 	kt_results *r = NULL;
 	CHECK(kt_results_load(&r, path) < 0);
-	CHECK(strstr(kt_error_last(), "result 0") != NULL);
+	CHECK(strstr(kt_error_last(), why) != NULL);
 	kt_results_free(r);
+}
+
+static void t4_refuses_a_correct_result_without_a_positive_time(void)
+{
+	expect_t4_refused("negative.t4.json",
+	                  "{\"configuration\":{\"X\":1},\"times\":{"
+	                  "\"runtimes\":[-3,-1,-2]},\"invalidity\":"
+	                  "\"correct\",\"correctness\":1}",
+	                  "result 0");
 }
 
 /* The first row's configuration names the parameters: a list there (no
  * names) is refused, not read as names. */
 static void t4_refuses_a_configuration_that_is_not_an_object(void)
 {
-	const char *path = tmp_path("list.t4.json");
-	const char *text =
-	    "{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":"
-	    "[1,2],\"times\":{\"runtimes\":[1]},\"invalidity\":"
-	    "\"correct\",\"correctness\":1}],\"metadata\":{}}";
-	CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
-	kt_results *r = NULL;
-	CHECK(kt_results_load(&r, path) < 0);
-	CHECK(strstr(kt_error_last(), "'configuration'") != NULL);
-	kt_results_free(r);
+	expect_t4_refused("list.t4.json",
+	                  "{\"configuration\":[1,2],\"times\":{\"runtimes\":"
+	                  "[1]},\"invalidity\":\"correct\",\"correctness\":1}",
+	                  "'configuration'");
 }
 
 static void results_load_rejects_other_files(void)
