@@ -52,6 +52,8 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_subscript) subs;
 	KT_VEC(CXCursor) cur;  /* decls[i]'s cursor */
 	KT_VEC(CXCursor) used; /* canonical decls NVRTC-visible code names */
+	KT_VEC(char *) used_names; /* their spellings, sorted (used_by_name) */
+	bool used_names_read;
 	KT_VEC(kt_rewrite_header) hdrs;
 	KT_VEC(CXFile) hfiles; /* hdrs[i]'s file */
 	KT_VEC(kt_rewrite_decl) hdecls;
@@ -1021,20 +1023,38 @@ static bool names_cut(const walk *w, CXType t)
 	return false;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Whether NVRTC-visible code names something spelled like c (a
- * variable template's use names its specialisation, not the template). */
-static bool used_by_name(const walk *w, CXCursor c)
+ * variable template's use names its specialisation, not the template).
+ * The names are read once, when `used` is complete (after host_types). */
+static bool used_by_name(walk *w, CXCursor c)
 {
 	if (is_used(w, c))
 		return true;
+	if (!w->used_names_read) {
+		w->used_names_read = true;
+		for (size_t i = 0; i < w->used.len && !w->rc; i++) {
+			CXString u = clang_getCursorSpelling(w->used.items[i]);
+			char *d = kt_strdup(clang_getCString(u));
+			clang_disposeString(u);
+			if (!d || kt_vec_push(&w->used_names, d)) {
+				kt_free(d);
+				w->rc = KT_ENOMEM;
+			}
+		}
+		if (w->used_names.len)
+			qsort(w->used_names.items, w->used_names.len,
+			      sizeof(char *), cmp_str);
+	}
 	CXString n = clang_getCursorSpelling(c);
 	const char *name = clang_getCString(n);
-	bool r = false;
-	for (size_t i = 0; i < w->used.len && !r && name && *name; i++) {
-		CXString u = clang_getCursorSpelling(w->used.items[i]);
-		r = !strcmp(clang_getCString(u), name);
-		clang_disposeString(u);
-	}
+	bool r = name && *name && w->used_names.len &&
+	         bsearch(&name, w->used_names.items, w->used_names.len,
+	                 sizeof(char *), cmp_str);
 	clang_disposeString(n);
 	return r;
 }
@@ -1487,6 +1507,9 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	kt_vec_release(&w.hfiles);
 	kt_vec_release(&w.cur);
 	kt_vec_release(&w.used);
+	for (size_t i = 0; i < w.used_names.len; i++)
+		kt_free(w.used_names.items[i]);
+	kt_vec_release(&w.used_names);
 	for (size_t i = 0; i < w.hcut.len; i++)
 		kt_free(w.hcut.items[i]);
 	kt_vec_release(&w.hcut);
