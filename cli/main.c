@@ -24,6 +24,8 @@ static const struct command {
     {"tune", cmd_tune, "search a template's space on a backend"},
     {"landscape", cmd_landscape,
      "write a synthetic results file for testing strategies"},
+    {"check", cmd_check,
+     "run every value of every parameter against the default"},
     {"apply", cmd_apply, "write a template with its best configuration fixed"},
 };
 

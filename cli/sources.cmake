@@ -6,6 +6,7 @@ set(KTC_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/cmd_tune.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_landscape.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_apply.c
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_check.c
 )
 if(KTC_HAVE_LIBCLANG)
   list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_annotate.c)

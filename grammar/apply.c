@@ -209,3 +209,113 @@ done:
 	kt_arena_release(&arena);
 	return rc;
 }
+
+/* ---- narrowing domains (kt_template_restrict) ---- */
+
+/*
+ * The domain clauses of a param pragma: the first (values, range or pow2)
+ * becomes `values(list)`, any other is removed with the blank before it.
+ * Returns the number of edits written to e (at most 3).
+ */
+static size_t domain_edits(gram *g, const pragma_line *pl, const char *list,
+                           edit *e)
+{
+	static const char *const kinds[] = {"values", "range", "pow2"};
+	lexer lx;
+	size_t n = 0;
+	lex_init(&lx, g, pl->body, pl->end);
+	while (lx.tok.kind != TOK_EOL && n < 3) {
+		bool domain = false;
+		for (size_t k = 0; k < 3; k++)
+			domain |= lex_is_ident(&lx, kinds[k]);
+		size_t before = lx.prev_end, from = lx.tok.off;
+		lex_next(&lx);
+		if (!domain || !lex_is(&lx, '('))
+			continue;
+		int depth = 1;
+		for (lex_next(&lx); lx.tok.kind != TOK_EOL; lex_next(&lx)) {
+			depth += lex_is(&lx, '(') - lex_is(&lx, ')');
+			if (depth == 0)
+				break;
+		}
+		if (depth != 0)
+			break;
+		size_t to = lx.tok.off + lx.tok.len;
+		if (n == 0)
+			e[n++] = (edit){from, to,
+			                gram_printf(g, "values(%s)", list)};
+		else
+			e[n++] = (edit){before, to, ""};
+		lex_next(&lx);
+	}
+	return n;
+}
+
+static int restrict_all(kt_str *s, gram *g, const kt_model *m,
+                        const bool *const *keep)
+{
+	pragma_line *pl;
+	size_t npl, n = 0;
+	edit *e = gram_alloc(g, 3 * (m->nparams + 1) * sizeof(*e));
+	scan_pragmas(g, &pl, &npl);
+	for (size_t p = 0; p < m->nparams; p++) {
+		const kt_param *pp = &m->params[p];
+		bool narrowed = false;
+		kt_str list = KT_STR_INIT;
+		for (size_t k = 0; k < pp->nvalues; k++) {
+			if (!keep[p][k] && k != pp->default_index) {
+				narrowed = true;
+				continue;
+			}
+			char v[64];
+			kt_value_format(v, sizeof(v), pp->values[k]);
+			if (kt_str_addf(&list, "%s%s", list.len ? ", " : "",
+			                v)) {
+				kt_str_release(&list);
+				return kt_error(KT_ENOMEM, "out of memory");
+			}
+		}
+		const pragma_line *line =
+		    pragma_at(pl, npl, offset_of(g, pp->loc));
+		if (narrowed && line)
+			n += domain_edits(
+			    g, line, gram_printf(g, "%s", list.ptr), &e[n]);
+		kt_str_release(&list);
+		if (narrowed && !line)
+			return kt_error(KT_EINVALID,
+			                "parameter '%s' is not in '%s'",
+			                pp->name, g->file);
+	}
+	return apply_edits(s, g, e, n);
+}
+
+int kt_template_restrict(char **out, const kt_template *t, const kt_model *m,
+                         const bool *const *keep)
+{
+	kt_arena arena;
+	kt_diags scratch;
+	kt_str s = KT_STR_INIT;
+	*out = NULL;
+	kt_arena_init(&arena);
+	kt_diags_init(&scratch);
+	gram g = {.arena = &arena,
+	          .diags = &scratch,
+	          .file = t->path,
+	          .text = t->source,
+	          .textlen = strlen(t->source)};
+	int rc;
+	if (setjmp(g.oom)) {
+		rc = kt_error(KT_ENOMEM, "out of memory narrowing '%s'",
+		              t->path);
+		goto done;
+	}
+	gram_index_lines(&g);
+	rc = restrict_all(&s, &g, m, keep);
+	if (!rc && !(*out = kt_str_detach(&s)))
+		rc = kt_error(KT_ENOMEM, "out of memory");
+done:
+	kt_str_release(&s);
+	kt_diags_release(&scratch);
+	kt_arena_release(&arena);
+	return rc;
+}

@@ -24,7 +24,7 @@ src=$1 build=$2
 layers="util grammar tuner runtime frontend planner rewriter cli"
 # the stage each public header belongs to
 api="common:util diag:util model:grammar eval:tuner space:tuner
-strategy:tuner results:tuner tune:tuner frontend:frontend plan:planner
+strategy:tuner results:tuner tune:tuner check:tuner frontend:frontend plan:planner
 annotate:planner rewrite:rewriter"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-graph-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

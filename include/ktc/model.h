@@ -343,6 +343,14 @@ KT_API int kt_model_symbol(const kt_model *m, const char *name);
 KT_API int kt_template_apply(char **out, const kt_template *t,
                              const kt_model *m, const kt_value *values,
                              kt_diags *diags);
+/*
+ * The text of t with the domains of m's parameters narrowed: a value with
+ * keep[p][k] false is taken out of parameter p's domain, which is then
+ * written as values(...); the default always stays (`ktc check -o`).
+ * *out is the caller's (kt_free).
+ */
+KT_API int kt_template_restrict(char **out, const kt_template *t,
+                                const kt_model *m, const bool *const *keep);
 /* v as a C literal: 128, (-3), 0.5 (at most n bytes with the NUL). */
 KT_API void kt_value_format(char *buf, size_t n, kt_value v);
 

@@ -546,6 +546,34 @@ static void check_apply(const char *text, const kt_value *v,
 	kt_template_free(t);
 }
 
+/* kt_template_restrict: failing values out, every domain form written as
+ * values(...), the default kept, untouched parameters left as written. */
+static void restrict_narrows_each_domain_form(void)
+{
+	kt_template *t =
+	    parse_ok("#pragma kt param A range(1, 4) default(2)\n"
+	             "#pragma kt param B pow2(32, 256) default(128)\n"
+	             "#pragma kt param C values(1, \\\n\t2, 3) default(3)\n"
+	             "#pragma kt param D values(5, 6) default(5)\n"
+	             "__global__ void k(float *x) { x[A + B + C + D] = 0; }\n");
+	if (!t)
+		return;
+	const bool a[] = {false, true, true, false},
+	           b[] = {true, false, true, true}, c[] = {false, false, false},
+	           d[] = {true, true};
+	const bool *const keep[] = {a, b, c, d};
+	char *out = NULL;
+	CHECK_EQ_INT(kt_template_restrict(&out, t, &t->models[0], keep), 0);
+	CHECK_EQ_STR(out,
+	             "#pragma kt param A values(2, 3) default(2)\n"
+	             "#pragma kt param B values(32, 128, 256) default(128)\n"
+	             "#pragma kt param C values(3) default(3)\n"
+	             "#pragma kt param D values(5, 6) default(5)\n"
+	             "__global__ void k(float *x) { x[A + B + C + D] = 0; }\n");
+	kt_free(out);
+	kt_template_free(t);
+}
+
 static void apply_defines_before_first_use_and_sets_default(void)
 {
 	const kt_value v[] = {kt_int(128), kt_int(2)};
@@ -669,6 +697,7 @@ int main(void)
 	RUN(missing_kernel_is_an_error);
 	RUN(types_and_device_table);
 	RUN(load_reports_missing_file);
+	RUN(restrict_narrows_each_domain_form);
 	RUN(apply_defines_before_first_use_and_sets_default);
 	RUN(apply_moves_out_of_block_comments);
 	RUN(apply_defines_unused_at_end_with_warning);

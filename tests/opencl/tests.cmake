@@ -20,6 +20,17 @@ if(KTC_HAVE_OPENCL)
   endforeach()
 endif()
 
+# `ktc check --backend opencl` end to end, one test per behaviour.
+if(KTC_HAVE_OPENCL)
+  foreach(case finds_wrong_values narrows json bad_input)
+    add_test(NAME opencl_check_${case}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_cli.sh ${case}
+                     $<TARGET_FILE:ktc>)
+    set_tests_properties(opencl_check_${case} PROPERTIES
+      LABELS opencl SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
+endif()
+
 # The timing program of bench/opencl_matmul.sh, and a short run of it.
 if(KTC_HAVE_OPENCL)
   add_executable(ktc-opencl-bench ${CMAKE_SOURCE_DIR}/bench/opencl_bench.c)
