@@ -25,7 +25,7 @@
 
 typedef struct options {
 	const char *build_dir, *apply_plan, *out, *kernel, *arch;
-	bool plan, in_place, diff, no_verify;
+	bool plan, in_place, diff, no_verify, verify_run, no_verify_run;
 	long jobs;
 } options;
 
@@ -137,6 +137,10 @@ static int prepare(session *s)
 	                              : "<stdout>",
 	    .no_verify = o->no_verify,
 	    .threads = (int)o->jobs,
+	    .run = o->verify_run      ? KT_RUN_REQUIRED
+	           : o->no_verify_run ? KT_RUN_OFF
+	                              : KT_RUN_AUTO,
+	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	};
 	if (!o->plan && !o->no_verify &&
 	    kt_rewrite_base_start(&s->ro.base, s->path, &s->ro))
@@ -166,18 +170,41 @@ static int write_result(session *s)
 	return 0;
 }
 
+/* Which checks ran: the static ones, and the run on a GPU or why not. */
+static void checks_text(char *buf, size_t n, const kt_rewrite_result *r)
+{
+	if (!r->verified) {
+		snprintf(buf, n, "NOT verified (--no-verify)");
+		return;
+	}
+	int k = snprintf(buf, n, "verified (nvcc, NVRTC, PTX at the defaults");
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (r->ran)
+		snprintf(buf + k, n - (size_t)k,
+		         "; run on %s: %zu configurations at %zu problem "
+		         "instances against the default)",
+		         r->run_device, r->run_configs, r->run_problems);
+	else if (r->run_skipped)
+		snprintf(buf + k, n - (size_t)k, "; not run on a GPU: %s)",
+		         r->run_skipped);
+	else
+		snprintf(buf + k, n - (size_t)k,
+		         "; not run on a GPU: --no-verify-run)");
+}
+
 static void summary(session *s)
 {
 	if (s->o->plan)
 		return;
+	char checks[1024];
+	checks_text(checks, sizeof(checks), &s->res);
 	fprintf(stderr,
 	        "ktc annotate: %s: %zu parameter%s kept, %zu dropped, %zu "
 	        "value%s dropped; %s\n",
 	        s->path, s->res.params_kept, s->res.params_kept == 1 ? "" : "s",
 	        s->res.params_dropped, s->res.values_dropped,
-	        s->res.values_dropped == 1 ? "" : "s",
-	        s->res.verified ? "verified (nvcc, NVRTC, PTX at the defaults)"
-	                        : "NOT verified (--no-verify)");
+	        s->res.values_dropped == 1 ? "" : "s", checks);
 }
 
 static int run(const options *o, const char *path)
@@ -234,6 +261,12 @@ int cmd_annotate(int argc, char **argv)
 	                 "print a unified diff instead of the file"),
 	    KT_OPT_FLAG_(0, "no-verify", &o.no_verify,
 	                 "skip the nvcc/NVRTC verification (not with -i)"),
+	    KT_OPT_FLAG_(0, "verify-run", &o.verify_run,
+	                 "run every value on the GPU against the default "
+	                 "and fail if that cannot run (default: run where a "
+	                 "CUDA device answers)"),
+	    KT_OPT_FLAG_(0, "no-verify-run", &o.no_verify_run,
+	                 "do not run the template on a GPU"),
 	    KT_OPT_STRING_(0, "kernel", &o.kernel, "NAME",
 	                   "only the kernel called NAME"),
 	    KT_OPT_STRING_(0, "arch", &o.arch, "SM",
@@ -244,15 +277,17 @@ int cmd_annotate(int argc, char **argv)
 	};
 	const kt_cmd_info info = {
 	    .usage = "ktc annotate [options] FILE",
-	    .summary = "Finds the tuning literals of FILE's kernels (launch "
-	               "geometry, strides tied to\nthe block size, #pragma "
-	               "unroll, tiles, vector widths, group sizes), makes "
-	               "them\n#pragma kt parameters and verifies the result: "
-	               "it compiles with nvcc and\nNVRTC, its default "
-	               "instantiation has the original's PTX, and every "
-	               "domain\nvalue compiles. Writes the annotated file to "
-	               "stdout, OUT (-o), FILE (-i) or\nas a diff (--diff). "
-	               "Exit status: 0 ok, 1 errors, 2 usage.",
+	    .summary =
+	        "Finds the tuning literals of FILE's kernels (launch "
+	        "geometry, strides tied to\nthe block size, #pragma "
+	        "unroll, tiles, vector widths, group sizes), makes "
+	        "them\n#pragma kt parameters and verifies the result: "
+	        "it compiles with nvcc and\nNVRTC, its default "
+	        "instantiation has the original's PTX, and every "
+	        "domain\nvalue compiles; on a GPU, every value runs and is "
+	        "compared with the default.\nWrites the annotated file to "
+	        "stdout, OUT (-o), FILE (-i) or as a diff\n(--diff). "
+	        "Exit status: 0 ok, 1 errors, 2 usage.",
 	    .opts = opts,
 	};
 	static char name[] = "ktc annotate";
@@ -273,6 +308,11 @@ int cmd_annotate(int argc, char **argv)
 	if (o.in_place && o.no_verify) {
 		say("-i replaces FILE only after verification: drop "
 		    "--no-verify or use -o");
+		return 2;
+	}
+	if (o.verify_run && (o.no_verify_run || o.no_verify)) {
+		say("--verify-run conflicts with --no-verify-run and "
+		    "--no-verify");
 		return 2;
 	}
 	if (o.jobs < 0 || o.jobs > 64) {

@@ -65,6 +65,12 @@ static const char *value_text(char *buf, size_t n, const kt_model *m,
 	return buf;
 }
 
+/* Whether the failure's message already names its problem values. */
+static bool said(const kt_check_value *v)
+{
+	return !v->problem[0] || (v->message && strstr(v->message, v->problem));
+}
+
 static void print_report(FILE *out, const kt_check_report *r, const kt_model *m)
 {
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
@@ -101,11 +107,11 @@ static void print_report(FILE *out, const kt_check_report *r, const kt_model *m)
 				        "holds it\n",
 				        buf);
 			else
-				fprintf(out,
-				        "  %s FAILS (%s) at %s in %s%s%s\n",
+				fprintf(out, "  %s FAILS (%s)%s%s in %s%s%s\n",
 				        buf, kt_status_name(v->status),
-				        v->problem[0] ? v->problem : "-",
-				        v->key, v->message ? ": " : "",
+				        said(v) ? "" : " at ",
+				        said(v) ? "" : v->problem, v->key,
+				        v->message ? ": " : "",
 				        v->message ? v->message : "");
 		}
 	}

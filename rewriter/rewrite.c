@@ -686,6 +686,98 @@ static int finish(rw *r, kt_rewrite_result *out, kt_str *text)
 	return rc;
 }
 
+/* ---- the run on a GPU ---- */
+
+/* Non-default values left in parameter i's domain. */
+static size_t others_left(const rw *r, size_t i)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->sel.nvalues[i]; k++)
+		n += r->sel.values[i][k] != r->p->params[i].def;
+	return n;
+}
+
+/* Drops what the run found wrong: each failing value, and a parameter
+ * none of whose other values is right. *units: a parameter was dropped. */
+static int apply_run(rw *r, const kt_rw_run *run, bool *units)
+{
+	bool *hit = kt_calloc(r->p->nparams + 1, sizeof(bool));
+	if (!hit)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t j = 0; j < run->n; j++) {
+		size_t i = run->param[j], n = 0;
+		if (!r->sel.on[i])
+			continue;
+		for (size_t k = 0; k < r->sel.nvalues[i]; k++)
+			if (r->sel.values[i][k] != run->value[j])
+				r->sel.values[i][n++] = r->sel.values[i][k];
+		if (n == r->sel.nvalues[i])
+			continue;
+		r->sel.nvalues[i] = n;
+		hit[i] = true;
+		kt_range at = unit_range(r, i);
+		kt_diags_add(r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
+		             at.begin.line, at.begin.col, span(r, at),
+		             "value %" PRId64
+		             " of '%s' dropped from its domain: it is wrong "
+		             "on the GPU: %s",
+		             run->value[j], r->p->params[i].name, run->why[j]);
+		r->values_dropped++;
+	}
+	*units = false;
+	for (size_t i = 0; i < r->p->nparams; i++)
+		if (hit[i] && r->sel.on[i] && others_left(r, i) == 0) {
+			drop_unit(
+			    r, i,
+			    "no value but its default is right on the GPU",
+			    NULL);
+			*units = true;
+		}
+	kt_free(hit);
+	return 0;
+}
+
+/*
+ * The differential check on a GPU (kt_rewrite_opts.run): on the verified
+ * text, then what fails is dropped; a dropped parameter means the rest is
+ * verified again, statically, as after any drop.
+ */
+static int gpu_check(rw *r, kt_str *text, kt_rewrite_result *out)
+{
+	kt_rw_run run = {0};
+	int rc = 0;
+	if (r->p->nneeds)
+		run.skipped =
+		    kt_strdup("lines marked 'ktc: complete' are left");
+	else
+		rc = kt_rw_run_check(&run, r->p, text->ptr, r->f->path,
+		                     r->o->worker_exe);
+	bool units = false;
+	if (!rc && run.ran)
+		rc = apply_run(r, &run, &units);
+	if (!rc && units)
+		rc = generate(r, text);
+	if (!rc && units)
+		rc = verify_loop(r, text);
+	if (!rc && run.n) /* the param lines list what is left */
+		rc = generate(r, text);
+	out->ran = run.ran;
+	out->run_configs = run.configs;
+	out->run_problems = run.problems;
+	snprintf(out->run_device, sizeof(out->run_device), "%s", run.device);
+	if (!run.ran && !rc && !run.skipped)
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	if (!rc && !run.ran && r->o->run == KT_RUN_REQUIRED)
+		rc =
+		    kt_error(KT_EUNSUPPORTED,
+		             "--verify-run: the check on a GPU did not run: %s",
+		             run.skipped);
+	out->run_skipped = run.skipped;
+	run.skipped = NULL;
+	kt_rw_run_release(&run);
+	return rc;
+}
+
 int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
                const kt_rewrite_file *f, const kt_rewrite_opts *o,
                kt_diags *diags)
@@ -709,6 +801,8 @@ int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
 		rc = verify_loop(&r, &text);
 	if (!rc && r.values_dropped) /* the param lines list what compiled */
 		rc = generate(&r, &text);
+	if (!rc && r.o->run != KT_RUN_OFF)
+		rc = gpu_check(&r, &text, out);
 	if (!rc)
 		out->verified = true;
 	if (!rc && plan->nparams && units_on(&r) == 0)
@@ -727,5 +821,6 @@ void kt_rewrite_result_release(kt_rewrite_result *r)
 {
 	kt_free(r->text);
 	kt_free(r->diff);
+	kt_free(r->run_skipped);
 	memset(r, 0, sizeof(*r));
 }

@@ -199,4 +199,30 @@ int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
                       const kt_verify_opts *o, const char *text,
                       const char *name, int width);
 
+/* ---- run.c ---- */
+
+/* What the differential check on a GPU found (kt_rw_run_check). */
+typedef struct kt_rw_run {
+	bool ran;
+	char *skipped; /* why it did not run; NULL when it ran */
+	size_t configs, problems;
+	char device[128];
+	/* the values that failed: plan parameter, value, what happened */
+	size_t n;
+	size_t *param;
+	int64_t *value;
+	char **why;
+} kt_rw_run;
+
+/*
+ * Runs `ktc check` (ktc/check.h) on each kernel of the annotated text on
+ * the CUDA backend (worker_exe: the program started as its worker) and
+ * maps each failing value to its plan parameter. Not running (no CUDA
+ * device, a template that does not read back, a default configuration
+ * that is not correct) is not a failure: out->skipped says why.
+ */
+int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
+                    const char *path, const char *worker_exe);
+void kt_rw_run_release(kt_rw_run *r);
+
 #endif

@@ -27,6 +27,14 @@ extern "C" {
 #endif
 
 /* The original file's nvcc compile, started early (see kt_rewrite_opts). */
+/* The differential check on a GPU after the static checks (ktc/check.h). */
+typedef enum kt_rewrite_run {
+	KT_RUN_AUTO,     /* where a CUDA device answers and nothing is left
+	                    to complete; otherwise the result says why not */
+	KT_RUN_OFF,      /* not run */
+	KT_RUN_REQUIRED, /* kt_rewrite fails when it cannot run */
+} kt_rewrite_run;
+
 typedef struct kt_rewrite_base kt_rewrite_base;
 
 typedef struct kt_rewrite_opts {
@@ -40,6 +48,9 @@ typedef struct kt_rewrite_opts {
 	int threads;           /* NVRTC threads; 0: one per processor */
 	kt_rewrite_base *base; /* the original's compile, if started early;
 	                          used when its text is f's */
+	kt_rewrite_run run;
+	/* the CUDA backend's worker program (kt_backend_options.worker_exe) */
+	const char *worker_exe;
 } kt_rewrite_opts;
 
 /*
@@ -57,6 +68,11 @@ typedef struct kt_rewrite_result {
 	size_t params_kept, params_dropped;
 	size_t values_dropped;
 	bool verified; /* every check ran and passed */
+	/* the GPU check: whether it ran, on what, and if not, why */
+	bool ran;
+	size_t run_configs, run_problems;
+	char run_device[128];
+	char *run_skipped; /* NULL when it ran or was switched off */
 } kt_rewrite_result;
 
 /*

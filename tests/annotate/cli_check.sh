@@ -44,4 +44,26 @@ if ! cmp -s "$here/inputs/scale_bias.cu" "$tmp/k.cu"; then
 fi
 # --no-verify says that it did not verify
 expect 0 "NOT verified" --no-verify -o out.cu k.cu
+# the run on a GPU: each way it does not run is said, and --verify-run
+# makes that an error that writes nothing
+expect 2 "conflicts with" --verify-run --no-verify -o out.cu k.cu
+expect 2 "conflicts with" --verify-run --no-verify-run -o out.cu k.cu
+expect 0 "not run on a GPU: --no-verify-run)" --no-verify-run -o out.cu k.cu
+expect 0 "not run on a GPU: lines marked 'ktc: complete' are left)" -o out.cu k.cu
+expect 1 "verify-run: the check on a GPU did not run: lines marked" \
+	--verify-run -o out2.cu k.cu
+# a complete template: where no CUDA device answers, the reason is given
+plan=$here/plans/scale_bias_grid_stride.plan.json
+if ! (cd "$tmp" && "$ktc" annotate --apply-plan "$plan" -o out.cu k.cu \
+	>/dev/null 2>"$tmp/err" && "$ktc" check -q -b cuda out.cu >/dev/null 2>&1)
+then
+	expect 0 "not run on a GPU: kernel 'scale_bias_kernel': " \
+		--apply-plan "$plan" -o out.cu k.cu
+	expect 1 "verify-run: the check on a GPU did not run: kernel" \
+		--verify-run --apply-plan "$plan" -o out2.cu k.cu
+fi
+if [ -e "$tmp/out2.cu" ]; then
+	echo "FAIL --verify-run wrote a file it could not run"
+	fail=1
+fi
 exit $fail
