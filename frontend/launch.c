@@ -461,7 +461,19 @@ static void add_template_args(finder *F, int k, int li, int callee)
 		 * selects on: not a knob */
 		kc.rejected = x->ival <= 0 || branch_selects(a, c, x->ival);
 		kc.reason = KT_REASON_UNSAFE;
-		if (kc.rejected)
+		if (!kc.rejected && li > 0) {
+			/* the tuner instantiates the kernel as its first launch
+			 * does (`#pragma kt kernel template(...)`): a parameter
+			 * here would reach the host code alone, untied from
+			 * the block or grid this launch gives with it */
+			kc.rejected = true;
+			kc.evidence = fe_say(
+			    F,
+			    "template argument %s of kernel '%s' at a launch "
+			    "other than its first, which alone '#pragma kt "
+			    "launch' and the kernel's instantiation describe",
+			    kc.name, K->name);
+		} else if (kc.rejected)
 			kc.evidence = fe_say(
 			    F,
 			    x->ival <= 0
