@@ -6,8 +6,7 @@
 // past the shared array). They stay literals.
 #include <cuda_runtime.h>
 
-template <int BLOCK>
-__global__ void rowsum(const float *x, float *out, int d)
+template <int BLOCK> __global__ void rowsum(const float *x, float *out, int d)
 {
 	__shared__ float sh[BLOCK];
 	float s = 0.0f;

@@ -13,8 +13,7 @@
 #pragma kt arg x float[n * d] in
 #pragma kt arg out float[n] out
 #pragma kt arg d int = d
-template <int BLOCK>
-__global__ void rowsum(const float *x, float *out, int d)
+template <int BLOCK> __global__ void rowsum(const float *x, float *out, int d)
 {
 	__shared__ float sh[BLOCK];
 	float s = 0.0f;
