@@ -686,6 +686,40 @@ static int finish(rw *r, kt_rewrite_result *out, kt_str *text)
 	return rc;
 }
 
+/* ---- values that must change together ---- */
+
+/* Drops a parameter whose old name stays elsewhere in the file (the same
+ * value, untied from it); says where the default's number stays in a
+ * launch the parameter changes. */
+static void check_ties(rw *r)
+{
+	for (size_t i = 0; i < r->p->nparams; i++) {
+		kt_rw_untie u;
+		if (!r->sel.on[i] || kt_rw_untied(&u, r->p, r->sel.on, r->f, i))
+			continue;
+		const kt_plan_param *pp = &r->p->params[i];
+		if (u.name) {
+			char detail[512];
+			snprintf(detail, sizeof(detail),
+			         "'%s' at %d:%d stands for the same value and "
+			         "would not follow it",
+			         u.name, u.at.line, u.at.col);
+			drop_unit(r, i, "it replaces a name only in part",
+			          detail);
+		} else if (u.number) {
+			kt_diags_add(
+			    r->diags, KT_DIAG_WARNING, r->f->path, r->f->text,
+			    u.num_at.line, u.num_at.col, u.num_len,
+			    "%" PRId64 " stays in this launch while parameter "
+			    "'%s' replaces %" PRId64 " in it: if the two must "
+			    "be equal, the template is wrong at the "
+			    "parameter's other values (the run on a GPU "
+			    "checks them)",
+			    pp->def, pp->name, pp->def);
+		}
+	}
+}
+
 /* ---- the run on a GPU ---- */
 
 /* Non-default values left in parameter i's domain. */
@@ -790,6 +824,8 @@ int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
 	int rc = setup(&r, plan, f, o ? o : &none, diags);
 	if (!rc && kt_plan_validate(plan, "plan", f->text, f->len, diags))
 		rc = kt_error(KT_EPARSE, "the plan does not fit '%s'", f->path);
+	if (!rc)
+		check_ties(&r);
 	if (!rc)
 		rc = generate(&r, &text);
 	if (rc || r.o->no_verify)

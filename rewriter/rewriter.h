@@ -225,4 +225,25 @@ int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
                     const char *path, const char *worker_exe);
 void kt_rw_run_release(kt_rw_run *r);
 
+/* ---- ties.c ---- */
+
+/* Where a parameter's old text stayed when the parameter replaced it. */
+typedef struct kt_rw_untie {
+	const char *name; /* a replaced name left unreplaced, or NULL */
+	kt_pos at;
+	bool number; /* the default's number left in a launch it changes */
+	kt_pos num_at;
+	int num_len;
+} kt_rw_untie;
+
+/*
+ * Plan parameter i's old text left where it should have changed with it:
+ * a name (a macro, a constant) that the parameter replaced at one use and
+ * that appears unreplaced elsewhere in the file, or the default's number
+ * left in a launch statement whose operands the parameter changes. on:
+ * the parameters whose uses count as replaced.
+ */
+int kt_rw_untied(kt_rw_untie *out, const kt_plan *p, const bool *on,
+                 const kt_rewrite_file *f, size_t i);
+
 #endif

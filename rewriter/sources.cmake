@@ -13,6 +13,7 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/domain.c
   ${CMAKE_CURRENT_LIST_DIR}/host.c
   ${CMAKE_CURRENT_LIST_DIR}/run.c
+  ${CMAKE_CURRENT_LIST_DIR}/ties.c
   ${CMAKE_CURRENT_LIST_DIR}/rewrite.c
 )
 # Verification compiles with NVRTC in process where the toolkit is found,
