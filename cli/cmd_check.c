@@ -102,10 +102,11 @@ static void print_report(FILE *out, const kt_check_report *r, const kt_model *m)
 				continue;
 			value_text(buf, sizeof(buf), m, v);
 			if (!v->run)
-				fprintf(out,
-				        "  %s not run: no valid configuration "
-				        "holds it\n",
-				        buf);
+				fprintf(
+				    out, "  %s not run: %s\n", buf,
+				    r->interrupted
+				        ? "the check was interrupted first"
+				        : "no valid configuration holds it");
 			else
 				fprintf(out, "  %s FAILS (%s)%s%s in %s%s%s\n",
 				        buf, kt_status_name(v->status),
@@ -119,6 +120,9 @@ static void print_report(FILE *out, const kt_check_report *r, const kt_model *m)
 	        r->nvalues);
 	if (r->nnot_run)
 		fprintf(out, ", %zu not run", r->nnot_run);
+	if (r->interrupted)
+		fprintf(out, " (interrupted in problem instance %zu of %zu)",
+		        r->nproblems, r->ninstances);
 	fputc('\n', out);
 }
 
@@ -135,6 +139,7 @@ static void print_json(const kt_check_report *r, const kt_model *m,
 	cJSON_AddNumberToObject(j, "failed", (double)r->nfailed);
 	cJSON_AddNumberToObject(j, "not_run", (double)r->nnot_run);
 	cJSON_AddNumberToObject(j, "elapsed_s", r->elapsed_s);
+	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
 	cJSON *vals = cJSON_AddArrayToObject(j, "values");
 	for (size_t i = 0; i < r->nvalues; i++) {
 		const kt_check_value *v = &r->values[i];
@@ -261,6 +266,7 @@ static int run(const options *o, const char *path)
 	kt_backend_options bo = {
 	    .device = o->device,
 	    .timed_runs = (int)o->runs,
+	    .warmup_runs = 1, /* nothing is timed for a verdict */
 	    .timeout_s = o->timeout,
 	    .seed = (uint64_t)o->seed,
 	    .worker_exe = "/proc/self/exe",
@@ -288,7 +294,7 @@ static int run(const options *o, const char *path)
 		print_json(r, m, status ? NULL : o->out);
 	else if (r)
 		print_report(stdout, r, m);
-	if (r && r->nfailed)
+	if (r && (r->nfailed || r->interrupted))
 		status = 1;
 	kt_check_report_free(r);
 	kt_backend_free(b);

@@ -19,6 +19,7 @@
 
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Configurations scanned for one holding a value that the one-value change
  * of the default cannot (a constraint forbids it). */
@@ -292,9 +293,12 @@ static int record(checker *c, const kt_tune_entry *e, const uint32_t *def)
 static int run_instance(checker *c, kt_backend *b, const kt_value *problem,
                         const uint32_t *def)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	kt_tune_options to = {
 	    .strategy_ops = &sweep_ops,
-	    .batch = c->opt->batch ? c->opt->batch : 8,
+	    .batch = c->opt->batch ? c->opt->batch
+	             : cpus > 0    ? (size_t)cpus
+	                           : 8,
 	    .problem = problem,
 	    .stop = c->opt->stop,
 	    .progress = c->opt->progress ? on_progress : NULL,
@@ -307,8 +311,7 @@ static int run_instance(checker *c, kt_backend *b, const kt_value *problem,
 		c->rep->nconfigs += tr->nentries;
 		for (size_t i = 1; !rc && i < tr->nentries; i++)
 			rc = record(c, &tr->entries[i], def);
-		if (!rc && tr->stop == KT_TUNE_INTERRUPTED)
-			rc = kt_error(KT_EINTERRUPTED, "the check was stopped");
+		c->rep->interrupted = tr->stop == KT_TUNE_INTERRUPTED;
 	}
 	kt_tune_report_free(tr);
 	return rc;
@@ -355,7 +358,10 @@ int kt_check_run(kt_check_report **out, const kt_model *m, kt_backend *b,
 	                     : kt_error(KT_ENOMEM, "out of memory");
 	if (def)
 		kt_model_default_config(m, def);
-	for (size_t i = 0; !rc && i < c.ninstances; i++) {
+	if (c.rep)
+		c.rep->ninstances = c.ninstances;
+	for (size_t i = 0; !rc && i < c.ninstances && !c.rep->interrupted;
+	     i++) {
 		char *text = problem_text(m, &inst[i * m->nproblems]);
 		if (!text) {
 			rc = kt_error(KT_ENOMEM, "out of memory");

@@ -45,10 +45,12 @@ typedef struct kt_check_report {
 	kt_device_info device;
 	kt_check_value *values; /* every non-default value of every param */
 	size_t nvalues;
-	size_t nfailed;   /* values with a failure */
-	size_t nnot_run;  /* values no valid configuration holds */
-	size_t nproblems; /* problem instances run */
-	size_t nconfigs;  /* configurations evaluated, all instances */
+	size_t nfailed;    /* values with a failure */
+	size_t nnot_run;   /* values no valid configuration holds */
+	size_t nproblems;  /* problem instances run */
+	size_t nconfigs;   /* configurations evaluated, all instances */
+	size_t ninstances; /* problem instances the check meant to run */
+	bool interrupted;  /* *stop was set: the report holds what ran */
 	double elapsed_s;
 } kt_check_report;
 
@@ -59,7 +61,8 @@ typedef struct kt_check_progress {
 } kt_check_progress;
 
 typedef struct kt_check_options {
-	size_t batch; /* configurations handed to the backend at once; 0: 8 */
+	size_t batch; /* configurations handed to the backend at once (they
+	                 compile in parallel); 0: one per processor */
 	void (*progress)(const kt_check_progress *p, void *ud);
 	void *progress_ud;
 	volatile sig_atomic_t *stop; /* set asynchronously to stop early */
@@ -73,7 +76,8 @@ typedef struct kt_check_options {
  * the default with that one value changed, or, where a constraint forbids
  * that, the valid configuration holding the value that differs from the
  * default in the fewest parameters. Returns 0 with *out set when the check
- * ran (failures are in the report, not the return code); a negative KT_E*
+ * ran (failures are in the report, not the return code), also when *stop
+ * ended it early (report->interrupted, with what ran); a negative KT_E*
  * code when it could not (the backend failed, the default configuration
  * is not correct).
  */

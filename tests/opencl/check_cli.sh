@@ -7,6 +7,8 @@
 #   narrows             -o writes the template without the wrong values,
 #                       and the narrowed template checks clean (status 0)
 #   json                --json gives the same verdicts to a machine
+#   interrupted         SIGINT in the middle: the values that ran are
+#                       reported, the others said not run, status 1
 #   bad_input           a file with no template, and an output folder that
 #                       does not exist: a message and status 1, nothing run
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
@@ -64,6 +66,23 @@ bad = sorted((v["param"], v["value"], v["status"]) for v in j["values"]
 assert bad == [("BLOCK", "96", "correctness"), ("RPG", "1", "correctness")], bad
 assert j["failed"] == 2 and j["not_run"] == 0 and j["problem_instances"] == 2, j
 PY
+	;;
+interrupted)
+	# SIGINT in the middle: what ran is reported, the rest is said to be
+	# not run, and the exit status is 1
+	rc=0
+	"$ktc" check -q "$here/../../samples/opencl/matmul.cl" >out.txt 2>err.txt &
+	pid=$!
+	sleep 2
+	kill -INT $pid
+	wait $pid || rc=$?
+	if grep -q "no OpenCL platform" err.txt; then
+		echo "no OpenCL platform: skipped"; exit 77
+	fi
+	cat out.txt
+	[ "$rc" -eq 1 ] || fail "exit status $rc, not 1"
+	has "(interrupted in problem instance 1 of" out.txt
+	has "not run: the check was interrupted first" out.txt
 	;;
 bad_input)
 	printf '__kernel void k(__global float *x) { x[0] = 1; }\n' >plain.cl

@@ -22,7 +22,7 @@ endif()
 
 # `ktc check --backend opencl` end to end, one test per behaviour.
 if(KTC_HAVE_OPENCL)
-  foreach(case finds_wrong_values narrows json bad_input)
+  foreach(case finds_wrong_values narrows json interrupted bad_input)
     add_test(NAME opencl_check_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_cli.sh ${case}
                      $<TARGET_FILE:ktc>)
