@@ -107,7 +107,8 @@ int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
 		return skip(out, "the template does not read back");
 	}
 	kt_diags_release(&d);
-	kt_backend_options bo = {.timed_runs = 3, .worker_exe = worker_exe};
+	kt_backend_options bo = {
+	    .timed_runs = 3, .warmup_runs = 1, .worker_exe = worker_exe};
 	for (size_t k = 0; !rc && !out->skipped && k < t->nmodels; k++) {
 		const kt_model *m = &t->models[k];
 		kt_backend *b = NULL;
