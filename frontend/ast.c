@@ -5,6 +5,13 @@
  * headers declare is left out); inside them every cursor is kept, so a
  * literal that a macro produced is still a node, with `spelled` false and
  * `macro` naming the definition it came from.
+ *
+ * One exception: a function of a project header (not a system header)
+ * that the main file calls is walked too, with the class around it when
+ * it is a constructor or a method, so that a launch wrapper a project
+ * keeps in a header (`ggml_cuda_kernel_launch(k, params, args...)` doing
+ * `k<<<params.block_nums, params.block_dims, ...>>>`) is followed as one
+ * in the file is. Its nodes are not `in_main`: no edit reaches them.
  */
 #include "frontend/ast.h"
 
@@ -149,13 +156,92 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 	return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* The declaration of a header's function the main file calls, walked
+ * with its class when it is a member: one more root. */
+static bool added_root(const fe_ast *a, CXCursor c)
+{
+	for (size_t i = 0; i < a->hroots.len; i++)
+		if (clang_equalCursors(a->n[a->hroots.items[i]].cur, c))
+			return true;
+	return false;
+}
+
+static int add_header_root(fe_ast *a, CXCursor ref)
+{
+	CXCursor t = clang_getSpecializedCursorTemplate(ref);
+	CXCursor d =
+	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
+	if (clang_Cursor_isNull(d))
+		return KT_OK;
+	CXSourceLocation loc = clang_getCursorLocation(d);
+	uint32_t off;
+	CXFile f;
+	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	if (!f || clang_Location_isInSystemHeader(loc) ||
+	    kt_fe_offset(a->tu, loc, &off))
+		return KT_OK;
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if (k == CXCursor_Constructor || k == CXCursor_CXXMethod)
+		d = clang_getCursorSemanticParent(d);
+	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return KT_OK;
+	if (added_root(a, d))
+		return KT_OK;
+	size_t first = a->len;
+	walk w = {a, -1, 1, 0};
+	visit(d, clang_getNullCursor(), &w);
+	if (!w.oom && a->len > first && kt_vec_push(&a->hroots, (int)first))
+		w.oom = 1;
+	for (size_t i = first; !w.oom && i < a->len; i++) {
+		a->n[i].in_header = true;
+		if (is_decl_kind(a->n[i].kind) &&
+		    kt_vec_push(&a->hdecls, (int)i))
+			w.oom = 1;
+	}
+	return w.oom ? KT_ENOMEM : KT_OK;
+}
+
+/* Adds the header functions (and classes) the main file's calls enter,
+ * and those their own calls enter: two levels, as launches are followed
+ * through two wrappers. */
+static int add_header_roots(fe_ast *a)
+{
+	size_t from = 0;
+	for (int level = 0; level < 2; level++) {
+		size_t n = a->len;
+		for (size_t i = from; i < n; i++) {
+			const fe_node *x = &a->n[i];
+			if (!(x->in_main || x->in_header) ||
+			    x->kind != CXCursor_CallExpr)
+				continue;
+			int rc = add_header_root(
+			    a, clang_getCursorReferenced(x->cur));
+			if (rc)
+				return rc;
+		}
+		from = n;
+	}
+	return KT_OK;
+}
+
 int fe_decl_of(const fe_ast *a, CXCursor c)
 {
 	if (clang_Cursor_isNull(c))
 		return -1;
 	uint32_t off;
-	if (!kt_fe_offset(a->tu, clang_getCursorLocation(c), &off))
+	if (!kt_fe_offset(a->tu, clang_getCursorLocation(c), &off)) {
+		/* a declaration of a walked header function or class */
+		if (a->hdecls.len == 0)
+			return -1;
+		CXCursor cc = clang_getCanonicalCursor(c);
+		for (size_t i = 0; i < a->hdecls.len; i++) {
+			const fe_node *d = &a->n[a->hdecls.items[i]];
+			if (clang_equalCursors(clang_getCanonicalCursor(d->cur),
+			                       cc))
+				return a->hdecls.items[i];
+		}
 		return -1;
+	}
 	enum CXCursorKind k = clang_getCursorKind(c);
 	for (size_t i = 0; i < a->decls.len; i++) {
 		const fe_node *d = &a->n[a->decls.items[i]];
@@ -209,7 +295,7 @@ int fe_ast_build(fe_ast *a, kt_tu *tu)
 	a->tu = tu;
 	walk w = {a, -1, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), visit, &w);
-	if (w.oom)
+	if (w.oom || add_header_roots(a))
 		return kt_error(KT_ENOMEM, "out of memory");
 	resolve(a);
 	return KT_OK;
@@ -221,6 +307,8 @@ void fe_ast_release(fe_ast *a)
 	kt_vec_release(&a->decls);
 	kt_vec_release(&a->macros);
 	kt_vec_release(&a->expansions);
+	kt_vec_release(&a->hroots);
+	kt_vec_release(&a->hdecls);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -19,6 +19,7 @@ typedef struct fe_node {
 	uint32_t b, e;                 /* expansion range in the main file */
 	bool in_main;                  /* b/e are valid */
 	bool spelled;     /* written here, not produced by a macro */
+	bool in_header;   /* in a header function the main file calls */
 	const char *name; /* spelling of decls, refs, calls, macros */
 	int op;           /* CXBinaryOperatorKind / CXUnaryOperatorKind */
 	bool is_int, is_float;
@@ -35,6 +36,8 @@ typedef struct fe_ast {
 	KT_VEC(int) decls;  /* nodes that are declarations, for ref lookup */
 	KT_VEC(int) macros; /* MacroDefinition nodes */
 	KT_VEC(int) expansions; /* MacroExpansion nodes */
+	KT_VEC(int) hroots;     /* walked header functions and classes */
+	KT_VEC(int) hdecls;     /* the declarations inside them */
 } fe_ast;
 
 int fe_ast_build(fe_ast *a, kt_tu *tu);

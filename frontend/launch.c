@@ -48,6 +48,12 @@ static bool is_config_call(const fe_node *x)
 	        !strcmp(x->name, "__cudaPushCallConfiguration"));
 }
 
+static bool is_ref_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_TypeRef || k == CXCursor_TemplateRef ||
+	       k == CXCursor_NamespaceRef;
+}
+
 /* The name of the function a call names; a call a template has not
  * resolved yet names its overload set. */
 static const char *call_name(const fe_ast *a, int n)
@@ -59,6 +65,11 @@ static const char *call_name(const fe_ast *a, int n)
 	       (a->n[c].kind == CXCursor_DeclRefExpr ||
 	        a->n[c].kind == CXCursor_UnexposedExpr))
 		c = a->n[c].first;
+	/* a qualified name (`std::forward<A>`): the set after the
+	 * namespace and template references */
+	while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef &&
+	       is_ref_kind(a->n[c].kind))
+		c = a->n[c].next;
 	return c >= 0 && a->n[c].kind == CXCursor_OverloadedDeclRef
 	           ? a->n[c].name
 	           : "";
@@ -80,12 +91,6 @@ static int callee_decl(const fe_ast *a, int n)
 	}
 	CXCursor t = clang_getSpecializedCursorTemplate(ref);
 	return fe_decl_of(a, clang_Cursor_isNull(t) ? ref : t);
-}
-
-static bool is_ref_kind(enum CXCursorKind k)
-{
-	return k == CXCursor_TypeRef || k == CXCursor_TemplateRef ||
-	       k == CXCursor_NamespaceRef;
 }
 
 /* A call of an operator member (`obj(args)`, `a = b`): its first child is
@@ -131,6 +136,28 @@ static int field_index(const fe_ast *a, int field)
 	return i;
 }
 
+/* Whether some statement assigns var (`var = E`, `var += E`). */
+static bool assigned(const fe_ast *a, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		bool compound;
+		int lhs = fe_strip(a, fe_assign_lhs(a, (int)i, &compound));
+		if (lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		    a->n[lhs].ref == var)
+			return true;
+	}
+	return false;
+}
+
+/* A call that copies or moves an object: its one argument is the value. */
+static bool copy_construct(const fe_node *x)
+{
+	CXCursor ref = clang_getCursorReferenced(x->cur);
+	return clang_getCursorKind(ref) == CXCursor_Constructor &&
+	       (clang_CXXConstructor_isCopyConstructor(ref) ||
+	        clang_CXXConstructor_isMoveConstructor(ref));
+}
+
 /* `field` (a MemberRefExpr) names a member of the object itself. */
 static bool own_member(const fe_ast *a, int n)
 {
@@ -147,6 +174,8 @@ static bool inside(const fe_ast *a, int n, int fn)
 }
 
 static int resolve(const fe_ast *a, int n, frame *fr, frame **at, int depth);
+static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
+                        frame **at, int depth);
 
 /* The value an object's field was given: an aggregate's element, or a
  * constructor's member initialiser (its parameters bound to the
@@ -198,6 +227,34 @@ static int resolve(const fe_ast *a, int n, frame *fr, frame **at, int depth)
 		return resolve(a, fe_def_before(a, d, x->b), fr, at, depth + 1);
 	if (own_member(a, s) && fr->obj >= 0)
 		return field_value(a, d, fr, at, depth);
+	if (x->kind == CXCursor_DeclRefExpr && d >= 0 &&
+	    a->n[d].kind == CXCursor_VarDecl && a->n[d].in_header &&
+	    fe_ancestor(a, d, a->n[fr->fn].kind) == fr->fn && !assigned(a, d) &&
+	    fe_var_init(a, d) >= 0)
+		/* a local of a header function, never assigned: its
+		 * initialiser (no offsets there to order assignments by) */
+		return resolve(a, fe_var_init(a, d), fr, at, depth + 1);
+	if (x->kind == CXCursor_MemberRefExpr && !own_member(a, s) &&
+	    x->first >= 0) {
+		/* `p.field` of an object the caller passed in */
+		frame *bat = NULL;
+		int base = resolve(a, x->first, fr, &bat, depth + 1);
+		int r = base >= 0 && fe_strip(a, base) != fe_strip(a, x->first)
+		            ? member_value(a, base, x->name, bat, at, depth + 1)
+		            : -1;
+		if (r >= 0)
+			return r;
+		*at = fr;
+	}
+	if (x->kind == CXCursor_CallExpr && copy_construct(x) &&
+	    x->first >= 0 && a->n[x->first].next < 0)
+		/* a copy of an object (a `const dim3 &` stored in a field) */
+		return resolve(a, x->first, fr, at, depth + 1);
+	if (x->kind == CXCursor_CallExpr &&
+	    !strcmp(call_name(a, s), "forward") && call_arg(a, s, 1) < 0 &&
+	    call_arg(a, s, 0) >= 0)
+		/* std::forward<A>(a): a itself */
+		return resolve(a, call_arg(a, s, 0), fr, at, depth + 1);
 	return n;
 }
 
@@ -278,6 +335,65 @@ static int var_member(const fe_ast *a, int var, const char *name,
 	return member_value(a, init, name, fr, at, depth + 1);
 }
 
+/* Field `name` of an object a constructor call makes: the constructor's
+ * member initialiser for it, its parameters bound to the call's
+ * arguments. */
+static int ctor_member(const fe_ast *a, int call, const char *name, frame *fr,
+                       frame **at, int depth)
+{
+	int ctor = callee_decl(a, call);
+	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+		return -1;
+	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
+		    !strcmp(a->n[c].name, name)) {
+			frame cf = {ctor, call, -1, fr};
+			int r = resolve(a, a->n[c].next, &cf, at, depth + 1);
+			/* the frame on this stack cannot be returned */
+			return *at == &cf ? -1 : r;
+		}
+	return -1;
+}
+
+/* Whether node n lies inside node root. */
+static bool below(const fe_ast *a, int n, int root)
+{
+	for (; n >= 0; n = a->n[n].parent)
+		if (n == root)
+			return true;
+	return false;
+}
+
+/* Field `name` of field `f` of an object a constructor call makes, as the
+ * constructor's body sets it (`f.name = E`, the last such statement):
+ * `cfg.blockDim = params.block_dims` in a launch helper's constructor. */
+static int ctor_body_member(const fe_ast *a, int call, const char *f,
+                            const char *name, frame *fr, frame **at, int depth)
+{
+	int ctor = callee_decl(a, call);
+	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+		return -1;
+	int best = -1;
+	for (size_t i = (size_t)ctor + 1; i < a->len && below(a, (int)i, ctor);
+	     i++) {
+		bool compound;
+		int lhs = fe_strip(a, fe_assign_lhs(a, (int)i, &compound));
+		if (lhs < 0 || compound ||
+		    a->n[lhs].kind != CXCursor_MemberRefExpr ||
+		    strcmp(a->n[lhs].name, name))
+			continue;
+		int base = fe_strip(a, a->n[lhs].first);
+		if (base >= 0 && own_member(a, base) &&
+		    !strcmp(a->n[base].name, f))
+			best = a->n[i].last;
+	}
+	if (best < 0)
+		return -1;
+	frame cf = {ctor, call, -1, fr};
+	int r = resolve(a, best, &cf, at, depth + 1);
+	return *at == &cf ? -1 : r;
+}
+
 /* The value of field `name` of the record that expression n gives. */
 static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
                         frame **at, int depth)
@@ -292,6 +408,18 @@ static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
 	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
 	    a->n[x->ref].kind == CXCursor_VarDecl)
 		return var_member(a, x->ref, name, x->b, fr, at, depth);
+	if (x->kind == CXCursor_CallExpr)
+		return ctor_member(a, n, name, fr, at, depth);
+	if (x->kind == CXCursor_MemberRefExpr && !own_member(a, n) &&
+	    x->first >= 0) {
+		/* `obj.f.name` for an object a constructor call made */
+		frame *oat = NULL;
+		int obj =
+		    fe_strip(a, resolve(a, x->first, fr, &oat, depth + 1));
+		if (obj >= 0 && a->n[obj].kind == CXCursor_CallExpr)
+			return ctor_body_member(a, obj, x->name, name, oat, at,
+			                        depth + 1);
+	}
 	frame *in = fr;
 	int r = resolve(a, n, fr, &in, depth + 1);
 	if (fe_strip(a, r) == n || r < 0)
@@ -690,7 +818,10 @@ int fe_find_launches(finder *F)
 	fe_ast *a = F->a;
 	for (size_t i = 0; i < a->len; i++) {
 		shape s;
-		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		/* a launch in the file, or in a header function it calls
+		 * (whose kernel is then one of the function's parameters) */
+		if (a->n[i].kind != CXCursor_CallExpr ||
+		    !(a->n[i].in_main || a->n[i].in_header) ||
 		    !launch_shape(a, (int)i, &s))
 			continue;
 		int rc = follow(F, &s, NULL, NULL, 0);
