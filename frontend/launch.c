@@ -394,6 +394,76 @@ static int ctor_body_member(const fe_ast *a, int call, const char *f,
 	return *at == &cf ? -1 : r;
 }
 
+/* Field `name` of what a function call returns, when the function
+ * returns one local (`auto c = cudaLaunchConfig_t{}; c.blockDim = b;
+ * return c;`): the last `local.name = E` before the return. */
+static int returned_member(const fe_ast *a, int call, const char *name,
+                           frame *fr, frame **at, int depth)
+{
+	int fn = callee_decl(a, call);
+	if (fn < 0 || a->n[fn].kind == CXCursor_Constructor)
+		return -1;
+	int var = -1, nret = 0, best = -1;
+	for (size_t i = (size_t)fn + 1; i < a->len && below(a, (int)i, fn);
+	     i++) {
+		if (a->n[i].kind != CXCursor_ReturnStmt)
+			continue;
+		int e = fe_strip(a, a->n[i].first);
+		if (e >= 0 && a->n[e].kind == CXCursor_CallExpr &&
+		    copy_construct(&a->n[e]) && a->n[e].first >= 0)
+			e = fe_strip(a, a->n[e].first); /* `return c;` copies */
+		nret++;
+		var = e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr &&
+		              a->n[e].ref >= 0 &&
+		              a->n[a->n[e].ref].kind == CXCursor_VarDecl &&
+		              below(a, a->n[e].ref, fn)
+		          ? a->n[e].ref
+		          : -1;
+	}
+	if (nret != 1 || var < 0)
+		return -1;
+	for (size_t i = (size_t)fn + 1; i < a->len && below(a, (int)i, fn);
+	     i++) {
+		bool compound;
+		int lhs = fe_strip(a, fe_assign_lhs(a, (int)i, &compound));
+		if (lhs < 0 || a->n[lhs].kind != CXCursor_MemberRefExpr ||
+		    strcmp(a->n[lhs].name, name))
+			continue;
+		int base = fe_strip(a, a->n[lhs].first);
+		if (base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr &&
+		    a->n[base].ref == var)
+			best = compound ? -2 : a->n[i].last;
+	}
+	if (best < 0)
+		return -1;
+	frame cf = {fn, call, -1, fr};
+	int r = resolve(a, best, &cf, at, depth + 1);
+	return *at == &cf ? -1 : r;
+}
+
+/* Field `name` of the object's own field `field` (frame fr calls into a
+ * member of an object made by a constructor call): member_value of the
+ * constructor's initialiser of that field, in the constructor's frame. */
+static int own_field_member(const fe_ast *a, int field, const char *name,
+                            frame *fr, frame **at, int depth)
+{
+	int obj = fr->obj;
+	int ctor =
+	    a->n[obj].kind == CXCursor_CallExpr ? callee_decl(a, obj) : -1;
+	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+		return -1;
+	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
+		    fe_decl_of(a, clang_getCursorReferenced(a->n[c].cur)) ==
+		        field) {
+			frame cf = {ctor, obj, -1, fr->up};
+			int r = member_value(a, a->n[c].next, name, &cf, at,
+			                     depth + 1);
+			return *at == &cf ? -1 : r;
+		}
+	return -1;
+}
+
 /* The value of field `name` of the record that expression n gives. */
 static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
                         frame **at, int depth)
@@ -408,8 +478,15 @@ static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
 	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
 	    a->n[x->ref].kind == CXCursor_VarDecl)
 		return var_member(a, x->ref, name, x->b, fr, at, depth);
-	if (x->kind == CXCursor_CallExpr)
-		return ctor_member(a, n, name, fr, at, depth);
+	if (x->kind == CXCursor_CallExpr) {
+		int r = ctor_member(a, n, name, fr, at, depth);
+		return r >= 0 ? r : returned_member(a, n, name, fr, at, depth);
+	}
+	if (own_member(a, n) && fr && fr->obj >= 0) {
+		int r = own_field_member(a, x->ref, name, fr, at, depth);
+		if (r >= 0)
+			return r;
+	}
 	if (x->kind == CXCursor_MemberRefExpr && !own_member(a, n) &&
 	    x->first >= 0) {
 		/* `obj.f.name` for an object a constructor call made */
