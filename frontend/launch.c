@@ -837,6 +837,32 @@ static int add_launch(finder *F, const shape *s, int k, int kx, frame *fr)
 	return KT_OK;
 }
 
+/* `o.m(...)` where every return of method m is `return *this;` (a
+ * setter that chains, `LaunchKernel(...).enable_pdl(on)`): o; else -1. */
+static int self_call_base(const fe_ast *a, int call)
+{
+	int m =
+	    a->n[call].kind == CXCursor_CallExpr ? callee_decl(a, call) : -1;
+	int callee = fe_strip(a, a->n[call].first);
+	if (m < 0 || a->n[m].kind != CXCursor_CXXMethod || callee < 0 ||
+	    a->n[callee].kind != CXCursor_MemberRefExpr)
+		return -1;
+	int nret = 0;
+	for (size_t i = (size_t)m + 1; i < a->len && below(a, (int)i, m); i++) {
+		if (a->n[i].kind != CXCursor_ReturnStmt)
+			continue;
+		int e = fe_strip(a, a->n[i].first);
+		int t = e >= 0 && a->n[e].kind == CXCursor_UnaryOperator &&
+		                a->n[e].op == CXUnaryOperator_Deref
+		            ? fe_strip(a, a->n[e].first)
+		            : -1;
+		if (t < 0 || a->n[t].kind != CXCursor_CXXThisExpr)
+			return -1;
+		nret++;
+	}
+	return nret > 0 ? fe_strip(a, a->n[callee].first) : -1;
+}
+
 static int follow(finder *F, const shape *s, frame *inner, frame *last,
                   int level);
 
@@ -874,9 +900,16 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 			    a->n[obj].ref >= 0)
 				obj =
 				    fe_strip(a, fe_var_init(a, a->n[obj].ref));
-			while (obj >= 0 &&
-			       a->n[obj].kind == CXCursor_CXXFunctionalCastExpr)
-				obj = fe_strip(a, a->n[obj].last);
+			for (int hop = 0; obj >= 0 && hop < MAX_DEPTH; hop++) {
+				int base = self_call_base(a, obj);
+				if (a->n[obj].kind ==
+				    CXCursor_CXXFunctionalCastExpr)
+					obj = fe_strip(a, a->n[obj].last);
+				else if (base >= 0)
+					obj = base;
+				else
+					break;
+			}
 		}
 		frame f = {fn, (int)i, obj, NULL};
 		if (last)

@@ -1,6 +1,7 @@
 // A kernel launched through a launcher object from a header
 // (launch_object.h): the block size given to the object's constructor
-// reaches cudaLaunchKernelEx through the config a static function returns.
+// reaches cudaLaunchKernelEx through the config a static function returns,
+// past a setter that returns the object itself.
 #include "launch_object.h"
 
 constexpr int kBlock = 256;
@@ -14,5 +15,6 @@ __global__ void add_one(int *dst, const int *src, int n)
 
 void run(int *dst, const int *src, int n, cudaStream_t stream)
 {
-	Launch((n + kBlock - 1) / kBlock, kBlock, stream)(add_one, dst, src, n);
+	Launch((n + kBlock - 1) / kBlock, kBlock, stream)
+	    .enable_pdl(n > 4096)(add_one, dst, src, n);
 }

@@ -10,6 +10,11 @@ struct Launch {
 	    : m_config(make_config(grid, block, stream))
 	{
 	}
+	Launch &enable_pdl(bool on)
+	{
+		m_pdl = on;
+		return *this;
+	}
 	template <typename K, typename... Args>
 	void operator()(K kernel, Args &&...args) const
 	{
@@ -29,4 +34,5 @@ struct Launch {
 		return config;
 	}
 	cudaLaunchConfig_t m_config;
+	bool m_pdl = false;
 };

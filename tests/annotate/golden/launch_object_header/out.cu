@@ -1,6 +1,7 @@
 // A kernel launched through a launcher object from a header
 // (launch_object.h): the block size given to the object's constructor
-// reaches cudaLaunchKernelEx through the config a static function returns.
+// reaches cudaLaunchKernelEx through the config a static function returns,
+// past a setter that returns the object itself.
 #ifndef __CUDACC_RTC__
 #include "launch_object.h"
 #else
@@ -17,10 +18,12 @@ namespace std { using namespace cuda::std; }
 struct Launch {
 	
 	
+	
 
       private:
 	
 	cudaLaunchConfig_t m_config;
+	bool m_pdl = false;
 };
 #endif
 
@@ -53,6 +56,7 @@ __global__ void add_one(int *dst, const int *src, int n)
 #ifndef __CUDACC_RTC__
 void run(int *dst, const int *src, int n, cudaStream_t stream)
 {
-	Launch(((((n + kBlock - 1) / kBlock) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), kBlock, stream)(add_one, dst, src, n);
+	Launch(((((n + kBlock - 1) / kBlock) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), kBlock, stream)
+	    .enable_pdl(n > 4096)(add_one, dst, src, n);
 }
 #endif
