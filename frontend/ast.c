@@ -14,6 +14,7 @@
  * in the file is. Its nodes are not `in_main`: no edit reaches them.
  */
 #include "frontend/ast.h"
+#include "util/cuda.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +167,46 @@ static bool added_root(const fe_ast *a, CXCursor c)
 	return false;
 }
 
-static int add_header_root(fe_ast *a, CXCursor ref)
+/* Whether a cursor's subtree holds a kernel launch: `<<<>>>` or one of
+ * the runtime's launch calls. */
+static enum CXChildVisitResult find_launch(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	/* in a template, a dependent call names an overload set */
+	if (k == CXCursor_CallExpr || k == CXCursor_OverloadedDeclRef ||
+	    k == CXCursor_DeclRefExpr) {
+		CXString s = clang_getCursorSpelling(c);
+		const char *n = clang_getCString(s);
+		bool hit = n && (!strcmp(n, "cudaConfigureCall") ||
+		                 !strcmp(n, "__cudaPushCallConfiguration") ||
+		                 !strncmp(n, "cudaLaunch", 10));
+		clang_disposeString(s);
+		if (hit) {
+			*(bool *)data = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A header of the CUDA toolkit: its functions are not a project's
+ * wrappers (dim3's constructors, cudaMalloc's templates). */
+static bool toolkit_header(CXFile f)
+{
+	CXString s = clang_getFileName(f);
+	const char *n = clang_getCString(s);
+	const char *root = kt_cuda_root();
+	size_t len = strlen(root);
+	bool r =
+	    n && (!strncmp(n, root, len) || strstr(n, "/cuda/include/") ||
+	          strstr(n, "/lib/clang/") || strstr(n, "/include/clang/"));
+	clang_disposeString(s);
+	return r;
+}
+
+static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 {
 	CXCursor t = clang_getSpecializedCursorTemplate(ref);
 	CXCursor d =
@@ -178,11 +218,18 @@ static int add_header_root(fe_ast *a, CXCursor ref)
 	CXFile f;
 	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
 	if (!f || clang_Location_isInSystemHeader(loc) ||
-	    kt_fe_offset(a->tu, loc, &off))
+	    kt_fe_offset(a->tu, loc, &off) || toolkit_header(f))
 		return KT_OK;
 	enum CXCursorKind k = clang_getCursorKind(d);
-	if (k == CXCursor_Constructor || k == CXCursor_CXXMethod)
-		d = clang_getCursorSemanticParent(d);
+	bool launches = false;
+	clang_visitChildren(d, find_launch, &launches);
+	if (launches_only && !launches)
+		return KT_OK;
+	CXCursor parent = clang_getCursorSemanticParent(d);
+	enum CXCursorKind pk = clang_getCursorKind(parent);
+	if (pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl ||
+	    pk == CXCursor_ClassTemplate)
+		d = parent; /* a member: its class, constructors and all */
 	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
 		return KT_OK;
 	if (added_root(a, d))
@@ -201,25 +248,34 @@ static int add_header_root(fe_ast *a, CXCursor ref)
 	return w.oom ? KT_ENOMEM : KT_OK;
 }
 
-/* Adds the header functions (and classes) the main file's calls enter,
- * and those their own calls enter: two levels, as launches are followed
- * through two wrappers. */
+/* Adds the header functions that launch a kernel (wrappers) and that the
+ * main file's calls enter, then the functions and classes those wrappers'
+ * calls and the main file's constructions enter once wrappers exist (a
+ * parameter struct's constructor, a config's maker). */
 static int add_header_roots(fe_ast *a)
 {
-	size_t from = 0;
-	for (int level = 0; level < 2; level++) {
-		size_t n = a->len;
-		for (size_t i = from; i < n; i++) {
-			const fe_node *x = &a->n[i];
-			if (!(x->in_main || x->in_header) ||
-			    x->kind != CXCursor_CallExpr)
-				continue;
-			int rc = add_header_root(
-			    a, clang_getCursorReferenced(x->cur));
-			if (rc)
-				return rc;
-		}
-		from = n;
+	size_t main_len = a->len;
+	for (size_t i = 0; i < main_len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!x->in_main || x->kind != CXCursor_CallExpr)
+			continue;
+		int rc =
+		    add_header_root(a, clang_getCursorReferenced(x->cur), true);
+		if (rc)
+			return rc;
+	}
+	if (a->hroots.len == 0)
+		return KT_OK;
+	size_t n = a->len;
+	for (size_t i = 0; i < n; i++) {
+		const fe_node *x = &a->n[i];
+		if (!(x->in_main || x->in_header) ||
+		    x->kind != CXCursor_CallExpr)
+			continue;
+		int rc = add_header_root(a, clang_getCursorReferenced(x->cur),
+		                         false);
+		if (rc)
+			return rc;
 	}
 	return KT_OK;
 }
