@@ -179,8 +179,13 @@ static int edit_all(kt_str *s, gram *g, const kt_model *m,
 	return apply_edits(s, g, e, 2 * m->nparams);
 }
 
-int kt_template_apply(char **out, const kt_template *t, const kt_model *m,
-                      const kt_value *values, kt_diags *diags)
+/* What one edit of a template's text does: its edits, into s. */
+typedef int (*edit_fn)(kt_str *s, gram *g, const kt_model *m, const void *arg);
+
+/* Runs fn over t's text with a grammar set up as the parser reads it; the
+ * edited text in *out (the caller's). */
+static int edit_template(char **out, const kt_template *t, const kt_model *m,
+                         edit_fn fn, const void *arg, kt_diags *diags)
 {
 	kt_arena arena;
 	kt_diags scratch;
@@ -195,12 +200,11 @@ int kt_template_apply(char **out, const kt_template *t, const kt_model *m,
 	          .textlen = strlen(t->source)};
 	int rc;
 	if (setjmp(g.oom)) {
-		rc = kt_error(KT_ENOMEM, "out of memory applying to '%s'",
-		              t->path);
+		rc = kt_error(KT_ENOMEM, "out of memory editing '%s'", t->path);
 		goto done;
 	}
 	gram_index_lines(&g);
-	rc = edit_all(&s, &g, m, values);
+	rc = fn(&s, &g, m, arg);
 	if (!rc && !(*out = kt_str_detach(&s)))
 		rc = kt_error(KT_ENOMEM, "out of memory");
 done:
@@ -208,6 +212,17 @@ done:
 	kt_diags_release(&scratch);
 	kt_arena_release(&arena);
 	return rc;
+}
+
+static int apply_values(kt_str *s, gram *g, const kt_model *m, const void *arg)
+{
+	return edit_all(s, g, m, arg);
+}
+
+int kt_template_apply(char **out, const kt_template *t, const kt_model *m,
+                      const kt_value *values, kt_diags *diags)
+{
+	return edit_template(out, t, m, apply_values, values, diags);
 }
 
 /* ---- narrowing domains (kt_template_restrict) ---- */
@@ -289,33 +304,14 @@ static int restrict_all(kt_str *s, gram *g, const kt_model *m,
 	return apply_edits(s, g, e, n);
 }
 
+static int restrict_values(kt_str *s, gram *g, const kt_model *m,
+                           const void *arg)
+{
+	return restrict_all(s, g, m, arg);
+}
+
 int kt_template_restrict(char **out, const kt_template *t, const kt_model *m,
                          const bool *const *keep)
 {
-	kt_arena arena;
-	kt_diags scratch;
-	kt_str s = KT_STR_INIT;
-	*out = NULL;
-	kt_arena_init(&arena);
-	kt_diags_init(&scratch);
-	gram g = {.arena = &arena,
-	          .diags = &scratch,
-	          .file = t->path,
-	          .text = t->source,
-	          .textlen = strlen(t->source)};
-	int rc;
-	if (setjmp(g.oom)) {
-		rc = kt_error(KT_ENOMEM, "out of memory narrowing '%s'",
-		              t->path);
-		goto done;
-	}
-	gram_index_lines(&g);
-	rc = restrict_all(&s, &g, m, keep);
-	if (!rc && !(*out = kt_str_detach(&s)))
-		rc = kt_error(KT_ENOMEM, "out of memory");
-done:
-	kt_str_release(&s);
-	kt_diags_release(&scratch);
-	kt_arena_release(&arena);
-	return rc;
+	return edit_template(out, t, m, restrict_values, keep, NULL);
 }
