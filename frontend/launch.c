@@ -177,6 +177,16 @@ static int resolve(const fe_ast *a, int n, frame *fr, frame **at, int depth);
 static int member_value(const fe_ast *a, int n, const char *name, frame *fr,
                         frame **at, int depth);
 
+/* n resolved inside function fn, entered by call from frame fr: -1 when
+ * the result stays inside fn (its frame cannot outlive this call). */
+static int resolve_inside(const fe_ast *a, int n, int fn, int call, frame *fr,
+                          frame **at, int depth)
+{
+	frame cf = {fn, call, -1, fr};
+	int r = resolve(a, n, &cf, at, depth + 1);
+	return *at == &cf ? -1 : r;
+}
+
 /* The value an object's field was given: an aggregate's element, or a
  * constructor's member initialiser (its parameters bound to the
  * construction's arguments). */
@@ -195,10 +205,8 @@ static int field_value(const fe_ast *a, int field, frame *fr, frame **at,
 		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
 		    fe_decl_of(a, clang_getCursorReferenced(a->n[c].cur)) ==
 		        field) {
-			frame cf = {ctor, obj, -1, fr->up};
-			int r = resolve(a, a->n[c].next, &cf, at, depth + 1);
-			/* the frame on this stack cannot be returned */
-			return *at == &cf ? -1 : r;
+			return resolve_inside(a, a->n[c].next, ctor, obj,
+			                      fr->up, at, depth);
 		}
 	return -1;
 }
@@ -347,10 +355,8 @@ static int ctor_member(const fe_ast *a, int call, const char *name, frame *fr,
 	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
 		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
 		    !strcmp(a->n[c].name, name)) {
-			frame cf = {ctor, call, -1, fr};
-			int r = resolve(a, a->n[c].next, &cf, at, depth + 1);
-			/* the frame on this stack cannot be returned */
-			return *at == &cf ? -1 : r;
+			return resolve_inside(a, a->n[c].next, ctor, call, fr,
+			                      at, depth);
 		}
 	return -1;
 }
@@ -387,11 +393,8 @@ static int ctor_body_member(const fe_ast *a, int call, const char *f,
 		    !strcmp(a->n[base].name, f))
 			best = a->n[i].last;
 	}
-	if (best < 0)
-		return -1;
-	frame cf = {ctor, call, -1, fr};
-	int r = resolve(a, best, &cf, at, depth + 1);
-	return *at == &cf ? -1 : r;
+	return best < 0 ? -1
+	                : resolve_inside(a, best, ctor, call, fr, at, depth);
 }
 
 /* Field `name` of what a function call returns, when the function
@@ -434,11 +437,7 @@ static int returned_member(const fe_ast *a, int call, const char *name,
 		    a->n[base].ref == var)
 			best = compound ? -2 : a->n[i].last;
 	}
-	if (best < 0)
-		return -1;
-	frame cf = {fn, call, -1, fr};
-	int r = resolve(a, best, &cf, at, depth + 1);
-	return *at == &cf ? -1 : r;
+	return best < 0 ? -1 : resolve_inside(a, best, fn, call, fr, at, depth);
 }
 
 /* Field `name` of the object's own field `field` (frame fr calls into a

@@ -170,19 +170,9 @@ static const char *const reserved[] = {
     "ceil",      "round",    NULL,
 };
 
-static bool is_ident(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 static void check_name(ck *c, const char *path, const char *s)
 {
-	if (!is_ident(s)) {
+	if (!kt_is_ident(s)) {
 		fail(c, path, "'%s' is not a C identifier", s ? s : "");
 		return;
 	}

@@ -16,6 +16,7 @@
  * blocks of 256 threads).
  */
 #include "rewriter/rewriter.h"
+#include "util/str.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -78,16 +79,6 @@ static bool replaced(const kt_plan *p, const bool *on, size_t b, size_t e)
 	return false;
 }
 
-static bool is_name(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 /* An integer literal's value (suffixes allowed); false if tok is not one. */
 static bool int_value(const char *t, size_t b, size_t e, long long *v)
 {
@@ -124,7 +115,7 @@ int kt_rw_untied(kt_rw_untie *out, const kt_plan *p, const bool *on,
 	/* a name replaced at one use and left at another */
 	for (size_t u = 0; u < pp->nuses && !out->name; u++) {
 		const char *name = pp->uses[u].text;
-		if (!is_name(name))
+		if (!kt_is_ident(name))
 			continue;
 		size_t at = 0, b, e;
 		while (next_token(f->text, f->len, &at, &b, &e))

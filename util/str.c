@@ -1,6 +1,8 @@
 /* str.c - the string buffer of str.h. */
 #include "util/str.h"
 
+#include <ctype.h>
+
 #include "ktc/common.h"
 
 #include <stdio.h>
@@ -113,4 +115,14 @@ void kt_str_truncate(kt_str *s, size_t len)
 		s->len = len;
 		s->ptr[len] = '\0';
 	}
+}
+
+bool kt_is_ident(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
 }

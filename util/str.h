@@ -8,6 +8,7 @@
 #define KTC_UTIL_STR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct kt_str {
@@ -34,6 +35,10 @@ int kt_str_addc(kt_str *s, char c);
 int kt_str_addf(kt_str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int kt_str_vaddf(kt_str *s, const char *fmt, va_list ap);
+
+/* Whether s is a C identifier (a letter or '_', then letters, digits and
+ * '_'); false for NULL. */
+bool kt_is_ident(const char *s);
 void kt_str_truncate(kt_str *s, size_t len);
 
 #endif
