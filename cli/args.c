@@ -1,7 +1,10 @@
 /* args.c - argument parsing shared by the commands (args.h). */
 #include "cli/args.h"
 
+#include "ktc/eval.h"
+
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +76,48 @@ void cli_space_limit_hint(const char *cmd, int rc, bool interrupted, long n)
 		        "%s: the limit is --space-limit %ld; --space-limit 0 "
 		        "removes it\n",
 		        cmd, n);
+}
+
+const kt_model *cli_pick_model(const kt_template *t, const char *kernel,
+                               const char *cmd, int *status)
+{
+	const kt_model *m = kt_template_model(t, kernel);
+	if (m)
+		return m;
+	if (kernel)
+		fprintf(stderr, "%s: no annotated kernel '%s' in '%s'\n", cmd,
+		        kernel, t->path);
+	else if (t->nmodels == 0)
+		fprintf(stderr, "%s: no '#pragma kt' kernel in '%s'\n", cmd,
+		        t->path);
+	else
+		fprintf(stderr,
+		        "%s: '%s' has %zu kernels; name one with --kernel\n",
+		        cmd, t->path, t->nmodels);
+	*status = t->nmodels > 1 && !kernel ? 2 : 1;
+	return NULL;
+}
+
+const char *cli_default_backend(const char *path)
+{
+	const char *names = kt_backend_names();
+	size_t n = strlen(path);
+	if (n > 3 && !strcmp(path + n - 3, ".cl") && strstr(names, "opencl"))
+		return "opencl";
+	if (strstr(names, "cuda"))
+		return "cuda";
+	if (strstr(names, "opencl"))
+		return "opencl";
+	return NULL;
+}
+
+void cli_catch_signals(void (*fn)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn ? fn : SIG_DFL;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }

@@ -18,6 +18,22 @@ int cli_parse_number(const char *text, kt_value *out);
 int cli_problem_values(kt_value *vals, const kt_model *m,
                        const char *const *defs, int ndefs, const char *cmd);
 
+/*
+ * The model of t that kernel names, or the only one when kernel is NULL;
+ * otherwise NULL after a message prefixed with cmd, with *status 2 when t
+ * has several kernels and none was named (usage), else 1.
+ */
+const kt_model *cli_pick_model(const kt_template *t, const char *kernel,
+                               const char *cmd, int *status);
+
+/* The backend when none is named: opencl for a .cl file where it is
+ * built, else cuda, else opencl; NULL when neither is built in. */
+const char *cli_default_backend(const char *path);
+
+/* SIGINT and SIGTERM call fn once; the second one kills (SA_RESETHAND).
+ * fn NULL puts the defaults back. */
+void cli_catch_signals(void (*fn)(int));
+
 /* --space-limit N as kt_space_limits.max_bindings takes it (0: none). */
 uint64_t cli_space_limit(long n);
 

@@ -203,36 +203,9 @@ static int write_narrowed(const kt_template *t, const kt_model *m,
 	return rc ? 1 : 0;
 }
 
-static const kt_model *pick_model(const kt_template *t, const options *o,
-                                  const char *path, int *status)
-{
-	const kt_model *m = kt_template_model(t, o->kernel);
-	if (m)
-		return m;
-	if (o->kernel)
-		fprintf(stderr, "ktc check: no annotated kernel '%s' in '%s'\n",
-		        o->kernel, path);
-	else if (t->nmodels == 0)
-		fprintf(stderr, "ktc check: no '#pragma kt' kernel in '%s'\n",
-		        path);
-	else
-		fprintf(stderr,
-		        "ktc check: '%s' has %zu kernels; name one with "
-		        "--kernel\n",
-		        path, t->nmodels);
-	*status = t->nmodels > 1 && !o->kernel ? 2 : 1;
-	return NULL;
-}
-
 static const char *backend_for(const options *o, const char *path)
 {
-	if (o->backend)
-		return o->backend;
-	const char *names = kt_backend_names();
-	size_t n = strlen(path);
-	if (n > 3 && !strcmp(path + n - 3, ".cl") && strstr(names, "opencl"))
-		return "opencl";
-	return strstr(names, "cuda") ? "cuda" : NULL;
+	return o->backend ? o->backend : cli_default_backend(path);
 }
 
 static int run(const options *o, const char *path)
@@ -250,7 +223,7 @@ static int run(const options *o, const char *path)
 		kt_diags_release(&diags);
 		return 1;
 	}
-	const kt_model *m = pick_model(t, o, path, &status);
+	const kt_model *m = cli_pick_model(t, o->kernel, "ktc check", &status);
 	const char *name = m ? backend_for(o, path) : NULL;
 	if (m && !name) {
 		fprintf(stderr,
@@ -312,7 +285,7 @@ int cmd_check(int argc, char **argv)
 	        "the kernel to check (needed when FILE has several)"),
 	    KT_OPT_STRING_('b', "backend", &o.backend, "NAME",
 	                   "cuda or opencl (default: opencl for a .cl file, "
-	                   "else cuda)"),
+	                   "else a GPU backend)"),
 	    KT_OPT_STRING_('o', "output", &o.out, "FILE",
 	                   "write the template with the failing values taken "
 	                   "out of their domains"),
@@ -355,12 +328,6 @@ int cmd_check(int argc, char **argv)
 		                "--seed >= 0, --timeout from 0 to 1000000\n");
 		return 2;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_catch_signals(on_signal);
 	return run(&o, argv[0]);
 }

@@ -58,21 +58,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-/*
- * While the spaces are built, the first SIGINT/SIGTERM stops the build with
- * a message (a second one kills); catch false puts the defaults back.
- */
-static void catch_signals(bool catch)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = catch ? on_signal : SIG_DFL;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -603,7 +588,9 @@ static int build_all(report *r, size_t n, const options *o, kt_diags *d)
 	int status = 0;
 	kt_space_limits lim = {.max_bindings = cli_space_limit(o->space_limit),
 	                       .stop = &stop_requested};
-	catch_signals(true);
+	/* while the spaces are built, SIGINT/SIGTERM stops the build with
+	 * a message */
+	cli_catch_signals(on_signal);
 	for (size_t i = 0; i < n; i++) {
 		double t0 = now_ms();
 		int rc = kt_space_build_limited(&r[i].s, r[i].m, r[i].problem,
@@ -622,7 +609,7 @@ static int build_all(report *r, size_t n, const options *o, kt_diags *d)
 		if (stop_requested)
 			break;
 	}
-	catch_signals(false);
+	cli_catch_signals(NULL);
 	if (stop_requested && !status)
 		fprintf(stderr, "ktc space: interrupted\n");
 	status |= stop_requested;

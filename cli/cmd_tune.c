@@ -57,18 +57,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-/* The first SIGINT/SIGTERM asks for a clean stop; a second one kills. */
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /* ---- parsing ------------------------------------------------------------ */
 
 /*
@@ -81,15 +69,7 @@ static const char *pick_backend(const options *o, const char *path)
 		return o->backend;
 	if (o->from)
 		return "sim";
-	const char *names = kt_backend_names();
-	size_t n = strlen(path);
-	if (n > 3 && !strcmp(path + n - 3, ".cl") && strstr(names, "opencl"))
-		return "opencl";
-	if (strstr(names, "cuda"))
-		return "cuda";
-	if (strstr(names, "opencl"))
-		return "opencl";
-	return NULL;
+	return cli_default_backend(path);
 }
 
 /* ---- the default cache path ------------------------------------------- */
@@ -305,23 +285,10 @@ static int open_template(session *s, const char *path, const options *o)
 			fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
 	}
-	s->m = kt_template_model(s->t, o->kernel);
-	if (!s->m) {
-		if (o->kernel)
-			fprintf(stderr,
-			        "ktc tune: no annotated kernel '%s' in '%s'\n",
-			        o->kernel, path);
-		else if (s->t->nmodels == 0)
-			fprintf(stderr,
-			        "ktc tune: no '#pragma kt' kernel in '%s'\n",
-			        path);
-		else
-			fprintf(stderr,
-			        "ktc tune: '%s' has %zu kernels; name one with "
-			        "--kernel\n",
-			        path, s->t->nmodels);
-		return s->t->nmodels > 1 && !o->kernel ? 2 : 1;
-	}
+	int status = 0;
+	s->m = cli_pick_model(s->t, o->kernel, "ktc tune", &status);
+	if (!s->m)
+		return status;
 	s->problem = kt_calloc(s->m->nproblems + 1, sizeof(kt_value));
 	if (!s->problem)
 		return 1;
@@ -412,7 +379,7 @@ static int tune(session *s, const options *o)
 	    .space_limit = cli_space_limit(o->space_limit),
 	    .stop = &stop_requested,
 	};
-	catch_signals();
+	cli_catch_signals(on_signal);
 	int rc = kt_tune_run(&s->report, s->m, s->b, &to);
 	if (d.tty && !d.quiet)
 		fputc('\n', stderr);

@@ -187,6 +187,28 @@ static int resolve_inside(const fe_ast *a, int n, int fn, int call, frame *fr,
 	return *at == &cf ? -1 : r;
 }
 
+/* The constructor a construction call runs, or -1. */
+static int ctor_of(const fe_ast *a, int call)
+{
+	int c =
+	    a->n[call].kind == CXCursor_CallExpr ? callee_decl(a, call) : -1;
+	return c >= 0 && a->n[c].kind == CXCursor_Constructor ? c : -1;
+}
+
+/* The member initialiser constructor ctor gives a field: the field's
+ * declaration node (field >= 0), else the field called name; -1 when it
+ * has none. */
+static int member_init(const fe_ast *a, int ctor, int field, const char *name)
+{
+	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
+		    (field >= 0 ? fe_decl_of(a, clang_getCursorReferenced(
+		                                    a->n[c].cur)) == field
+		                : !strcmp(a->n[c].name, name)))
+			return a->n[c].next;
+	return -1;
+}
+
 /* The value an object's field was given: an aggregate's element, or a
  * constructor's member initialiser (its parameters bound to the
  * construction's arguments). */
@@ -197,18 +219,10 @@ static int field_value(const fe_ast *a, int field, frame *fr, frame **at,
 	if (a->n[obj].kind == CXCursor_InitListExpr)
 		return resolve(a, fe_child(a, obj, field_index(a, field)),
 		               fr->up, at, depth + 1);
-	int ctor =
-	    a->n[obj].kind == CXCursor_CallExpr ? callee_decl(a, obj) : -1;
-	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
-		return -1;
-	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
-		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
-		    fe_decl_of(a, clang_getCursorReferenced(a->n[c].cur)) ==
-		        field) {
-			return resolve_inside(a, a->n[c].next, ctor, obj,
-			                      fr->up, at, depth);
-		}
-	return -1;
+	int ctor = ctor_of(a, obj);
+	int init = ctor >= 0 ? member_init(a, ctor, field, NULL) : -1;
+	return init >= 0 ? resolve_inside(a, init, ctor, obj, fr->up, at, depth)
+	                 : -1;
 }
 
 /* The call-site expression that node n (in the function of frame fr, or
@@ -349,16 +363,10 @@ static int var_member(const fe_ast *a, int var, const char *name,
 static int ctor_member(const fe_ast *a, int call, const char *name, frame *fr,
                        frame **at, int depth)
 {
-	int ctor = callee_decl(a, call);
-	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
-		return -1;
-	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
-		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
-		    !strcmp(a->n[c].name, name)) {
-			return resolve_inside(a, a->n[c].next, ctor, call, fr,
-			                      at, depth);
-		}
-	return -1;
+	int ctor = ctor_of(a, call);
+	int init = ctor >= 0 ? member_init(a, ctor, -1, name) : -1;
+	return init >= 0 ? resolve_inside(a, init, ctor, call, fr, at, depth)
+	                 : -1;
 }
 
 /* Whether node n lies inside node root. */
@@ -376,8 +384,8 @@ static bool below(const fe_ast *a, int n, int root)
 static int ctor_body_member(const fe_ast *a, int call, const char *f,
                             const char *name, frame *fr, frame **at, int depth)
 {
-	int ctor = callee_decl(a, call);
-	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+	int ctor = ctor_of(a, call);
+	if (ctor < 0)
 		return -1;
 	int best = -1;
 	for (size_t i = (size_t)ctor + 1; i < a->len && below(a, (int)i, ctor);
@@ -446,21 +454,13 @@ static int returned_member(const fe_ast *a, int call, const char *name,
 static int own_field_member(const fe_ast *a, int field, const char *name,
                             frame *fr, frame **at, int depth)
 {
-	int obj = fr->obj;
-	int ctor =
-	    a->n[obj].kind == CXCursor_CallExpr ? callee_decl(a, obj) : -1;
-	if (ctor < 0 || a->n[ctor].kind != CXCursor_Constructor)
+	int ctor = ctor_of(a, fr->obj);
+	int init = ctor >= 0 ? member_init(a, ctor, field, NULL) : -1;
+	if (init < 0)
 		return -1;
-	for (int c = a->n[ctor].first; c >= 0; c = a->n[c].next)
-		if (a->n[c].kind == CXCursor_MemberRef && a->n[c].next >= 0 &&
-		    fe_decl_of(a, clang_getCursorReferenced(a->n[c].cur)) ==
-		        field) {
-			frame cf = {ctor, obj, -1, fr->up};
-			int r = member_value(a, a->n[c].next, name, &cf, at,
-			                     depth + 1);
-			return *at == &cf ? -1 : r;
-		}
-	return -1;
+	frame cf = {ctor, fr->obj, -1, fr->up};
+	int r = member_value(a, init, name, &cf, at, depth + 1);
+	return *at == &cf ? -1 : r;
 }
 
 /* The value of field `name` of the record that expression n gives. */
