@@ -354,7 +354,10 @@ static int read_metadata(kt_results_info *info, const cJSON *m)
 		return kt_error(KT_ENOMEM, "out of memory");
 	if ((s = kt_json_get_string(m, "template_hash")))
 		sscanf(s, "%16llx", (unsigned long long *)&info->template_hash);
-	info->seed = (uint64_t)kt_json_get_number(m, "seed", 0);
+	/* a seed no ktc wrote (negative, past uint64_t) reads as 0, never as
+	 * an out-of-range conversion */
+	double seed = kt_json_get_number(m, "seed", 0);
+	info->seed = seed >= 0 && seed < 0x1p64 ? (uint64_t)seed : 0;
 	const cJSON *syn = cJSON_GetObjectItemCaseSensitive(m, "synthetic");
 	if ((s = kt_json_get_string(syn, "kind")) &&
 	    !(info->synthetic = kt_strdup(s)))

@@ -461,6 +461,27 @@ static void foreign_t4_without_time_takes_the_median_runtime(void)
 	}
 }
 
+/* A seed no ktc wrote (past uint64_t, negative, fractional) reads as 0,
+ * not as an out-of-range conversion (UBSan; found by fuzz_results). */
+static void t4_seed_out_of_range_reads_as_zero(void)
+{
+	static const char *const seeds[] = {"1.55556e119", "-3", "1e300"};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const char *path = tmp_path("seed.t4.json");
+		char text[512];
+		snprintf(text, sizeof(text),
+		         "{\"schema_version\":\"1.0.0\",\"results\":[],"
+		         "\"metadata\":{\"timeunit\":\"seconds\",\"seed\":%s}}",
+		         seeds[i]);
+		CHECK_EQ_INT(kt_fs_write_atomic(path, text, strlen(text)), 0);
+		kt_results *r = NULL;
+		CHECK_EQ_INT(kt_results_load(&r, path), 0);
+		if (r)
+			CHECK(r->info.seed == 0);
+		kt_results_free(r);
+	}
+}
+
 /* A cache of write_three's lines plus line (the 5th), loaded. */
 static int load_with_line(const char *name, const char *line)
 {
@@ -611,6 +632,7 @@ int main(void)
 	RUN(t4_file_has_the_schema_fields);
 	RUN(t4_file_reads_back);
 	RUN(foreign_t4_without_time_takes_the_median_runtime);
+	RUN(t4_seed_out_of_range_reads_as_zero);
 	RUN(results_load_rejects_other_files);
 	RUN(cache_refuses_records_that_cannot_be_true);
 	RUN(cache_refuses_an_unknown_version);
