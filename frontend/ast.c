@@ -506,41 +506,88 @@ int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k)
 	return -1;
 }
 
+/* [t, t + n) is one integer literal (with an optional u/l suffix). */
+static bool int_literal(const char *t, size_t n, int64_t *v)
+{
+	char *end;
+	long long val = strtoll(t, &end, 0);
+	if (end == t)
+		return false;
+	while (end < t + n && strchr("uUlL", *end))
+		end++;
+	*v = val;
+	return end == t + n;
+}
+
+/* The literal token of an object-like macro definition `NAME LITERAL` or
+ * `NAME ( LITERAL )`, with the definition's tokens (dispose them), or -1. */
+static int macro_literal(kt_tu *tu, CXCursor def, CXToken **toks, unsigned *nt)
+{
+	*toks = NULL;
+	*nt = 0;
+	if (clang_Cursor_isMacroFunctionLike(def))
+		return -1;
+	clang_tokenize(tu->tu, clang_getCursorExtent(def), toks, nt);
+	unsigned lit = *nt == 2 ? 1 : *nt == 4 ? 2 : 0;
+	if (!lit || clang_getTokenKind((*toks)[lit]) != CXToken_Literal)
+		return -1;
+	if (*nt == 4) {
+		CXString l = clang_getTokenSpelling(tu->tu, (*toks)[1]);
+		bool paren = !strcmp(clang_getCString(l), "(");
+		clang_disposeString(l);
+		if (!paren)
+			return -1;
+	}
+	return (int)lit;
+}
+
 bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
                   uint32_t *ve)
 {
 	const fe_node *x = &a->n[m];
-	if (!x->in_main || clang_Cursor_isMacroFunctionLike(x->cur))
+	if (!x->in_main)
 		return false;
-	CXToken *toks = NULL;
-	unsigned nt = 0;
-	clang_tokenize(a->tu->tu, clang_getCursorExtent(x->cur), &toks, &nt);
+	CXToken *toks;
+	unsigned nt;
+	int lit = macro_literal(a->tu, x->cur, &toks, &nt);
 	bool ok = false;
-	/* NAME LITERAL, or NAME ( LITERAL ) */
-	unsigned lit = nt == 2 ? 1 : nt == 4 ? 2 : 0;
-	if (lit && clang_getTokenKind(toks[lit]) == CXToken_Literal) {
-		CXSourceRange r = clang_getTokenExtent(a->tu->tu, toks[lit]);
-		kt_range kr;
-		if (kt_fe_range(a->tu, r, &kr)) {
-			const char *t = a->tu->text + kr.begin.offset;
-			char *end;
-			long long val = strtoll(t, &end, 0);
-			while (end < a->tu->text + kr.end.offset &&
-			       strchr("uUlL", *end))
-				end++;
-			ok = end == a->tu->text + kr.end.offset;
-			*v = val;
-			*vb = kr.begin.offset;
-			*ve = kr.end.offset;
-		}
-	}
-	if (nt == 4 && ok) {
-		CXString l = clang_getTokenSpelling(a->tu->tu, toks[1]);
-		ok = !strcmp(clang_getCString(l), "(");
-		clang_disposeString(l);
+	kt_range kr;
+	if (lit >= 0 &&
+	    kt_fe_range(a->tu, clang_getTokenExtent(a->tu->tu, toks[lit]),
+	                &kr)) {
+		ok = int_literal(a->tu->text + kr.begin.offset,
+		                 kr.end.offset - kr.begin.offset, v);
+		*vb = kr.begin.offset;
+		*ve = kr.end.offset;
 	}
 	clang_disposeTokens(a->tu->tu, toks, nt);
 	return ok;
+}
+
+bool fe_expansion_int(const fe_ast *a, uint32_t off, int64_t *v)
+{
+	for (size_t i = 0; i < a->expansions.len; i++) {
+		const fe_node *x = &a->n[a->expansions.items[i]];
+		if (!x->in_main || x->b != off)
+			continue;
+		CXCursor def = clang_getCursorReferenced(x->cur);
+		if (clang_Cursor_isNull(def))
+			return false;
+		CXToken *toks;
+		unsigned nt;
+		int lit = macro_literal(a->tu, def, &toks, &nt);
+		bool ok = false;
+		if (lit >= 0) {
+			CXString s =
+			    clang_getTokenSpelling(a->tu->tu, toks[lit]);
+			const char *t = clang_getCString(s);
+			ok = int_literal(t, strlen(t), v);
+			clang_disposeString(s);
+		}
+		clang_disposeTokens(a->tu->tu, toks, nt);
+		return ok;
+	}
+	return false;
 }
 
 int fe_assign_lhs(const fe_ast *a, int n, bool *compound)

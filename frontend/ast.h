@@ -94,5 +94,9 @@ int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k);
  * literal (maybe parenthesized); false otherwise. vb, ve: the literal. */
 bool fe_macro_int(const fe_ast *a, int m, int64_t *v, uint32_t *vb,
                   uint32_t *ve);
+/* The value of the object-like macro, defined in any file, whose
+ * expansion begins at offset off of the main file, where its body is one
+ * integer literal; false otherwise. */
+bool fe_expansion_int(const fe_ast *a, uint32_t off, int64_t *v);
 
 #endif

@@ -955,17 +955,26 @@ static bool tok_is(kt_tu *tu, CXToken t, const char *s)
 }
 
 /* `__launch_bounds__(N, ...)`: N is the most threads a block may have;
- * it follows the block size it equals. */
-static void add_launch_bounds(finder *F, int k, CXToken lit)
+ * it follows the block size it equals. N is a literal or a macro whose
+ * body is one (`CUDA_QUANTIZE_BLOCK_SIZE` from a header): the macro's
+ * expansion then follows the block as the launch's does. */
+static void add_launch_bounds(finder *F, int k, CXToken tok)
 {
 	kt_range r;
-	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, lit), &r) ||
+	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, tok), &r) ||
 	    fe_cand_at(F, r.begin.offset) >= 0)
 		return;
-	char *t = kt_fe_token_text(F->tu, lit);
+	char *t = kt_fe_token_text(F->tu, tok);
 	char *end = NULL;
-	long long v = t ? strtoll(t, &end, 0) : 0;
-	bool ok = t && end != t && (!*end || strchr("uUlL", *end));
+	int64_t v = 0;
+	bool ok, macro = clang_getTokenKind(tok) == CXToken_Identifier;
+	if (macro) {
+		ok = t && fe_expansion_int(F->a, r.begin.offset, &v);
+	} else {
+		v = t ? strtoll(t, &end, 0) : 0;
+		ok = t && end != t && (!*end || strchr("uUlL", *end));
+	}
+	const char *name = macro && ok ? fe_say(F, "%s", t) : NULL;
 	kt_free(t);
 	if (!ok)
 		return;
@@ -980,6 +989,7 @@ static void add_launch_bounds(finder *F, int k, CXToken lit)
 	kc.range = r;
 	kc.value = v;
 	kc.kernel = F->f->kernels.items[k].name;
+	kc.name = name;
 	kc.evidence = c.why;
 	if (m >= 0) {
 		const fe_target *g = &F->targets.items[m];
@@ -1013,7 +1023,8 @@ int fe_find_pragmas(finder *F, int k)
 			add_unroll(F, k, t[i + 3]);
 		if (tok_is(tu, t[i], "__launch_bounds__") &&
 		    tok_is(tu, t[i + 1], "(") &&
-		    clang_getTokenKind(t[i + 2]) == CXToken_Literal)
+		    (clang_getTokenKind(t[i + 2]) == CXToken_Literal ||
+		     clang_getTokenKind(t[i + 2]) == CXToken_Identifier))
 			add_launch_bounds(F, k, t[i + 2]);
 	}
 	clang_disposeTokens(tu->tu, t, nt);

@@ -106,9 +106,11 @@ static int make_batch(kt_rw_values *v, size_t b, const kt_plan *p,
  * Whether a parameter's value can change more than the front end sees: a
  * parameter only used as a number in expressions, launch operands and
  * `#pragma unroll` (or in host code, which NVRTC does not compile) compiles
- * for one value if the front end accepts it; one
- * that sizes arrays, is a template argument or a macro, or that a
- * refactor's code depends on, can also fail in ptxas (shared memory).
+ * for one value if the front end accepts it; so does `__launch_bounds__`,
+ * which only bounds ptxas's register allocation (it spills rather than
+ * fails). One that sizes arrays, is a template argument or a macro, or
+ * that a refactor's code depends on, can also fail in ptxas (shared
+ * memory).
  */
 static bool structural(const kt_plan *p, size_t i)
 {
@@ -124,6 +126,7 @@ static bool structural(const kt_plan *p, size_t i)
 		case KT_SITE_LAUNCH_BLOCK:
 		case KT_SITE_LAUNCH_SMEM:
 		case KT_SITE_DIM3:
+		case KT_SITE_LAUNCH_BOUNDS:
 		case KT_SITE_PRAGMA_UNROLL: continue;
 		default: return true;
 		}

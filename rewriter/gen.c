@@ -408,7 +408,7 @@ int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 		if (!f->includes[i].guarded) /* else NVRTC never sees it */
 			rc = rtc_include(s, f, &f->includes[i], seen);
 	kt_free(seen);
-	return rc;
+	return rc ? rc : kt_str_adds(s, "#define " KT_RTC_HEADERS_GIVEN "\n");
 }
 
 /* Includes to guard: NVRTC cannot compile them and nothing guards them. */
@@ -436,9 +436,10 @@ static int guard_includes(gen *g)
 		kt_str alt = KT_STR_INIT;
 		for (size_t k = i; k <= j && !rc; k++)
 			rc = rtc_include(&alt, f, &f->includes[k], seen);
-		char *close =
-		    kt_arena_printf(g->arena, "%s%s#endif\n",
-		                    alt.len ? "#else\n" : "", alt.ptr);
+		char *close = kt_arena_printf(
+		    g->arena, "%s%s#endif\n",
+		    alt.len ? "#elif !defined(" KT_RTC_HEADERS_GIVEN ")\n" : "",
+		    alt.ptr);
 		kt_str_release(&alt);
 		size_t open = kt_rw_line_start(
 		    f->text, f->includes[i].range.begin.offset);

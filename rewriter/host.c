@@ -117,7 +117,10 @@ static int run(compile *c, size_t n, const kt_verify_opts *o, const char *name,
  * cover are compiled one by one: 0 (a null pointer constant), negative
  * values (`x-NAME` becomes `x--5`), values past INT_MAX (a long literal);
  * and with flags that make warnings errors (a constant can warn where a
- * call does not), nothing is proven this way.
+ * call does not), nothing is proven this way. `__launch_bounds__` is
+ * emptied in the probe: the attribute is device code, which NVRTC
+ * compiles at every value of the domain, and it needs a constant that a
+ * host-used block size would otherwise fail the probe on.
  */
 static bool probe_allowed(const kt_verify_opts *o)
 {
@@ -162,7 +165,11 @@ static int probe_make(compile *c, const kt_plan *p, const bool *which,
 		}
 	}
 	if (!rc)
-		rc = kt_str_addf(&s, "#line 1\n%s", text);
+		rc = kt_str_addf(&s,
+		                 "#undef __launch_bounds__\n"
+		                 "#define __launch_bounds__(...)\n"
+		                 "#line 1\n%s",
+		                 text);
 	c->own = kt_str_detach(&s);
 	c->text = c->own;
 	return rc;

@@ -83,8 +83,12 @@ size_t kt_rw_line_next(const char *t, size_t len, size_t off);
 /*
  * The file's #includes as NVRTC sees them in the annotated file (host
  * headers left out, their cuda::std stand-ins in), for the probes of
- * domain.c.
+ * domain.c, ending with the definition of KT_RTC_HEADERS_GIVEN: the
+ * annotated file gives NVRTC its own headers' device side (inline text,
+ * which no include guard stops) only where that macro is not defined, so
+ * the probes' namespace copies of the file do not declare it again.
  */
+#define KT_RTC_HEADERS_GIVEN "KTC_RTC_HEADERS_GIVEN"
 int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f);
 
 /* ---- ptx.c ---- */

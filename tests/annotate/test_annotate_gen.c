@@ -143,7 +143,8 @@ static int generate(kt_str *out, const kt_plan *p, bool *on, bool *bad)
 }
 
 static const char *expected =
-    "#ifndef __CUDACC_RTC__\n#include <cstdint>\n#else\n"
+    "#ifndef __CUDACC_RTC__\n#include <cstdint>\n"
+    "#elif !defined(KTC_RTC_HEADERS_GIVEN)\n"
     "#include <cuda/std/cstdint>\n#endif\n"
     "\n#ifndef UNROLL\n#define UNROLL 4\n#endif\n"
     "constexpr int kt_unroll_UNROLL = UNROLL;\n"

@@ -254,6 +254,82 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	             0);
 	CHECK_EQ_INT(v.n, 4);
 	kt_rw_values_release(&v);
+	/* B also in the kernel's __launch_bounds__ (device code, which
+	 * NVRTC checks at each value): the probe still proves it */
+	static const char bounded[] =
+	    "#ifndef B\n#define B 256\n#endif\n"
+	    "__global__ void __launch_bounds__(B, 1) k(float *y)\n"
+	    "{ y[threadIdx.x] = 0; }\n"
+	    "void launch(float *y, int n) { k<<<(n + B - 1) / B, B>>>(y); }\n";
+	o.flags = NULL;
+	o.nflags = 0;
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
+	                               bounded, "b.cu", 2),
+	             0);
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+}
+
+/* An own header NVRTC gets inline (it includes a host header): the
+ * batches of domain.c give it once, before the file's copies, and the
+ * copies skip it (KTC_RTC_HEADERS_GIVEN); a copy that declared its
+ * function again in its namespace would make the call ambiguous (the
+ * global one is found through its argument, a CUDA vector type). */
+static void batch_copies_declare_an_inlined_header_once(void)
+{
+	if (!kt_nvrtc_available())
+		return;
+	static const char hdr[] =
+	    "#include <vector>\n"
+	    "__device__ inline int twice(int2 v) { return 2 * v.x; }\n";
+	static const char orig[] =
+	    "#include \"twice.cuh\"\n"
+	    "__global__ void k(int *y) { y[threadIdx.x] = twice(make_int2(64, "
+	    "0)); }\n";
+	static const char text[] =
+	    "#ifndef __CUDACC_RTC__\n#include \"twice.cuh\"\n"
+	    "#elif !defined(KTC_RTC_HEADERS_GIVEN)\n"
+	    "__device__ inline int twice(int2 v) { return 2 * v.x; }\n"
+	    "#endif\n#ifndef B\n#define B 64\n#endif\n"
+	    "__global__ void k(int *y) { y[threadIdx.x] = twice(make_int2(B, "
+	    "0)); }\n";
+	kt_rewrite_header h = {
+	    .path = "twice.cuh", .text = hdr, .len = sizeof(hdr) - 1};
+	kt_rewrite_include inc = {
+	    .spelled = "twice.cuh", .header = 0, .in = -1};
+	inc.range.end.offset = 20;
+	kt_rewrite_include vec = {
+	    .spelled = "vector", .angled = true, .header = -1, .in = 0};
+	vec.range.end.offset = 17;
+	kt_rewrite_file f = {.path = "k.cu",
+	                     .text = orig,
+	                     .len = sizeof(orig) - 1,
+	                     .includes = &inc,
+	                     .nincludes = 1,
+	                     .headers = &h,
+	                     .nheaders = 1,
+	                     .hincludes = &vec,
+	                     .nhincludes = 1};
+	int64_t bv[] = {32, 64, 128};
+	kt_plan_use use = {.site = KT_SITE_EXPR, .launch = -1};
+	kt_plan_param pp = {.name = "B",
+	                    .values = bv,
+	                    .nvalues = 3,
+	                    .def = 64,
+	                    .uses = &use,
+	                    .nuses = 1};
+	kt_plan p = {.params = &pp, .nparams = 1};
+	bool on[1] = {true};
+	kt_rw_values v;
+	CHECK_EQ_INT(kt_rw_values_make(&v, &p, on, &f, text, 1), 0);
+	CHECK_EQ_INT(v.nbatch, 1);
+	CHECK(strstr(v.batch_text[0], "int twice") != NULL);
+	kt_verify_opts o = {0};
+	CHECK_EQ_INT(kt_nvrtc_run(&o, text, "k.cu", v.batch, v.nbatch), 0);
+	CHECK(v.batch[0].ok);
+	if (!v.batch[0].ok)
+		fprintf(stderr, "%s\n", v.batch[0].log.ptr);
+	kt_rw_values_release(&v);
 }
 
 int main(void)
@@ -271,5 +347,6 @@ int main(void)
 	RUN(nvrtc_compiles_each_job_its_own_text);
 	RUN(nvrtc_skips_host_code_under_the_rtc_guard);
 	RUN(host_values_are_compiled_unless_a_probe_proves_them);
+	RUN(batch_copies_declare_an_inlined_header_once);
 	return check_summary();
 }

@@ -3,7 +3,7 @@
 #ifndef __CUDACC_RTC__
 #include <cmath>
 #include <cub/cub.cuh>
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 #include <cuda/std/cmath>
 namespace std { using namespace cuda::std; }
 #include <cuda/std/limits>

@@ -2,7 +2,7 @@
 // types must all stay out of NVRTC's way, with what depends on them.
 #ifndef __CUDACC_RTC__
 #include "header_traits.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 // ktc: the device side of "header_traits.h"
 // header_traits.h: a header whose host types reach further than their
 // own declarations: a class that derives from a template over a host

@@ -5,7 +5,7 @@
 // `(n + 255) / 256` follows it.
 #ifndef __CUDACC_RTC__
 #include "launch_helper.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 // ktc: the device side of "launch_helper.h"
 // launch_helper.h: a project's launch helper, kept in a header as
 // ggml keeps ggml_cuda_kernel_launch: a parameter struct built by a

@@ -4,7 +4,7 @@
 // past a setter that returns the object itself.
 #ifndef __CUDACC_RTC__
 #include "launch_object.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 // ktc: the device side of "launch_object.h"
 // launch_object.h: a launcher object a project keeps in a header, as
 // sglang's host::LaunchKernel: the constructor makes the launch config

@@ -1,7 +1,7 @@
 // Device code that uses a header's mixed host/device type.
 #ifndef __CUDACC_RTC__
 #include "mixed_header.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 // ktc: the device side of "mixed_header.h"
 // A config type with a host-only member function, used by device code of
 // the header, and a host launcher template instantiated through a macro.

@@ -3,7 +3,7 @@
 // headers and declares host code; NVRTC must see only the device side.
 #ifndef __CUDACC_RTC__
 #include "own_header_util.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 // ktc: the device side of "own_header_util.h"
 #define __extension__ /* not NVRTC's */
 static inline __device__ void cudaGridDependencySynchronize(void)

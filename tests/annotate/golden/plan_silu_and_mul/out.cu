@@ -5,7 +5,7 @@
 
 #ifndef __CUDACC_RTC__
 #include <cstdint>
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 #include <cuda/std/cstdint>
 #endif
 

@@ -5,7 +5,7 @@
 
 #ifndef __CUDACC_RTC__
 #include <cfloat>
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 #define FLT_MAX 3.402823466e+38F
 #define FLT_MIN 1.175494351e-38F
 #define FLT_EPSILON 1.192092896e-07F

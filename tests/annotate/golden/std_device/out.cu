@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "std_device.h"
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 #include <cuda/std/limits>
 namespace std { using namespace cuda::std; }
 #include <cuda/std/type_traits>

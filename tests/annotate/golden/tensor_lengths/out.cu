@@ -2,7 +2,7 @@
 #ifndef __CUDACC_RTC__
 #include <cstdint>
 #include <vector>
-#else
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
 #include <cuda/std/cstdint>
 #endif
 
