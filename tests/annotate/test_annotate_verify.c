@@ -263,8 +263,8 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	    "void launch(float *y, int n) { k<<<(n + B - 1) / B, B>>>(y); }\n";
 	o.flags = NULL;
 	o.nflags = 0;
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
-	                               bounded, "b.cu", 2),
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, bounded,
+	                               "b.cu", 2),
 	             0);
 	CHECK_EQ_INT(v.n, 0);
 	kt_rw_values_release(&v);
