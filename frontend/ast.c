@@ -206,6 +206,59 @@ static bool toolkit_header(CXFile f)
 	return r;
 }
 
+typedef struct call_op {
+	CXCursor found;
+	int n;
+} call_op;
+
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult find_call_op(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	call_op *o = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	CXString s = clang_getCursorSpelling(c);
+	if (!strcmp(clang_getCString(s), "operator()")) {
+		o->found = c;
+		o->n++;
+	}
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+CXCursor fe_dependent_call_op(CXCursor call)
+{
+	if (clang_getCursorKind(call) != CXCursor_CallExpr ||
+	    clang_getCursorType(call).kind != CXType_Dependent)
+		return clang_getNullCursor();
+	CXCursor obj = clang_getNullCursor();
+	clang_visitChildren(call, first_child, &obj);
+	CXType t = clang_getCanonicalType(clang_getCursorType(obj));
+	if (clang_Cursor_isNull(obj) || t.kind != CXType_Record)
+		return clang_getNullCursor();
+	call_op o = {clang_getNullCursor(), 0};
+	clang_visitChildren(clang_getTypeDeclaration(t), find_call_op, &o);
+	return o.n == 1 ? o.found : clang_getNullCursor();
+}
+
+/* The function a call enters: its referenced cursor, or the object's
+ * call operator for a call a template has not resolved. */
+static CXCursor entered(CXCursor call)
+{
+	CXCursor op = fe_dependent_call_op(call);
+	return clang_Cursor_isNull(op) ? clang_getCursorReferenced(call) : op;
+}
+
 static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 {
 	CXCursor t = clang_getSpecializedCursorTemplate(ref);
@@ -259,8 +312,7 @@ static int add_header_roots(fe_ast *a)
 		const fe_node *x = &a->n[i];
 		if (!x->in_main || x->kind != CXCursor_CallExpr)
 			continue;
-		int rc =
-		    add_header_root(a, clang_getCursorReferenced(x->cur), true);
+		int rc = add_header_root(a, entered(x->cur), true);
 		if (rc)
 			return rc;
 	}
@@ -272,8 +324,7 @@ static int add_header_roots(fe_ast *a)
 		if (!(x->in_main || x->in_header) ||
 		    x->kind != CXCursor_CallExpr)
 			continue;
-		int rc = add_header_root(a, clang_getCursorReferenced(x->cur),
-		                         false);
+		int rc = add_header_root(a, entered(x->cur), false);
 		if (rc)
 			return rc;
 	}

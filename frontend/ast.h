@@ -88,6 +88,12 @@ int fe_def_before(const fe_ast *a, int var, uint32_t at);
 const char *fe_text(const fe_ast *a, int n, size_t *len);
 /* The declaration node a cursor refers to, or -1. */
 int fe_decl_of(const fe_ast *a, CXCursor c);
+/* A call of an object's call operator that a template has not resolved
+ * (`Launch(grid, block, stream)(k<N>, args...)` in a function template:
+ * libclang gives a dependent call whose first child is the object and
+ * names it after the object's class): the call operator where the
+ * object's class has exactly one, else the null cursor. */
+CXCursor fe_dependent_call_op(CXCursor call);
 /* The node whose extent is exactly [b, e) of the given kind, or -1. */
 int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k);
 /* The integer value of a MacroDefinition whose body is one integer

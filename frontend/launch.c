@@ -76,9 +76,13 @@ static const char *call_name(const fe_ast *a, int n)
 }
 
 /* The declaration node of the function a call enters (a template's
- * pattern for a specialisation), or -1. */
+ * pattern for a specialisation; an unresolved call's call operator), or
+ * -1. */
 static int callee_decl(const fe_ast *a, int n)
 {
+	CXCursor op = fe_dependent_call_op(a->n[n].cur);
+	if (!clang_Cursor_isNull(op))
+		return fe_decl_of(a, op);
 	CXCursor ref = clang_getCursorReferenced(a->n[n].cur);
 	if (clang_Cursor_isNull(ref) ||
 	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
@@ -892,7 +896,8 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 		    callee_decl(a, (int)i) != fn)
 			continue;
 		int obj = -1;
-		if (member_operator(a, (int)i)) {
+		if (member_operator(a, (int)i) ||
+		    !clang_Cursor_isNull(fe_dependent_call_op(a->n[i].cur))) {
 			obj = fe_strip(a, a->n[i].first);
 			if (obj >= 0 &&
 			    a->n[obj].kind == CXCursor_DeclRefExpr &&

@@ -16,6 +16,7 @@
  */
 #include "planner/planner.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Skips implicit nodes but keeps parentheses. */
@@ -489,18 +490,23 @@ static const char *arg_type(planner *P, int arg, int depth)
 }
 
 /* What a call of the host function template fn in the file gives its
- * type parameter named name, or NULL. */
+ * type or non-type parameter named name (a type's name, an integer's
+ * value), or NULL. */
 static const char *host_type_arg(planner *P, int fn, const char *name)
 {
 	const fe_ast *a = P->a;
 	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
 		return NULL;
 	int idx = -1, k = 0;
+	bool type = true;
 	for (int c = a->n[fn].first; c >= 0 && idx < 0; c = a->n[c].next) {
 		enum CXCursorKind ck = a->n[c].kind;
-		if (ck == CXCursor_TemplateTypeParameter &&
-		    !strcmp(a->n[c].name, name))
+		if ((ck == CXCursor_TemplateTypeParameter ||
+		     ck == CXCursor_NonTypeTemplateParameter) &&
+		    !strcmp(a->n[c].name, name)) {
 			idx = k;
+			type = ck == CXCursor_TemplateTypeParameter;
+		}
 		k += ck == CXCursor_TemplateTypeParameter ||
 		     ck == CXCursor_NonTypeTemplateParameter ||
 		     ck == CXCursor_TemplateTemplateParameter;
@@ -509,9 +515,15 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 		return NULL;
 	CXCursor r;
 	for (size_t i = 0; (i = next_call_of(a, fn, i, &r)) < a->len; i++) {
-		if (clang_Cursor_getNumTemplateArguments(r) <= idx ||
-		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx) !=
-		        CXTemplateArgumentKind_Type)
+		if (clang_Cursor_getNumTemplateArguments(r) <= idx)
+			continue;
+		enum CXTemplateArgumentKind ak =
+		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx);
+		if (!type && ak == CXTemplateArgumentKind_Integral)
+			return pl_say(P, "%lld",
+			              clang_Cursor_getTemplateArgumentValue(
+			                  r, (unsigned)idx));
+		if (!type || ak != CXTemplateArgumentKind_Type)
 			continue;
 		const char *t = concrete(
 		    P, clang_Cursor_getTemplateArgumentType(r, (unsigned)idx));
@@ -536,7 +548,8 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
 	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)
 		return t;
 	for (int c = P->a->n[fn].first; c >= 0; c = P->a->n[c].next)
-		if (P->a->n[c].kind == CXCursor_TemplateTypeParameter &&
+		if ((P->a->n[c].kind == CXCursor_TemplateTypeParameter ||
+		     P->a->n[c].kind == CXCursor_NonTypeTemplateParameter) &&
 		    strstr(t, P->a->n[c].name)) {
 			if (strcmp(t, P->a->n[c].name))
 				return NULL; /* `vec<T>`: not followed */
@@ -570,7 +583,8 @@ static const char *deduced(planner *P, const fe_kern *K, const fe_launch *L,
 }
 
 /* `kernel template(...)`: an argument written as an integer literal is
- * written as its parameter (or value), any other as a string; a type
+ * written as its parameter (or value), one that a host template's call
+ * makes an integer as that number, any other as a string; a type
  * argument the launch leaves to deduction, as the deduced type. */
 static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
                           kt_str *s, pl_names *problems)
@@ -598,8 +612,13 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 				lit = (int)j;
 		const char *text =
 		    lit >= 0 ? NULL : arg_text(P, L, arg[i][0], arg[i][1]);
+		char *end = NULL;
+		if (text)
+			(void)strtoll(text, &end, 10);
+		bool number = text && *text && end && !*end;
 		if (lit >= 0 ? !pl_expr(P, lit, s, problems)
-		             : !text || kt_str_addf(s, "\"%s\"", text) != 0)
+		             : !text || kt_str_addf(s, number ? "%s" : "\"%s\"",
+		                                    text) != 0)
 			return false;
 	}
 	return !kt_str_addc(s, ')');
