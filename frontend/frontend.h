@@ -50,6 +50,9 @@ void kt_fe_compdb_args_free(char **args, size_t nargs);
  * kt_free the result. */
 char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,
                 bool rebuild);
+/* Marks the PCH at path as one libclang cannot read even freshly built
+ * (torch's headers), so later parses go without it at once. */
+void kt_fe_pch_refused(const char *pch);
 
 /* Byte offset and position of a libclang location in the main file;
  * false when the location is in another file. */

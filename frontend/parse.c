@@ -427,6 +427,8 @@ static int run_parse(kt_tu *tu, bool use_pch)
 		if (tu->tu)
 			clang_disposeTranslationUnit(tu->tu);
 		tu->tu = NULL;
+		if (attempt == 1) /* refused though just built */
+			kt_fe_pch_refused(pch);
 		kt_free(pch);
 		pch = attempt == 0 ? kt_fe_pch(tu, files, NSTUBS, true) : NULL;
 	}

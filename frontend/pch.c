@@ -4,12 +4,19 @@
  * a PCH instead of parsing them again.
  *
  * The cache key is a hash of everything that shapes the header's meaning:
- * libclang's version, the compiler arguments, the include lines, and the
-XX checks that no input file of
+ * libclang's version, the compiler arguments, the include lines, the
+ * header stand-ins, and the toolkit's cuda.h (time and size); libclang
+ * itself checks that no input file of
  * the PCH changed since it was built; a PCH it refuses is rebuilt once. A
  * preamble that does not compile on its own (a missing torch header) is
- * remembered as such and parsed the ordinary way. Files are written
- * through a temporary name and renamed, so concurrent runs never read a
+ * remembered as such and parsed the ordinary way, and so is one libclang
+ * cannot read back even when just built. Torch's headers give such a
+ * PCH: clang refuses it for the parse's detailed preprocessing record
+ * ("command line contains '-detailed-preprocessing-record' but
+ * precompiled header was not built with it"), and one built with that
+ * record makes libclang 19 crash reading it (CXError_Crashed); without
+ * the mark every parse built it again and then parsed without it. Files are
+ * written through a temporary name and renamed, so concurrent runs never read a
  * half-written PCH.
  */
 #define _XOPEN_SOURCE 700 /* mkstemp */
@@ -159,6 +166,11 @@ static void mark_bad(const char *pch)
 	if (!kt_str_addf(&bad, "%s.bad", pch))
 		kt_fs_write_atomic(bad.ptr, "", 0);
 	kt_str_release(&bad);
+}
+
+void kt_fe_pch_refused(const char *pch)
+{
+	mark_bad(pch);
 }
 
 char *kt_fe_pch(kt_tu *tu, struct CXUnsavedFile *files, unsigned nfiles,

@@ -10,6 +10,9 @@
 #include "ktc/rewrite.h"
 
 #include "check.h"
+#include "frontend/frontend.h"
+
+#include <dirent.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +516,41 @@ static void test_header_cache_gives_the_same_candidates(void)
 	run_release(&none);
 }
 
+/* A PCH libclang cannot read back even when just built (torch's headers
+ * give ASTReadError) is marked, and the next parse goes without it at
+ * once instead of building it again. */
+static void test_refused_header_cache_is_not_built_again(void)
+{
+	char tmpl[] = "/tmp/ktc-pch-XXXXXX";
+	CHECK(mkdtemp(tmpl) != NULL);
+	const char *was = getenv("KTC_CACHE_DIR");
+	char *saved = was ? strdup(was) : NULL;
+	setenv("KTC_CACHE_DIR", tmpl, 1);
+	run a, b;
+	run_file(&a, IN("stride.cu"), NULL, false);
+	CHECK(a.tu && kt_frontend_used_cache(a.tu));
+	char dir[600], pch[900] = "";
+	snprintf(dir, sizeof(dir), "%s/pch", tmpl);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (strstr(e->d_name, ".pch"))
+			snprintf(pch, sizeof(pch), "%s/%s", dir, e->d_name);
+	if (d)
+		closedir(d);
+	CHECK(pch[0] != 0);
+	kt_fe_pch_refused(pch);
+	run_file(&b, IN("stride.cu"), NULL, false);
+	CHECK(b.tu && !kt_frontend_used_cache(b.tu));
+	CHECK_EQ_INT(b.rc, 0);
+	run_release(&a);
+	run_release(&b);
+	if (saved)
+		setenv("KTC_CACHE_DIR", saved, 1);
+	else
+		unsetenv("KTC_CACHE_DIR");
+	free(saved);
+}
+
 /* A header of the project changes: clang refuses the cached PCH, the
  * cache is rebuilt, and the parse sees the new value. */
 static void test_changed_header_is_seen_through_the_cache(void)
@@ -605,6 +643,7 @@ int main(void)
 	RUN(test_kernel_without_launch_needs_one);
 	RUN(test_file_without_kernel_is_an_error);
 	RUN(test_header_cache_gives_the_same_candidates);
+	RUN(test_refused_header_cache_is_not_built_again);
 	RUN(test_changed_header_is_seen_through_the_cache);
 	RUN(test_every_plan_round_trips);
 	return check_summary();
