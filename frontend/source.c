@@ -909,6 +909,8 @@ static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
 	                                          : CXChildVisit_Continue;
 }
 
+static bool foreign_args(const walk *w, CXCursor c, enum CXCursorKind k);
+
 /*
  * Host types: a class, struct, union or class template of the file that
  * no NVRTC-visible declaration names (kernels, device functions, kept
@@ -942,6 +944,10 @@ static int host_types(walk *w)
 	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
 		CXCursor c = w->cur.items[i];
 		probe p = {.w = w};
+		if (foreign_args(w, c, clang_getCursorKind(c))) {
+			w->decls.items[i].host_only = true;
+			continue;
+		}
 		if (vis[i] || !by_use(c))
 			continue;
 		if (clang_getCursorKind(c) == CXCursor_VarDecl)
@@ -1059,11 +1065,30 @@ static bool used_by_name(walk *w, CXCursor c)
 	return r;
 }
 
+/* A class template's specialisation over a type from elsewhere
+ * (`template <> struct PackedTypeConverter<c10::Half>` in vLLM's
+ * cuda_vec_utils.cuh): NVRTC cannot compile it, whoever names it. */
+static bool foreign_args(const walk *w, CXCursor c, enum CXCursorKind k)
+{
+	if (!is_type_decl(k) ||
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)))
+		return false;
+	CXType t = clang_getCursorType(c);
+	int n = clang_Type_getNumTemplateArguments(t);
+	for (int i = 0; i < n && i < 16; i++) {
+		CXType u = clang_Type_getTemplateArgumentAsType(t, (unsigned)i);
+		if (u.kind != CXType_Invalid &&
+		    (foreign_type(w, u) || names_cut(w, u)))
+			return true;
+	}
+	return false;
+}
+
 static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 {
 	attrs a = {0};
 	probe p = {.w = w};
-	if (host_only(c, k, &a))
+	if (host_only(c, k, &a) || foreign_args(w, c, k))
 		return true;
 	if (k == CXCursor_VarDecl && !a.space)
 		return foreign_type(w, clang_getCursorType(c)) ||
@@ -1234,6 +1259,7 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	probe p = {.w = w, .all = true};
 	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c))
 		clang_visitChildren(c, host_member_visit, &p);
+	p.foreign |= foreign_args(w, c, k);
 	if (is_type_decl(k) && !clang_Cursor_isAnonymous(c) && !p.foreign) {
 		clang_visitChildren(c, method_visit, &m);
 		return w->rc;
