@@ -63,8 +63,20 @@ typedef struct walk {
 	KT_VEC(fe_macro) macros; /* function-like macro definitions, by name */
 	bool macros_read;
 	KT_VEC(CXFile) needed; /* headers whose names device code uses */
+	unsigned std_needed;   /* C headers of the system it uses (std_keys) */
 	int rc;
 } walk;
+
+/* The C headers of the system whose names device code may take (`int32_t`
+ * through a project header that includes <cstdint>): the file the name is
+ * declared in (glibc's bits/stdint-intn.h), and what the generator's
+ * stand-ins call it. */
+static const char *const std_keys[][2] = {
+    {"stdint", "cstdint"},
+    {"limits.h", "climits"},
+    {"math.h", "math.h"}, /* its macros: NVRTC has the functions */
+};
+enum { NSTD = sizeof(std_keys) / sizeof(std_keys[0]) };
 
 /* CUDA attributes found among a declaration's children. */
 typedef struct attrs {
@@ -1426,6 +1438,20 @@ static int need_file(walk *w, CXFile f)
 	return skip ? 0 : kt_vec_push(&w->needed, f);
 }
 
+/* Notes the system C header f, which declares a type or macro device code
+ * takes (functions NVRTC has built in). */
+static void need_std(walk *w, CXFile f)
+{
+	CXString n = clang_getFileName(f);
+	const char *name = clang_getCString(n);
+	const char *base = name ? strrchr(name, '/') : NULL;
+	base = base ? base + 1 : name;
+	for (unsigned k = 0; base && os_header(name) && k < NSTD; k++)
+		if (strstr(base, std_keys[k][0]))
+			w->std_needed |= 1u << k;
+	clang_disposeString(n);
+}
+
 /* The file that declares what cursor c names (a macro's definition, a
  * declaration, a type), outside the main file. */
 static int need_ref(walk *w, CXCursor c)
@@ -1441,6 +1467,9 @@ static int need_ref(walk *w, CXCursor c)
 		return 0;
 	CXFile f = NULL;
 	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	enum CXCursorKind k = clang_getCursorKind(r);
+	if (f && (k == CXCursor_TypedefDecl || k == CXCursor_MacroDefinition))
+		need_std(w, f);
 	return need_file(w, f);
 }
 
@@ -1571,6 +1600,10 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	out->nhdecls = w.hdecls.len;
 	out->hincludes = w.hincs.items;
 	out->nhincludes = w.hincs.len;
+	for (unsigned k = 0; k < NSTD; k++)
+		if (w.std_needed & (1u << k) &&
+		    out->nstd < sizeof(out->std) / sizeof(out->std[0]))
+			out->std[out->nstd++] = std_keys[k][1];
 	return 0;
 }
 

@@ -400,6 +400,19 @@ static int rtc_include(kt_str *s, const kt_rewrite_file *f,
 	return alt && !strstr(s->ptr, alt) ? kt_str_adds(s, alt) : 0;
 }
 
+/* Stand-ins for the C headers device code takes names from, where the
+ * NVRTC view s does not have them yet. */
+static int std_standins(kt_str *s, const kt_rewrite_file *f)
+{
+	int rc = 0;
+	for (size_t k = 0; k < f->nstd && !rc; k++) {
+		const char *alt = rtc_else(f->std[k]);
+		if (alt && !(s->ptr && strstr(s->ptr, alt)))
+			rc = kt_str_adds(s, alt);
+	}
+	return rc;
+}
+
 int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 {
 	bool *seen = kt_calloc(f->nheaders + 1, sizeof(bool));
@@ -407,6 +420,8 @@ int kt_rw_rtc_includes(kt_str *s, const kt_rewrite_file *f)
 	for (size_t i = 0; i < f->nincludes && !rc; i++)
 		if (!f->includes[i].guarded) /* else NVRTC never sees it */
 			rc = rtc_include(s, f, &f->includes[i], seen);
+	if (!rc)
+		rc = std_standins(s, f);
 	kt_free(seen);
 	return rc ? rc : kt_str_adds(s, "#define " KT_RTC_HEADERS_GIVEN "\n");
 }
@@ -424,6 +439,7 @@ static int guard_includes(gen *g)
 	if (!seen)
 		return KT_ENOMEM;
 	int rc = 0;
+	bool stood_in = false;
 	for (size_t i = 0; i < f->nincludes && !rc; i++) {
 		if (!needs_guard(f, &f->includes[i]))
 			continue;
@@ -436,6 +452,9 @@ static int guard_includes(gen *g)
 		kt_str alt = KT_STR_INIT;
 		for (size_t k = i; k <= j && !rc; k++)
 			rc = rtc_include(&alt, f, &f->includes[k], seen);
+		if (!rc && !stood_in) /* the first group's branch */
+			rc = std_standins(&alt, f);
+		stood_in = true;
 		char *close = kt_arena_printf(
 		    g->arena, "%s%s#endif\n",
 		    alt.len ? "#elif !defined(" KT_RTC_HEADERS_GIVEN ")\n" : "",

@@ -279,6 +279,11 @@ typedef struct kt_rewrite_file {
 	size_t nhdecls;
 	const kt_rewrite_include *hincludes;
 	size_t nhincludes;
+	/* C headers of the system whose names the file's device code uses
+	 * (`cstdint` for an int32_t that a project header's <cstdint>
+	 * declares), for stand-ins where that header is kept from NVRTC */
+	const char *std[8];
+	size_t nstd;
 } kt_rewrite_file;
 
 /*
