@@ -4,12 +4,10 @@
 #pragma once
 #include <vector>
 
-template <typename T>
-struct Width {
+template <typename T> struct Width {
 	static constexpr int value = sizeof(T);
 };
 
-template <>
-struct Width<std::vector<float>> {
+template <> struct Width<std::vector<float>> {
 	static constexpr int value = 0;
 };

@@ -11,8 +11,7 @@
 #pragma once
 
 
-template <typename T>
-struct Width {
+template <typename T> struct Width {
 	static constexpr int value = sizeof(T);
 };
 
