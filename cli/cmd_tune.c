@@ -691,6 +691,10 @@ static int job_options(options *o, const char **path, const jobs *j, size_t i,
 {
 	int npos = 0;
 	int rc = parse(o, j->argc[i], j->argv[i], &npos);
+	if (rc == 2)
+		fprintf(stderr,
+		        "ktc tune: %s:%d: the job's options are wrong\n", file,
+		        j->line[i]);
 	if (!rc && npos != 1) {
 		fprintf(stderr,
 		        "ktc tune: %s:%d: a job names one template, not %d\n",
