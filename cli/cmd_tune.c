@@ -424,21 +424,25 @@ enum { MAX_RUNS = 1000000, MAX_BATCH = 4096 };
 
 static int check_options(const options *o)
 {
-	const char *bad = o->budget < 0 ? "--budget must be >= 0"
-	                  : o->batch < 1 || o->batch > MAX_BATCH
-	                      ? "--batch must be from 1 to 4096"
-	                  : o->seed < 0        ? "--seed must be >= 0"
-	                  : o->space_limit < 0 ? "--space-limit must be >= 0"
-	                  : o->runs < 0 || o->runs > MAX_RUNS
-	                      ? "--runs must be from 0 to 1000000"
-	                  : o->time_limit < 0 ? "--time-limit must be >= 0"
-	                  : o->timeout < 0 || o->timeout > MAX_SECONDS
-	                      ? "--timeout must be from 0 to 1000000 seconds"
-	                  : o->sim_delay < 0 || o->sim_delay > MAX_SECONDS
-	                      ? "--sim-delay must be from 0 to 1000000 ms"
-	                  : o->no_cache && o->cache
-	                      ? "--cache and --no-cache conflict"
-	                      : NULL;
+	const char *bad =
+	    o->budget < 0 ? "--budget must be >= 0"
+	    : o->batch < 1 || o->batch > MAX_BATCH
+	        ? "--batch must be from 1 to 4096"
+	    : o->seed < 0        ? "--seed must be >= 0"
+	    : o->space_limit < 0 ? "--space-limit must be >= 0"
+	    : o->runs < 0 || o->runs > MAX_RUNS
+	        ? "--runs must be from 0 to 1000000"
+	    : o->time_limit < 0 ? "--time-limit must be >= 0"
+	    : o->timeout < 0 || o->timeout > MAX_SECONDS
+	        ? "--timeout must be from 0 to 1000000 seconds"
+	    : o->sim_delay < 0 || o->sim_delay > MAX_SECONDS
+	        ? "--sim-delay must be from 0 to 1000000 ms"
+	    : o->workers < 0 || o->workers > 256
+	        ? "--workers must be from 1 to 256"
+	    : !(o->rank_timeout >= 0 && o->rank_timeout <= MAX_SECONDS)
+	        ? "--rank-timeout must be from 0 to 1000000 seconds"
+	    : o->no_cache && o->cache ? "--cache and --no-cache conflict"
+	                              : NULL;
 	if (bad)
 		fprintf(stderr, "ktc tune: %s\n", bad);
 	return bad ? 2 : 0;

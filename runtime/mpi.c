@@ -33,6 +33,8 @@ static int rank_, size_ = 1;
 static bool active_;
 static int nlost;
 static bool stopped; /* a serving rank got STOP */
+/* how long one message may take once begun (kt_mpi_set_timeout) */
+static double timeout_s_ = 30;
 static unsigned char lost[MAX_RANKS];
 
 static double now_s(void)
@@ -195,6 +197,12 @@ int kt_mpi_lost(void)
 	return nlost;
 }
 
+void kt_mpi_set_timeout(double s)
+{
+	if (s > 0)
+		timeout_s_ = s;
+}
+
 bool kt_mpi_alive(int r)
 {
 	return r > 0 && r < size_ && r < MAX_RANKS && !lost[r];
@@ -235,15 +243,41 @@ int kt_mpi_init(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * Waits for a request, for timeout_s at most: a message larger than the
+ * eager limit needs its peer to take part, and a peer that died halfway
+ * would otherwise hold this rank for ever. 0, or 1 after a timeout (the
+ * request cancelled).
+ */
+static int finish_request(MPI_Request *req, double timeout_s)
+{
+	double t0 = now_s();
+	int done = 0;
+	while (MPI_Test(req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+	       !done) {
+		if (now_s() - t0 > timeout_s) {
+			MPI_Cancel(req);
+			MPI_Request_free(req);
+			return 1;
+		}
+		nap();
+	}
+	return done ? 0 : 1;
+}
+
 int kt_mpi_send(int r, int type, const kt_str *payload)
 {
 	size_t len = payload ? payload->len : 0;
 	if (len > INT32_MAX)
 		return kt_error(KT_EINVALID, "mpi: a message of %zu bytes",
 		                len);
-	int rc = MPI_Send(len ? payload->ptr : "", (int)len, MPI_BYTE, r, type,
-	                  MPI_COMM_WORLD);
-	if (rc == MPI_SUCCESS)
+	MPI_Request req;
+	int rc = MPI_Isend(len ? payload->ptr : "", (int)len, MPI_BYTE, r, type,
+	                   MPI_COMM_WORLD, &req);
+	/* a serving rank waits for rank 0 for ever: rank 0's death ends the
+	 * job, and a result given up would leave rank 0 waiting for it */
+	if (rc == MPI_SUCCESS &&
+	    !finish_request(&req, rank_ == 0 ? timeout_s_ : INFINITY))
 		return 0;
 	if (rank_ == 0)
 		kt_mpi_mark_lost(r);
@@ -264,10 +298,18 @@ int kt_mpi_poll(int *r, int *type, kt_str *payload)
 	int rc = kt_str_grow(payload, (size_t)count + 1);
 	if (rc)
 		return rc;
-	if (MPI_Recv(payload->ptr, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
-	             MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+	MPI_Request req;
+	if (MPI_Irecv(payload->ptr, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
+	              MPI_COMM_WORLD, &req) != MPI_SUCCESS ||
+	    finish_request(&req, rank_ == 0 ? timeout_s_ : INFINITY)) {
+		/* a rank that died inside a message: lost, not fatal */
+		if (rank_ == 0 && st.MPI_SOURCE != 0) {
+			kt_mpi_mark_lost(st.MPI_SOURCE);
+			return 0;
+		}
 		return kt_error(KT_EBACKEND, "mpi: cannot receive from rank %d",
 		                st.MPI_SOURCE);
+	}
 	payload->len = (size_t)count;
 	payload->ptr[count] = '\0';
 	*r = st.MPI_SOURCE;

@@ -42,9 +42,13 @@ bool kt_mpi_active(void);
 bool kt_mpi_alive(int r);
 /* Marks rank r lost for the rest of this process's life. */
 void kt_mpi_mark_lost(int r);
-/* Sends one message; a failure marks the rank lost. */
+/* How long a message may take once begun before its peer is lost. */
+void kt_mpi_set_timeout(double s);
+/* Sends one message; a failure (or a send that does not finish within the
+ * timeout) marks the rank lost. */
 int kt_mpi_send(int rank, int type, const kt_str *payload);
-/* Receives a waiting message from any rank: 1 with one, 0 with none. */
+/* Receives a waiting message from any rank: 1 with one, 0 with none (also
+ * when its sender died inside it: the sender is then lost). */
 int kt_mpi_poll(int *rank, int *type, kt_str *payload);
 
 /* Payload fields. */

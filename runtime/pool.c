@@ -69,6 +69,7 @@ struct pool {
 	size_t n, ndone, chunk;
 	kt_str msg;
 	const kt_model *m;
+	char why[512]; /* why the last member was lost */
 };
 
 static double now_s(void)
@@ -115,6 +116,8 @@ static void drop(pool *p, member *mb, const char *why)
 	for (size_t i = 0; i < mb->n; i++)
 		if (p->state[mb->ids[i]] == IN_HAND)
 			p->state[mb->ids[i]] = WAITING;
+	if (!mb->dead)
+		snprintf(p->why, sizeof(p->why), "%s", why);
 	if (!mb->dead)
 		fprintf(stderr,
 		        "ktc: %s %d is lost (%s); its %zu configurations "
@@ -384,7 +387,7 @@ static int spread(pool *p)
 			rc = kt_error(KT_EBACKEND,
 			              "every device of the run is lost; the "
 			              "last: %s",
-			              kt_error_last());
+			              p->why);
 			break;
 		}
 		tend_locals(p, waiting);
@@ -740,6 +743,7 @@ int kt_pool_open(kt_backend **out, const kt_model *m,
 	p->mpi = opt->mpi && kt_mpi_active() && kt_mpi_rank() == 0;
 	p->rank_timeout_s = opt->rank_timeout_s > 0 ? opt->rank_timeout_s
 	                                            : DEFAULT_RANK_TIMEOUT_S;
+	kt_mpi_set_timeout(p->rank_timeout_s);
 	int rc = open_locals(p, opt);
 	if (!rc)
 		rc = check_models(p);

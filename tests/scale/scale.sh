@@ -36,11 +36,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # mpirun as root (CI and the test machines run as root), on one machine
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Open MPI's own allocations are not ktc's leaks
-export LSAN_OPTIONS="suppressions=$here/lsan.supp:${LSAN_OPTIONS:-}"
+# In the sanitizer build, LeakSanitizer cannot tell Open MPI's allocations
+# kept until exit from ktc's (Debian's Open MPI has no frame pointers, so
+# their stacks read "unknown module"): leaks are not checked under mpirun.
+# The pool's leaks are, by the --workers cases; ASan's other checks and
+# UBSan stay on.
 mpi() {
 	command -v mpirun > /dev/null || { echo "no mpirun: skipped"; exit 77; }
-	mpirun --oversubscribe --bind-to none "$@"
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		mpirun --oversubscribe --bind-to none "$@"
 }
 
 # a ktc of this test: its command, run in this test's folder
