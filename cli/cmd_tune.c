@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "cli/cmd.h"
 
+#include "ktc/pool.h"
 #include "ktc/results.h"
 #include "ktc/tune.h"
 #include "util/fs.h"
@@ -34,11 +35,13 @@ enum { MAX_LIST = 64, DEFAULT_BUDGET = 100, DEFAULT_BATCH = 8 };
 
 typedef struct options {
 	const char *kernel, *backend, *from, *strategy, *cache, *out, *device;
+	const char *devices, *job;
 	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
 	int nproblem, nsettings;
-	long budget, seed, batch, runs, space_limit;
-	double time_limit, timeout, sim_delay;
+	long budget, seed, batch, runs, space_limit, workers;
+	double time_limit, timeout, sim_delay, rank_timeout;
 	bool json, quiet, compile_only, profile, no_cache, force_new;
+	unsigned job_index; /* which job of --job FILE (0 without one) */
 } options;
 
 /* What the progress display remembers between calls. */
@@ -319,7 +322,18 @@ static int open_backend(session *s, const options *o)
 	    .sim_delay_ms = o->sim_delay,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	};
-	if (kt_backend_open(&s->b, name, s->m, &bo)) {
+	kt_pool_options po = {
+	    .backend = name,
+	    .devices = o->devices,
+	    .workers_per_device = (int)o->workers,
+	    .base = bo,
+	    .mpi = true,
+	    .job = o->job_index,
+	    .rank_timeout_s = o->rank_timeout,
+	};
+	bool pooled = o->devices || o->workers > 1 || kt_mpi_size() > 1;
+	if (pooled ? kt_pool_open(&s->b, s->m, &po)
+	           : kt_backend_open(&s->b, name, s->m, &bo)) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
 	}
@@ -410,21 +424,25 @@ enum { MAX_RUNS = 1000000, MAX_BATCH = 4096 };
 
 static int check_options(const options *o)
 {
-	const char *bad = o->budget < 0 ? "--budget must be >= 0"
-	                  : o->batch < 1 || o->batch > MAX_BATCH
-	                      ? "--batch must be from 1 to 4096"
-	                  : o->seed < 0        ? "--seed must be >= 0"
-	                  : o->space_limit < 0 ? "--space-limit must be >= 0"
-	                  : o->runs < 0 || o->runs > MAX_RUNS
-	                      ? "--runs must be from 0 to 1000000"
-	                  : o->time_limit < 0 ? "--time-limit must be >= 0"
-	                  : o->timeout < 0 || o->timeout > MAX_SECONDS
-	                      ? "--timeout must be from 0 to 1000000 seconds"
-	                  : o->sim_delay < 0 || o->sim_delay > MAX_SECONDS
-	                      ? "--sim-delay must be from 0 to 1000000 ms"
-	                  : o->no_cache && o->cache
-	                      ? "--cache and --no-cache conflict"
-	                      : NULL;
+	const char *bad =
+	    o->budget < 0 ? "--budget must be >= 0"
+	    : o->batch < 1 || o->batch > MAX_BATCH
+	        ? "--batch must be from 1 to 4096"
+	    : o->seed < 0        ? "--seed must be >= 0"
+	    : o->space_limit < 0 ? "--space-limit must be >= 0"
+	    : o->runs < 0 || o->runs > MAX_RUNS
+	        ? "--runs must be from 0 to 1000000"
+	    : o->time_limit < 0 ? "--time-limit must be >= 0"
+	    : o->timeout < 0 || o->timeout > MAX_SECONDS
+	        ? "--timeout must be from 0 to 1000000 seconds"
+	    : o->sim_delay < 0 || o->sim_delay > MAX_SECONDS
+	        ? "--sim-delay must be from 0 to 1000000 ms"
+	    : o->workers < 0 || o->workers > 256
+	        ? "--workers must be from 1 to 256"
+	    : !(o->rank_timeout >= 0 && o->rank_timeout <= MAX_SECONDS)
+	        ? "--rank-timeout must be from 0 to 1000000 seconds"
+	    : o->no_cache && o->cache ? "--cache and --no-cache conflict"
+	                              : NULL;
 	if (bad)
 		fprintf(stderr, "ktc tune: %s\n", bad);
 	return bad ? 2 : 0;
@@ -489,90 +507,304 @@ static int run(const options *o, const char *path)
 	return status;
 }
 
-int cmd_tune(int argc, char **argv)
+static const char TUNE_SUMMARY[] =
+    "Searches the space of an annotated kernel of FILE on a backend and "
+    "prints the best\nconfiguration. Every evaluation is appended to a "
+    "cache at once; the same command\nrun again resumes and ends with the "
+    "same results. --devices spreads each batch\nover a worker per device; "
+    "under mpirun, rank 0 searches and every rank evaluates\n"
+    "(docs/scale.md). --job FILE runs a campaign: each line of FILE holds "
+    "a FILE and\noptions of its own, added to those given here. Exit "
+    "status: 0 ok, 1 failure or\ninterrupted, 2 usage.";
+
+/*
+ * Parses a tune command line into *o (set to the defaults first); *npos is
+ * the number of positional arguments, left at the front of argv. Returns
+ * 0, 1 after --help, or 2 for a usage error (already said).
+ */
+static int parse(options *o, int argc, char **argv, int *npos)
 {
-	options o = {.budget = DEFAULT_BUDGET,
-	             .seed = 1,
-	             .batch = DEFAULT_BATCH,
-	             .space_limit = KT_SPACE_MAX_BINDINGS};
+	*o = (options){.budget = DEFAULT_BUDGET,
+	               .seed = 1,
+	               .batch = DEFAULT_BATCH,
+	               .space_limit = KT_SPACE_MAX_BINDINGS};
 	const kt_opt opts[] = {
-	    KT_OPT_STRING_('k', "kernel", &o.kernel, "NAME",
+	    KT_OPT_STRING_('k', "kernel", &o->kernel, "NAME",
 	                   "the kernel to tune (needed when FILE has several)"),
-	    KT_OPT_STRING_('b', "backend", &o.backend, "NAME",
+	    KT_OPT_STRING_('b', "backend", &o->backend, "NAME",
 	                   "sim, cuda or opencl (default: sim with --from, "
 	                   "else a GPU backend)"),
 	    KT_OPT_STRING_(
-	        0, "from", &o.from, "RESULTS",
+	        0, "from", &o->from, "RESULTS",
 	        "sim: the recorded T4 file or ktc cache to answer from"),
-	    KT_OPT_STRING_('s', "strategy", &o.strategy, "NAME",
+	    KT_OPT_STRING_('s', "strategy", &o->strategy, "NAME",
 	                   "search strategy (default: random)"),
-	    KT_OPT_LIST_(0, "strategy-option", o.settings, &o.nsettings,
+	    KT_OPT_LIST_(0, "strategy-option", o->settings, &o->nsettings,
 	                 MAX_LIST, "NAME=V", "a setting of the strategy"),
-	    KT_OPT_INT_('n', "budget", &o.budget, "N",
+	    KT_OPT_INT_('n', "budget", &o->budget, "N",
 	                "distinct configurations to visit, default included "
 	                "(default 100; 0: all)"),
 	    KT_OPT_DOUBLE_(
-	        0, "time-limit", &o.time_limit, "S",
+	        0, "time-limit", &o->time_limit, "S",
 	        "stop after S seconds (the run is then not reproducible)"),
-	    KT_OPT_INT_(0, "seed", &o.seed, "S",
+	    KT_OPT_INT_(0, "seed", &o->seed, "S",
 	                "seed of the strategy and the input data (default 1)"),
 	    KT_OPT_INT_(
-	        0, "batch", &o.batch, "N",
+	        0, "batch", &o->batch, "N",
 	        "configurations asked for and compiled at once (default 8)"),
-	    KT_OPT_LIST_('p', "problem", o.problem, &o.nproblem, MAX_LIST,
+	    KT_OPT_LIST_('p', "problem", o->problem, &o->nproblem, MAX_LIST,
 	                 "NAME=V",
 	                 "a problem variable's value (default: its default)"),
-	    KT_OPT_INT_(0, "space-limit", &o.space_limit, "N",
+	    KT_OPT_INT_(0, "space-limit", &o->space_limit, "N",
 	                "values bound while building the space before giving "
 	                "up (default 33554432; 0: no limit)"),
-	    KT_OPT_STRING_(0, "cache", &o.cache, "FILE",
+	    KT_OPT_STRING_(0, "cache", &o->cache, "FILE",
 	                   "the cache file (default: "
 	                   ".ktc/cache/<template>-<kernel>-<hash>.jsonl)"),
-	    KT_OPT_FLAG_(0, "no-cache", &o.no_cache, "keep no cache"),
+	    KT_OPT_FLAG_(0, "no-cache", &o->no_cache, "keep no cache"),
 	    KT_OPT_FLAG_(
-	        0, "force-new", &o.force_new,
+	        0, "force-new", &o->force_new,
 	        "replace a cache made for something else (kept as FILE.old)"),
-	    KT_OPT_STRING_('o', "output", &o.out, "FILE",
+	    KT_OPT_STRING_('o', "output", &o->out, "FILE",
 	                   "write the results as T4 JSON"),
-	    KT_OPT_FLAG_(0, "json", &o.json, "print the summary as JSON"),
-	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress display"),
-	    KT_OPT_FLAG_(0, "compile-only", &o.compile_only,
+	    KT_OPT_FLAG_(0, "json", &o->json, "print the summary as JSON"),
+	    KT_OPT_FLAG_('q', "quiet", &o->quiet, "no progress display"),
+	    KT_OPT_FLAG_(0, "compile-only", &o->compile_only,
 	                 "compile each configuration, run nothing (no cache)"),
-	    KT_OPT_STRING_(0, "device", &o.device, "D",
+	    KT_OPT_STRING_(0, "device", &o->device, "D",
 	                   "which device (index or name)"),
-	    KT_OPT_DOUBLE_(0, "timeout", &o.timeout, "S",
+	    KT_OPT_STRING_(0, "devices", &o->devices, "LIST",
+	                   "one worker per device: all, or a comma-separated "
+	                   "list (cuda: 0,1,3; opencl: 0:0,0:1)"),
+	    KT_OPT_INT_(0, "workers", &o->workers, "N",
+	                "workers per device (default 1; several share it)"),
+	    KT_OPT_STRING_(0, "job", &o->job, "FILE",
+	                   "a campaign: one run per line of FILE (a template "
+	                   "and its options)"),
+	    KT_OPT_DOUBLE_(0, "rank-timeout", &o->rank_timeout, "S",
+	                   "mpirun: a rank silent for S seconds is lost "
+	                   "(default 30)"),
+	    KT_OPT_DOUBLE_(0, "timeout", &o->timeout, "S",
 	                   "seconds one configuration may take"),
 	    KT_OPT_INT_(
-	        0, "runs", &o.runs, "N",
+	        0, "runs", &o->runs, "N",
 	        "timed runs per configuration (default: the backend's)"),
-	    KT_OPT_FLAG_(0, "profile", &o.profile, "collect hardware counters"),
+	    KT_OPT_FLAG_(0, "profile", &o->profile,
+	                 "collect hardware counters"),
 	    KT_OPT_DOUBLE_(
-	        0, "sim-delay", &o.sim_delay, "MS",
+	        0, "sim-delay", &o->sim_delay, "MS",
 	        "sim: sleep MS per evaluation (for testing interruption)"),
 	    KT_OPT_END_,
 	};
 	const kt_cmd_info info = {
-	    .usage = "ktc tune [options] FILE",
-	    .summary = "Searches the space of an annotated kernel of FILE on a "
-	               "backend and prints the best\nconfiguration. Every "
-	               "evaluation is appended to a cache at once; the same "
-	               "command\nrun again resumes and ends with the same "
-	               "results. Exit status: 0 ok, 1 failure\nor interrupted, "
-	               "2 usage.",
+	    .usage = "ktc tune [options] FILE | ktc tune [options] --job JOBS",
+	    .summary = TUNE_SUMMARY,
 	    .opts = opts,
 	};
-	static char name[] = "ktc tune";
-	int npos;
-	argv[0] = name;
-	int rc = kt_opt_parse(&info, argc, argv, &npos);
+	int rc = kt_opt_parse(&info, argc, argv, npos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
-	if (npos != 1) {
-		fprintf(stderr, "usage: %s (see 'ktc tune --help')\n",
-		        info.usage);
+		return rc > 0 ? 1 : 2;
+	return check_options(o) ? 2 : 0;
+}
+
+/* ---- campaigns and ranks ------------------------------------------------ */
+
+/* The jobs of --job FILE: each line's words, after the command line's. */
+typedef struct jobs {
+	char *text;   /* the file, cut into words in place */
+	char ***argv; /* per job: base arguments, then the line's words */
+	int *argc;    /* per job */
+	int *line;    /* per job: its line in FILE */
+	size_t n;
+} jobs;
+
+static void jobs_free(jobs *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		kt_free(j->argv[i]);
+	kt_free(j->argv);
+	kt_free(j->argc);
+	kt_free(j->line);
+	kt_free(j->text);
+}
+
+/* The command line without --job FILE, which each job's words follow. */
+static int base_args(char **out, int argc, char **argv)
+{
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--job")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--job=", 6))
+			continue;
+		out[n++] = argv[i];
+	}
+	return n;
+}
+
+static int read_jobs(jobs *j, const char *path, int argc, char **argv)
+{
+	size_t len = 0;
+	if (kt_fs_read(&j->text, &len, path)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += j->text[i] == '\n';
+	j->argv = kt_calloc(lines + 1, sizeof(char *));
+	j->argc = kt_calloc(lines + 1, sizeof(int));
+	j->line = kt_calloc(lines + 1, sizeof(int));
+	if (!j->argv || !j->argc || !j->line)
+		return 1;
+	int lineno = 0;
+	for (char *l = j->text, *nl; l; l = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(l, '\n')))
+			*nl = '\0';
+		lineno++;
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = '\0';
+		char **av =
+		    kt_calloc((size_t)argc + strlen(l) + 2, sizeof(char *));
+		if (!av)
+			return 1;
+		int n = base_args(av, argc, argv), base = n;
+		char *ws = NULL;
+		for (char *w = strtok_r(l, " \t\r", &ws); w;
+		     w = strtok_r(NULL, " \t\r", &ws))
+			av[n++] = w;
+		if (n == base) {
+			kt_free(av);
+			continue;
+		}
+		j->argv[j->n] = av;
+		j->argc[j->n] = n;
+		j->line[j->n++] = lineno;
+	}
+	if (!j->n)
+		fprintf(stderr, "ktc tune: %s: no job in the file\n", path);
+	return j->n ? 0 : 1;
+}
+
+/* Job i's options and template; 0, or the exit status of a bad line. */
+static int job_options(options *o, const char **path, const jobs *j, size_t i,
+                       const char *file)
+{
+	int npos = 0;
+	int rc = parse(o, j->argc[i], j->argv[i], &npos);
+	if (rc == 2)
+		fprintf(stderr,
+		        "ktc tune: %s:%d: the job's options are wrong\n", file,
+		        j->line[i]);
+	if (!rc && npos != 1) {
+		fprintf(stderr,
+		        "ktc tune: %s:%d: a job names one template, not %d\n",
+		        file, j->line[i], npos);
+		rc = 2;
+	}
+	if (rc == 1) {
+		fprintf(stderr, "ktc tune: %s:%d: --help in a job\n", file,
+		        j->line[i]);
+		rc = 2;
+	}
+	o->job_index = (unsigned)i;
+	o->job = NULL;
+	*path = j->argv[i][0];
+	return rc;
+}
+
+/*
+ * A rank other than 0: opens each job rank 0 announces, on this rank's
+ * devices, and evaluates for rank 0 until the job ends.
+ */
+static int serve(const options *cmd, const char *path, const jobs *j)
+{
+	unsigned job = 0;
+	int status = 0;
+	while (kt_mpi_next_job(&job) == 0) {
+		options o = *cmd;
+		const char *file = path;
+		session s = {0};
+		kt_diags_init(&s.diags);
+		int st = j && job < j->n
+		             ? job_options(&o, &file, j, job, cmd->job)
+		         : j ? 2
+		             : 0;
+		if (!st)
+			st = open_template(&s, file, &o);
+		if (!st)
+			st = open_backend(&s, &o);
+		if (kt_mpi_serve(st ? NULL : s.b,
+		                 st ? "cannot open the job here" : NULL))
+			status = 1;
+		kt_backend_free(s.b);
+		kt_free(s.problem);
+		kt_template_free(s.t);
+		kt_diags_release(&s.diags);
+	}
+	return status;
+}
+
+/* Rank 0 with --job FILE: the jobs one after another, each on all ranks. */
+static int campaign(const jobs *j, const char *file, bool quiet)
+{
+	int failed = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		options o;
+		const char *path = NULL;
+		if (!quiet)
+			fprintf(stderr, "== job %zu/%zu (%s:%d)\n", i + 1, j->n,
+			        file, j->line[i]);
+		int st = job_options(&o, &path, j, i, file);
+		if (!st) {
+			printf("== job %zu/%zu: %s\n", i + 1, j->n, path);
+			fflush(stdout);
+			st = run(&o, path);
+		}
+		failed += st != 0;
+		if (stop_requested)
+			break;
+	}
+	printf("campaign   %zu jobs, %zu ok, %d failed\n", j->n,
+	       j->n - (size_t)failed, failed);
+	return failed ? 1 : 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	static char name[] = "ktc tune";
+	options o;
+	int npos = 0;
+	argv[0] = name;
+	int rc = parse(&o, argc, argv, &npos);
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	if (npos != (o.job ? 0 : 1)) {
+		fprintf(stderr,
+		        "usage: ktc tune [options] FILE | ktc tune "
+		        "[options] --job JOBS (see 'ktc tune --help')\n");
 		return 2;
 	}
-	if (check_options(&o))
+	if (o.job && (o.out || o.cache)) {
+		fprintf(stderr, "ktc tune: with --job, -o and --cache go in "
+		                "each job's line\n");
 		return 2;
-	return run(&o, argv[0]);
+	}
+	if (kt_mpi_init(NULL, NULL)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	jobs j = {0};
+	const char *path = o.job ? NULL : argv[0];
+	int status = o.job ? read_jobs(&j, o.job, argc, argv) : 0;
+	if (!status && kt_mpi_rank() > 0)
+		status = serve(&o, path, o.job ? &j : NULL);
+	else if (!status)
+		status = o.job ? campaign(&j, o.job, o.quiet) : run(&o, path);
+	jobs_free(&j);
+	fflush(NULL);
+	return kt_mpi_finish(status);
 }

@@ -7,7 +7,14 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/backend.c
   ${CMAKE_CURRENT_LIST_DIR}/sim.c
   ${CMAKE_CURRENT_LIST_DIR}/wire.c
+  ${CMAKE_CURRENT_LIST_DIR}/pool.c
+  ${CMAKE_CURRENT_LIST_DIR}/mpi.c
 )
+# MPI (Open MPI from Debian): ranks on other hosts evaluate for rank 0.
+if(KTC_HAVE_MPI)
+  list(APPEND KTC_LIBS ${MPI_C_LIBRARIES})
+  list(APPEND KTC_INCLUDES ${MPI_C_INCLUDE_DIRS})
+endif()
 set(KTC_RUNTIME_BACKENDS "")
 if(KTC_HAVE_CUDA AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/cuda/sources.cmake)
   include(${CMAKE_CURRENT_LIST_DIR}/cuda/sources.cmake)

@@ -23,7 +23,7 @@ src=$1 build=$2
 # the layers, bottom first; cli sits on top of them all
 layers="util grammar tuner runtime frontend planner rewriter cli"
 # the stage each public header belongs to
-api="common:util diag:util model:grammar eval:tuner space:tuner
+api="common:util diag:util model:grammar eval:tuner space:tuner pool:runtime
 strategy:tuner results:tuner tune:tuner check:tuner frontend:frontend plan:planner
 annotate:planner rewrite:rewriter"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-graph-XXXXXX")

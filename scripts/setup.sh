@@ -9,6 +9,7 @@ pkgs=(
   libclang-19-dev clang-19 libclang-rt-19-dev clangd-19  # frontend, fuzzer, IDE check
   libcjson-dev libpcre2-dev libcurl4-openssl-dev         # plans, patterns, LLM client
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd     # OpenCL backend on the CPU
+  libopenmpi-dev openmpi-bin                             # mpirun -np N ktc tune (docs/scale.md)
 )
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
