@@ -5,9 +5,11 @@
 # backend (no pool), with `--devices 0` and with `--devices 0,1`:
 #   tests/cuda/silu_mul.kt.cu      all 240 configurations, T=4096 D=14336
 #   samples/cuda/silu_and_mul      24 configurations at its default shape
-# Each run is stopped after LIMIT s (default 110) (SIGTERM: the batch in flight finishes);
-# the summary's "visited" and "elapsed_s" give the rate. OUT (default .)
-# receives each run's T4 file, summary and log.
+# Each run is stopped after LIMIT s (default 110) (SIGTERM: the batch in
+# flight finishes); the summary's "visited" and "elapsed_s" give the rate.
+# DEVICES (default "0 0,1") lists the --devices sets for silu_mul; NOPOOL=0
+# leaves out its run without a pool, SAMPLE=0 the sample's runs. OUT
+# (default .) receives each run's T4 file, summary and log.
 set -u
 K=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-${OUT:-.}}
@@ -27,8 +29,11 @@ run() { # name, template, budget, then options
 }
 S=$here/../tests/cuda/silu_mul.kt.cu
 A=$here/../samples/cuda/silu_and_mul/silu_and_mul.kt.cu
-run small-one "$S" 0
-run small-dev0 "$S" 0 --devices 0
-run small-dev01 "$S" 0 --devices 0,1
-run sample-one "$A" 24
-run sample-dev01 "$A" 24 --devices 0,1
+[ "${NOPOOL:-1}" = 0 ] || run small-one "$S" 0
+for d in ${DEVICES:-0 0,1}; do
+	run "small-dev$(echo "$d" | tr -d ,)" "$S" 0 --devices "$d"
+done
+if [ "${SAMPLE:-1}" != 0 ]; then
+	run sample-one "$A" 24
+	run sample-dev01 "$A" 24 --devices 0,1
+fi
