@@ -50,131 +50,6 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-/* ---- payload fields ----------------------------------------------------- */
-
-int kt_mpi_put(kt_str *s, const void *p, size_t n)
-{
-	return kt_str_add(s, p, n);
-}
-
-int kt_mpi_put_u32(kt_str *s, uint32_t v)
-{
-	return kt_str_add(s, &v, sizeof(v));
-}
-
-int kt_mpi_put_str(kt_str *s, const char *v)
-{
-	v = v ? v : "";
-	int rc = kt_mpi_put_u32(s, (uint32_t)strlen(v));
-	return rc ? rc : kt_str_add(s, v, strlen(v) + 1);
-}
-
-void kt_mpi_reader_init(kt_mpi_reader *r, const kt_str *payload)
-{
-	r->p = payload->ptr;
-	r->left = payload->len;
-	r->bad = false;
-}
-
-void kt_mpi_get(kt_mpi_reader *r, void *dst, size_t n)
-{
-	if (r->bad || n > r->left) {
-		r->bad = true;
-		memset(dst, 0, n);
-		return;
-	}
-	memcpy(dst, r->p, n);
-	r->p += n;
-	r->left -= n;
-}
-
-uint32_t kt_mpi_get_u32(kt_mpi_reader *r)
-{
-	uint32_t v;
-	kt_mpi_get(r, &v, sizeof(v));
-	return v;
-}
-
-const char *kt_mpi_get_str(kt_mpi_reader *r)
-{
-	uint32_t n = kt_mpi_get_u32(r);
-	if (r->bad || (size_t)n + 1 > r->left || r->p[n] != '\0') {
-		r->bad = true;
-		return "";
-	}
-	const char *s = r->p;
-	r->p += n + 1;
-	r->left -= n + 1;
-	return s;
-}
-
-/* The numbers of a result, as one block. */
-typedef struct packed_result {
-	int32_t status;
-	uint32_t nruntimes, nmeasures;
-	double time_ms, spread, compile_s, verify_s, benchmark_s, framework_s,
-	    strategy_s, timestamp;
-} packed_result;
-
-int kt_mpi_put_result(kt_str *s, const kt_result *r)
-{
-	packed_result p = {
-	    .status = (int32_t)r->status,
-	    .nruntimes = r->runtimes_ms ? (uint32_t)r->nruntimes : 0,
-	    .nmeasures = (uint32_t)r->nmeasures,
-	    .time_ms = r->time_ms,
-	    .spread = r->spread,
-	    .compile_s = r->compile_s,
-	    .verify_s = r->verify_s,
-	    .benchmark_s = r->benchmark_s,
-	    .framework_s = r->framework_s,
-	    .strategy_s = r->strategy_s,
-	    .timestamp = r->timestamp,
-	};
-	int rc = kt_mpi_put(s, &p, sizeof(p));
-	if (!rc && p.nruntimes)
-		rc =
-		    kt_mpi_put(s, r->runtimes_ms, p.nruntimes * sizeof(double));
-	if (!rc && p.nmeasures)
-		rc = kt_mpi_put(s, r->measures,
-		                p.nmeasures * sizeof(kt_measure));
-	return rc ? rc : kt_mpi_put_str(s, r->message);
-}
-
-int kt_mpi_get_result(kt_mpi_reader *rd, kt_result *r)
-{
-	packed_result p;
-	kt_mpi_get(rd, &p, sizeof(p));
-	if (rd->bad || p.nmeasures > KT_MAX_MEASURES ||
-	    p.nruntimes > rd->left / sizeof(double) || p.status < 0 ||
-	    p.status > KT_STATUS_TIMEOUT)
-		return kt_error(KT_EIO, "mpi: a corrupt result");
-	r->status = (kt_status)p.status;
-	r->time_ms = p.time_ms;
-	r->spread = p.spread;
-	r->compile_s = p.compile_s;
-	r->verify_s = p.verify_s;
-	r->benchmark_s = p.benchmark_s;
-	r->framework_s = p.framework_s;
-	r->strategy_s = p.strategy_s;
-	r->timestamp = p.timestamp;
-	if (p.nruntimes) {
-		r->runtimes_ms = kt_calloc(p.nruntimes, sizeof(double));
-		if (!r->runtimes_ms)
-			return kt_error(KT_ENOMEM, "out of memory");
-		kt_mpi_get(rd, r->runtimes_ms, p.nruntimes * sizeof(double));
-		r->nruntimes = p.nruntimes;
-	}
-	kt_mpi_get(rd, r->measures, p.nmeasures * sizeof(kt_measure));
-	r->nmeasures = p.nmeasures;
-	const char *msg = kt_mpi_get_str(rd);
-	if (rd->bad)
-		return kt_error(KT_EIO, "mpi: a corrupt result");
-	if (*msg && !(r->message = kt_strdup(msg)))
-		return kt_error(KT_ENOMEM, "out of memory");
-	return 0;
-}
-
 /* ---- ranks ------------------------------------------------------------- */
 
 int kt_mpi_rank(void)
@@ -419,11 +294,11 @@ static int serve_problem(serve_work *w)
 {
 	const kt_model *m = w->b->model;
 	kt_value *problem = kt_calloc(m->nproblems + 1, sizeof(kt_value));
-	kt_mpi_reader rd;
-	kt_mpi_reader_init(&rd, &w->in);
+	kt_wire_reader rd;
+	kt_wire_reader_init(&rd, &w->in);
 	if (!problem)
 		return kt_error(KT_ENOMEM, "out of memory");
-	kt_mpi_get(&rd, problem, m->nproblems * sizeof(kt_value));
+	kt_wire_get(&rd, problem, m->nproblems * sizeof(kt_value));
 	int rc = rd.bad ? kt_error(KT_EIO, "mpi: a corrupt problem")
 	                : w->b->ops->set_problem(w->b, problem);
 	kt_free(problem);
@@ -441,9 +316,9 @@ typedef struct eval_in {
 
 static int read_eval(eval_in *e, const kt_model *m, const kt_str *in)
 {
-	kt_mpi_reader rd;
-	kt_mpi_reader_init(&rd, in);
-	e->n = kt_mpi_get_u32(&rd);
+	kt_wire_reader rd;
+	kt_wire_reader_init(&rd, in);
+	e->n = kt_wire_get_u32(&rd);
 	size_t np = m->nparams, ns = m->nsymbols;
 	if (rd.bad || e->n > in->len)
 		return kt_error(KT_EIO, "mpi: a corrupt request");
@@ -455,11 +330,11 @@ static int read_eval(eval_in *e, const kt_model *m, const kt_str *in)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < e->n; i++) {
 		kt_result_init(&e->res[i]);
-		kt_mpi_get(&rd, &e->idx[i * np], np * sizeof(uint32_t));
-		kt_mpi_get(&rd, &e->slots[i * ns], ns * sizeof(kt_value));
+		kt_wire_get(&rd, &e->idx[i * np], np * sizeof(uint32_t));
+		kt_wire_get(&rd, &e->slots[i * ns], ns * sizeof(kt_value));
 		e->reqs[i].param_idx = &e->idx[i * np];
 		e->reqs[i].slots = &e->slots[i * ns];
-		e->reqs[i].key = kt_mpi_get_str(&rd);
+		e->reqs[i].key = kt_wire_get_str(&rd);
 	}
 	return rd.bad ? kt_error(KT_EIO, "mpi: a corrupt request") : 0;
 }
@@ -471,13 +346,13 @@ static int serve_eval(serve_work *w)
 	if (!rc)
 		rc = w->b->ops->evaluate(w->b, e.reqs, e.n, e.res);
 	/* the answer: rc, why, n, the results */
-	int prc = kt_mpi_put_u32(&w->out, (uint32_t)rc);
+	int prc = kt_wire_put_u32(&w->out, (uint32_t)rc);
 	if (!prc)
-		prc = kt_mpi_put_str(&w->out, rc ? kt_error_last() : "");
+		prc = kt_wire_put_str(&w->out, rc ? kt_error_last() : "");
 	if (!prc)
-		prc = kt_mpi_put_u32(&w->out, rc ? 0 : (uint32_t)e.n);
+		prc = kt_wire_put_u32(&w->out, rc ? 0 : (uint32_t)e.n);
 	for (size_t i = 0; !prc && !rc && i < e.n; i++)
-		prc = kt_mpi_put_result(&w->out, &e.res[i]);
+		prc = kt_wire_put_result(&w->out, &e.res[i]);
 	for (size_t i = 0; e.res && i < e.n; i++)
 		kt_result_release(&e.res[i]);
 	kt_free(e.reqs);
@@ -492,13 +367,13 @@ static void *serve_thread(void *arg)
 	serve_work *w = arg;
 	if (w->type == KT_MPI_PROBLEM) {
 		int rc = serve_problem(w);
-		kt_mpi_put_u32(&w->out, (uint32_t)rc);
-		kt_mpi_put_str(&w->out, rc ? kt_error_last() : "");
+		kt_wire_put_u32(&w->out, (uint32_t)rc);
+		kt_wire_put_str(&w->out, rc ? kt_error_last() : "");
 	} else if (serve_eval(w)) {
 		kt_str_clear(&w->out); /* out of memory: an answer saying so */
-		kt_mpi_put_u32(&w->out, (uint32_t)KT_ENOMEM);
-		kt_mpi_put_str(&w->out, "out of memory");
-		kt_mpi_put_u32(&w->out, 0);
+		kt_wire_put_u32(&w->out, (uint32_t)KT_ENOMEM);
+		kt_wire_put_str(&w->out, "out of memory");
+		kt_wire_put_u32(&w->out, 0);
 	}
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -533,14 +408,14 @@ static int say_hello(kt_backend *b, const char *why)
 	memset(&info, 0, sizeof(info));
 	int rc = b ? b->ops->device_info(b, &info) : KT_EBACKEND;
 	kt_str s = KT_STR_INIT;
-	int prc = kt_mpi_put_u32(&s, (uint32_t)rc);
+	int prc = kt_wire_put_u32(&s, (uint32_t)rc);
 	if (!prc)
-		prc =
-		    kt_mpi_put_str(&s, rc ? (why ? why : kt_error_last()) : "");
+		prc = kt_wire_put_str(&s,
+		                      rc ? (why ? why : kt_error_last()) : "");
 	if (!prc)
-		prc = kt_mpi_put_u32(&s, b ? (uint32_t)kt_pool_members(b) : 0);
+		prc = kt_wire_put_u32(&s, b ? (uint32_t)kt_pool_members(b) : 0);
 	if (!prc)
-		prc = kt_mpi_put(&s, &info, sizeof(info));
+		prc = kt_wire_put(&s, &info, sizeof(info));
 	if (!prc)
 		prc = kt_mpi_send(0, KT_MPI_HELLO, &s);
 	kt_str_release(&s);

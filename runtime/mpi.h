@@ -19,6 +19,7 @@
 
 #include "ktc/pool.h"
 #include "util/str.h"
+#include "runtime/wire.h"
 
 /* Message types, sent as the MPI tag. */
 enum {
@@ -50,24 +51,5 @@ int kt_mpi_send(int rank, int type, const kt_str *payload);
 /* Receives a waiting message from any rank: 1 with one, 0 with none (also
  * when its sender died inside it: the sender is then lost). */
 int kt_mpi_poll(int *rank, int *type, kt_str *payload);
-
-/* Payload fields. */
-typedef struct kt_mpi_reader {
-	const char *p;
-	size_t left;
-	bool bad;
-} kt_mpi_reader;
-
-int kt_mpi_put(kt_str *s, const void *p, size_t n);
-int kt_mpi_put_u32(kt_str *s, uint32_t v);
-int kt_mpi_put_str(kt_str *s, const char *v); /* NULL travels as "" */
-void kt_mpi_reader_init(kt_mpi_reader *r, const kt_str *payload);
-void kt_mpi_get(kt_mpi_reader *r, void *dst, size_t n);
-uint32_t kt_mpi_get_u32(kt_mpi_reader *r);
-/* A pointer into the payload (NUL-terminated), "" when bad. */
-const char *kt_mpi_get_str(kt_mpi_reader *r);
-
-int kt_mpi_put_result(kt_str *s, const kt_result *r);
-int kt_mpi_get_result(kt_mpi_reader *rd, kt_result *r);
 
 #endif

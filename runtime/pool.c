@@ -234,16 +234,16 @@ static int send_chunk(pool *p, member *mb)
 {
 	const kt_model *m = p->m;
 	kt_str s = KT_STR_INIT;
-	int rc = kt_mpi_put_u32(&s, (uint32_t)mb->n);
+	int rc = kt_wire_put_u32(&s, (uint32_t)mb->n);
 	for (size_t i = 0; !rc && i < mb->n; i++) {
 		const kt_eval_request *q = &p->reqs[mb->ids[i]];
-		rc =
-		    kt_mpi_put(&s, q->param_idx, m->nparams * sizeof(uint32_t));
+		rc = kt_wire_put(&s, q->param_idx,
+		                 m->nparams * sizeof(uint32_t));
 		if (!rc)
-			rc = kt_mpi_put(&s, q->slots,
-			                m->nsymbols * sizeof(kt_value));
+			rc = kt_wire_put(&s, q->slots,
+			                 m->nsymbols * sizeof(kt_value));
 		if (!rc)
-			rc = kt_mpi_put_str(&s, q->key);
+			rc = kt_wire_put_str(&s, q->key);
 	}
 	if (!rc)
 		rc = kt_mpi_send(mb->rank, KT_MPI_EVAL, &s);
@@ -253,11 +253,11 @@ static int send_chunk(pool *p, member *mb)
 
 static void take_results(pool *p, member *mb)
 {
-	kt_mpi_reader rd;
-	kt_mpi_reader_init(&rd, &p->msg);
-	int rc = (int)kt_mpi_get_u32(&rd);
-	const char *why = kt_mpi_get_str(&rd);
-	uint32_t n = kt_mpi_get_u32(&rd);
+	kt_wire_reader rd;
+	kt_wire_reader_init(&rd, &p->msg);
+	int rc = (int)kt_wire_get_u32(&rd);
+	const char *why = kt_wire_get_str(&rd);
+	uint32_t n = kt_wire_get_u32(&rd);
 	if (rc || rd.bad || n != mb->n) {
 		drop(p, mb, rc ? why : "a corrupt answer");
 		return;
@@ -266,7 +266,7 @@ static void take_results(pool *p, member *mb)
 	for (size_t i = 0; res && i < n; i++)
 		kt_result_init(&res[i]);
 	for (size_t i = 0; res && !rc && i < n; i++)
-		rc = kt_mpi_get_result(&rd, &res[i]);
+		rc = kt_wire_get_result(&rd, &res[i]);
 	if (!res || rc) {
 		drop(p, mb, res ? kt_error_last() : "out of memory");
 	} else {
@@ -293,10 +293,10 @@ static int poll_ranks(pool *p, size_t *ready)
 		if (type == KT_MPI_RESULTS && mb->busy && mb->n)
 			take_results(p, mb);
 		else if (type == KT_MPI_READY && mb->busy) {
-			kt_mpi_reader rd;
-			kt_mpi_reader_init(&rd, &p->msg);
-			int rc = (int)kt_mpi_get_u32(&rd);
-			const char *why = kt_mpi_get_str(&rd);
+			kt_wire_reader rd;
+			kt_wire_reader_init(&rd, &p->msg);
+			int rc = (int)kt_wire_get_u32(&rd);
+			const char *why = kt_wire_get_str(&rd);
 			mb->busy = false;
 			if (rc)
 				drop(p, mb, why);
@@ -478,7 +478,7 @@ static int op_set_problem(kt_backend *kb, const kt_value *problem)
 		        ? problem[i]
 		        : m->problems[i].values[m->problems[i].default_index];
 	kt_str s = KT_STR_INIT;
-	int rc = kt_mpi_put(&s, values, m->nproblems * sizeof(kt_value));
+	int rc = kt_wire_put(&s, values, m->nproblems * sizeof(kt_value));
 	size_t sent = 0;
 	for (size_t i = 0; !rc && i < p->nmem; i++) {
 		member *mb = &p->mem[i];
@@ -672,7 +672,7 @@ static int join_ranks(pool *p, const kt_pool_options *o)
 {
 	int size = kt_mpi_size();
 	kt_str s = KT_STR_INIT;
-	int rc = kt_mpi_put_u32(&s, o->job);
+	int rc = kt_wire_put_u32(&s, o->job);
 	p->joined = kt_calloc((size_t)size + 1, sizeof(int));
 	if (!rc && !p->joined)
 		rc = kt_error(KT_ENOMEM, "out of memory");
@@ -700,13 +700,13 @@ static int join_ranks(pool *p, const kt_pool_options *o)
 			continue;
 		seen[r] = 1;
 		answered++;
-		kt_mpi_reader rd;
-		kt_mpi_reader_init(&rd, &p->msg);
-		int hrc = (int)kt_mpi_get_u32(&rd);
-		const char *why = kt_mpi_get_str(&rd);
-		unsigned workers = kt_mpi_get_u32(&rd);
+		kt_wire_reader rd;
+		kt_wire_reader_init(&rd, &p->msg);
+		int hrc = (int)kt_wire_get_u32(&rd);
+		const char *why = kt_wire_get_str(&rd);
+		unsigned workers = kt_wire_get_u32(&rd);
 		kt_device_info d;
-		kt_mpi_get(&rd, &d, sizeof(d));
+		kt_wire_get(&rd, &d, sizeof(d));
 		if (hrc || rd.bad || !workers)
 			fprintf(stderr, "ktc: rank %d takes no part: %s\n", r,
 			        rd.bad ? "a corrupt answer" : why);

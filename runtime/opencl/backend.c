@@ -102,10 +102,10 @@ static void worker_stop(ocl_backend *b)
 /* The error a FAIL message carries. */
 static int worker_failed(ocl_backend *b)
 {
-	ocl_reader rd;
-	ocl_reader_init(&rd, &b->msg);
-	int code = -(int)ocl_get_u32(&rd);
-	char *text = ocl_get_str(&rd);
+	kt_wire_reader rd;
+	kt_wire_reader_init(&rd, &b->msg);
+	int code = -(int)kt_wire_get_u32(&rd);
+	char *text = kt_wire_get_strdup(&rd);
 	if (code >= 0 || code < KT_EINTERRUPTED)
 		code = KT_EBACKEND;
 	code = kt_error(code, "%s", text ? text : "opencl: worker failed");
@@ -248,9 +248,9 @@ static int send_batch(ocl_backend *b, const batch_run *rd, int threads)
 	kt_str s = KT_STR_INIT;
 	int rc = bound ? 0 : kt_error(KT_ENOMEM, "out of memory");
 	if (!rc)
-		rc = ocl_put_u32(&s, (uint32_t)rd->n);
+		rc = kt_wire_put_u32(&s, (uint32_t)rd->n);
 	if (!rc)
-		rc = ocl_put_u32(&s, (uint32_t)threads);
+		rc = kt_wire_put_u32(&s, (uint32_t)threads);
 	for (size_t i = 0; i < rd->n && !rc; i++) {
 		const kt_eval_request *q = &rd->reqs[rd->ids[i]];
 		const kt_value *slots = q->slots;
@@ -260,12 +260,12 @@ static int send_batch(ocl_backend *b, const batch_run *rd, int threads)
 			slots = bound;
 		}
 		if (!rc)
-			rc = ocl_put_u32(&s, rd->ids[i]);
+			rc = kt_wire_put_u32(&s, rd->ids[i]);
 		if (!rc)
 			rc = kt_str_add(&s, slots,
 			                m->nsymbols * sizeof(kt_value));
 		if (!rc)
-			rc = ocl_put_str(&s, q->key);
+			rc = kt_wire_put_str(&s, q->key);
 	}
 	if (!rc && ocl_send(b->fd, OCL_MSG_BATCH, s.ptr, s.len))
 		rc = 1; /* the worker is gone: its death is read next */
@@ -320,12 +320,13 @@ static void lost(ocl_backend *b, batch_run *rd, double silent)
 
 static int take_result(batch_run *rd, const kt_str *msg)
 {
-	ocl_reader r;
+	kt_wire_reader r;
 	uint32_t id;
 	kt_result tmp;
 	kt_result_init(&tmp);
-	ocl_reader_init(&r, msg);
-	int rc = ocl_result_unpack(&r, &id, &tmp);
+	kt_wire_reader_init(&r, msg);
+	id = kt_wire_get_u32(&r);
+	int rc = kt_wire_get_result(&r, &tmp);
 	bool known = false;
 	for (size_t i = 0; i < rd->n; i++)
 		known |= rd->ids[i] == id;

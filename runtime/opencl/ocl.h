@@ -27,6 +27,7 @@
 #include "ktc/eval.h"
 #include "util/rng.h"
 #include "util/str.h"
+#include "runtime/wire.h"
 
 /* Defaults of the options a caller leaves at 0. */
 enum {
@@ -84,25 +85,6 @@ int ocl_send(int fd, uint32_t type, const void *data, size_t len);
  * time ran out, KT_EIO when the peer is gone or the stream is corrupt.
  */
 int ocl_recv(int fd, uint32_t *type, kt_str *payload, int timeout_ms);
-
-/* Reads fields from a received payload; a short payload sets bad. */
-typedef struct ocl_reader {
-	const char *p;
-	size_t left;
-	bool bad;
-} ocl_reader;
-
-void ocl_reader_init(ocl_reader *r, const kt_str *payload);
-void ocl_get(ocl_reader *r, void *dst, size_t n);
-uint32_t ocl_get_u32(ocl_reader *r);
-/* A string written by ocl_put_str; kt_malloc'd, NULL when empty or bad. */
-char *ocl_get_str(ocl_reader *r);
-int ocl_put_u32(kt_str *s, uint32_t v);
-int ocl_put_str(kt_str *s, const char *str);
-
-int ocl_result_pack(kt_str *s, uint32_t id, const kt_result *r);
-/* Fills r (kt_result_init'd by the caller) and *id; KT_EIO if malformed. */
-int ocl_result_unpack(ocl_reader *rd, uint32_t *id, kt_result *r);
 
 /* --- device.c: platforms, devices, errors ---------------------------- */
 

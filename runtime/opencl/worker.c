@@ -25,8 +25,8 @@
 static int send_fail(int fd, int code, const char *msg)
 {
 	kt_str s = KT_STR_INIT;
-	ocl_put_u32(&s, (uint32_t)-code);
-	ocl_put_str(&s, msg);
+	kt_wire_put_u32(&s, (uint32_t)-code);
+	kt_wire_put_str(&s, msg);
 	int rc = ocl_send(fd, OCL_MSG_FAIL, s.ptr, s.len);
 	kt_str_release(&s);
 	return rc;
@@ -216,7 +216,7 @@ done:
 static int set_problem(ocl_worker *w, const kt_str *payload)
 {
 	const kt_model *m = w->m;
-	ocl_reader rd;
+	kt_wire_reader rd;
 	release_problem(w);
 	w->problem = kt_calloc(m->nproblems + 1, sizeof(kt_value));
 	w->ref_slots = kt_calloc(m->nsymbols + 1, sizeof(kt_value));
@@ -225,8 +225,8 @@ static int set_problem(ocl_worker *w, const kt_str *payload)
 	int rc = KT_ENOMEM;
 	if (!w->problem || !w->ref_slots || !idx || !w->args)
 		goto done;
-	ocl_reader_init(&rd, payload);
-	ocl_get(&rd, w->problem, m->nproblems * sizeof(kt_value));
+	kt_wire_reader_init(&rd, payload);
+	kt_wire_get(&rd, w->problem, m->nproblems * sizeof(kt_value));
 	kt_model_default_config(m, idx);
 	rc = kt_model_bind(w->ref_slots, m, idx, w->problem, w->devvals);
 	for (size_t i = 0; i < m->nargs && !rc; i++) {
@@ -274,10 +274,10 @@ static void batch_release(batch *b)
 static int batch_parse(batch *b, const kt_str *payload)
 {
 	size_t nsym = b->w->m->nsymbols;
-	ocl_reader rd;
-	ocl_reader_init(&rd, payload);
-	b->n = ocl_get_u32(&rd);
-	b->threads = (int)ocl_get_u32(&rd);
+	kt_wire_reader rd;
+	kt_wire_reader_init(&rd, payload);
+	b->n = kt_wire_get_u32(&rd);
+	b->threads = (int)kt_wire_get_u32(&rd);
 	if (rd.bad || b->n > payload->len)
 		return kt_error(KT_EIO, "opencl: corrupt batch");
 	b->ids = kt_calloc(b->n + 1, sizeof(uint32_t));
@@ -287,9 +287,9 @@ static int batch_parse(batch *b, const kt_str *payload)
 	if (!b->ids || !b->keys || !b->slots || !b->builds)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < b->n; i++) {
-		b->ids[i] = ocl_get_u32(&rd);
-		ocl_get(&rd, &b->slots[i * nsym], nsym * sizeof(kt_value));
-		b->keys[i] = ocl_get_str(&rd);
+		b->ids[i] = kt_wire_get_u32(&rd);
+		kt_wire_get(&rd, &b->slots[i * nsym], nsym * sizeof(kt_value));
+		b->keys[i] = kt_wire_get_strdup(&rd);
 		b->builds[i].slots = &b->slots[i * nsym];
 	}
 	return rd.bad ? kt_error(KT_EIO, "opencl: corrupt batch") : 0;
@@ -320,7 +320,9 @@ static int run_one(batch *b, size_t i, kt_status *status)
 		               bd->program, &r);
 	}
 	ocl_build_release(bd);
-	int rc = ocl_result_pack(&out, b->ids[i], &r);
+	int rc = kt_wire_put_u32(&out, b->ids[i]);
+	if (!rc)
+		rc = kt_wire_put_result(&out, &r);
 	if (!rc)
 		rc = ocl_send(w->fd, OCL_MSG_RESULT, out.ptr, out.len);
 	*status = r.status;

@@ -366,39 +366,6 @@ static void test_device_is_chosen_by_index_or_name(void)
 	kt_template_free(t);
 }
 
-static void test_results_survive_the_wire(void)
-{
-	kt_result r, back;
-	kt_str s = KT_STR_INIT;
-	ocl_reader rd;
-	uint32_t id = 0;
-	double runs[3] = {1.5, 2.5, 3.5};
-	kt_result_init(&r);
-	kt_result_init(&back);
-	r.status = KT_STATUS_CORRECTNESS;
-	r.time_ms = 2.5;
-	r.runtimes_ms = runs;
-	r.nruntimes = 3;
-	r.message = "output 'z' differs";
-	kt_result_add_measure(&r, "local_mem", 4096, "B");
-	CHECK(!ocl_result_pack(&s, 42, &r));
-	ocl_reader_init(&rd, &s);
-	CHECK(!ocl_result_unpack(&rd, &id, &back));
-	CHECK_EQ_INT(id, 42);
-	CHECK_EQ_INT(back.status, KT_STATUS_CORRECTNESS);
-	CHECK(back.nruntimes == 3 && back.runtimes_ms[2] == 3.5);
-	CHECK_EQ_STR(back.message, "output 'z' differs");
-	CHECK(kt_result_measure(&back, "local_mem") &&
-	      kt_result_measure(&back, "local_mem")->value == 4096);
-	s.len -= 3; /* a truncated message is refused */
-	ocl_reader_init(&rd, &s);
-	kt_result_release(&back);
-	kt_result_init(&back);
-	CHECK(ocl_result_unpack(&rd, &id, &back) == KT_EIO);
-	kt_result_release(&back);
-	kt_str_release(&s);
-}
-
 /*
  * Whether an OpenCL platform exists, asked through the backend: this
  * process itself must never initialise OpenCL, or the workers it forks
@@ -420,7 +387,6 @@ int main(void)
 		printf("no OpenCL platform: skipped\n");
 		return 77;
 	}
-	RUN(test_results_survive_the_wire);
 	RUN(test_open_reports_the_device);
 	RUN(test_configurations_are_verified_and_timed);
 	RUN(test_planted_faults_cost_one_configuration_each);

@@ -173,6 +173,52 @@ static void send_to_a_closed_peer_is_an_error(void)
 	close_pair(fd);
 }
 
+/* A result and its id through the payload codec the workers and MPI's
+ * ranks share; a truncated payload is refused. */
+static void results_survive_the_payload(void)
+{
+	kt_result r, back;
+	kt_str s = KT_STR_INIT;
+	kt_wire_reader rd;
+	double runs[3] = {1.5, 2.5, 3.5};
+	kt_result_init(&r);
+	kt_result_init(&back);
+	r.status = KT_STATUS_CORRECTNESS;
+	r.time_ms = 2.5;
+	r.runtimes_ms = runs;
+	r.nruntimes = 3;
+	r.message = "output 'z' differs";
+	kt_result_add_measure(&r, "local_mem", 4096, "B");
+	CHECK(!kt_wire_put_u32(&s, 42) && !kt_wire_put_result(&s, &r));
+	CHECK(!kt_wire_put_str(&s, NULL) && !kt_wire_put_str(&s, "tail"));
+	kt_wire_reader_init(&rd, &s);
+	CHECK_EQ_INT(kt_wire_get_u32(&rd), 42);
+	CHECK(!kt_wire_get_result(&rd, &back));
+	CHECK_EQ_INT(back.status, KT_STATUS_CORRECTNESS);
+	CHECK(back.nruntimes == 3 && back.runtimes_ms[2] == 3.5);
+	CHECK_EQ_STR(back.message, "output 'z' differs");
+	CHECK(kt_result_measure(&back, "local_mem") &&
+	      kt_result_measure(&back, "local_mem")->value == 4096);
+	CHECK(kt_wire_get_strdup(&rd) == NULL); /* "" */
+	CHECK_EQ_STR(kt_wire_get_str(&rd), "tail");
+	CHECK(!rd.bad && rd.left == 0);
+	s.len -= 12; /* a truncated message is refused */
+	kt_wire_reader_init(&rd, &s);
+	kt_result_release(&back);
+	kt_result_init(&back);
+	(void)kt_wire_get_u32(&rd);
+	CHECK(kt_wire_get_result(&rd, &back) == 0);
+	CHECK(*kt_wire_get_str(&rd) == 0 && rd.bad);
+	s.len -= 20;
+	kt_wire_reader_init(&rd, &s);
+	(void)kt_wire_get_u32(&rd);
+	kt_result_release(&back);
+	kt_result_init(&back);
+	CHECK(kt_wire_get_result(&rd, &back) == KT_EIO);
+	kt_result_release(&back);
+	kt_str_release(&s);
+}
+
 int main(void)
 {
 	RUN(message_round_trips);
@@ -182,5 +228,6 @@ int main(void)
 	RUN(oversize_lengths_are_refused);
 	RUN(silence_times_out);
 	RUN(send_to_a_closed_peer_is_an_error);
+	RUN(results_survive_the_payload);
 	return check_summary();
 }
