@@ -120,7 +120,8 @@ static int run(compile *c, size_t n, const kt_verify_opts *o, const char *name,
  * call does not), nothing is proven this way. `__launch_bounds__` is
  * emptied in the probe: the attribute is device code, which NVRTC
  * compiles at every value of the domain, and it needs a constant that a
- * host-used block size would otherwise fail the probe on.
+ * host-used block size would otherwise fail the probe on; and
+ * `constexpr TYPE NAME = P;` is read as `const` (see relax_constexpr).
  */
 static bool probe_allowed(const kt_verify_opts *o)
 {
@@ -136,6 +137,97 @@ static bool probe_allowed(const kt_verify_opts *o)
 static bool probe_covers(int64_t v)
 {
 	return v > 0 && v <= INT32_MAX;
+}
+
+static bool ident_char(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') ||
+	       (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Whether [b, e) is integer type words and one name: `size_t kBlock`,
+ * `static const unsigned long long n`, `std::int32_t k`, `auto k`. */
+static bool integral_decl(const char *b, const char *e)
+{
+	static const char *const words[] = {
+	    "static",  "inline",   "const",    "unsigned",  "signed",
+	    "long",    "short",    "int",      "char",      "auto",
+	    "std",     "size_t",   "ssize_t",  "ptrdiff_t", "int8_t",
+	    "uint8_t", "int16_t",  "uint16_t", "int32_t",   "uint32_t",
+	    "int64_t", "uint64_t", "intptr_t", "uintptr_t", NULL};
+	int names = 0;
+	while (b < e) {
+		if (*b == ' ' || *b == '\t' || (*b == ':' && b[1] == ':')) {
+			b += *b == ':' ? 2 : 1;
+			continue;
+		}
+		const char *w = b;
+		while (b < e && ident_char(*b))
+			b++;
+		if (b == w)
+			return false;
+		bool known = false;
+		for (size_t i = 0; words[i] && !known; i++)
+			known = strlen(words[i]) == (size_t)(b - w) &&
+			        !strncmp(words[i], w, (size_t)(b - w));
+		names += !known;
+	}
+	return names == 1;
+}
+
+/* Whether t (at a `constexpr`) declares `constexpr TYPE NAME = P;` with
+ * TYPE an integer type and P one of the probed parameters. */
+static bool constexpr_of_param(const char *t, const kt_plan *p,
+                               const bool *which)
+{
+	size_t k = 9; /* strlen("constexpr") */
+	while (t[k] && t[k] != '=' && t[k] != ';' && t[k] != '{' &&
+	       t[k] != '(' && t[k] != '\n' && k < 200)
+		k++;
+	if (t[k] != '=' || !integral_decl(t + 9, t + k))
+		return false;
+	k++;
+	while (t[k] == ' ' || t[k] == '\t')
+		k++;
+	for (size_t i = 0; i < p->nparams; i++) {
+		size_t n = strlen(p->params[i].name);
+		if (!which[i] || strncmp(t + k, p->params[i].name, n) ||
+		    ident_char(t[k + n]))
+			continue;
+		size_t e = k + n;
+		while (t[e] == ' ' || t[e] == '\t')
+			e++;
+		if (t[e] == ';')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The text with `constexpr TYPE NAME = P;` (TYPE an integer type, P a
+ * probed parameter: sglang's `constexpr size_t kBlockSize = BLOCK_SIZE;`)
+ * written `const`: a constexpr variable needs a constant initialiser,
+ * which the probe's call is not, while a `const` one takes any value (an
+ * integer's copy-initialisation from any int compiles); a use of NAME
+ * that needs a constant (an array size, a template argument) still fails
+ * the probe, as a use of P would. Columns and lines stay.
+ */
+static int relax_constexpr(kt_str *s, const char *text, const kt_plan *p,
+                           const bool *which)
+{
+	const char *at = text;
+	int rc = 0;
+	for (const char *c = strstr(text, "constexpr"); c && !rc;
+	     c = strstr(c + 9, "constexpr")) {
+		if ((c > text && ident_char(c[-1])) || ident_char(c[9]) ||
+		    !constexpr_of_param(c, p, which))
+			continue;
+		rc = kt_str_add(s, at, (size_t)(c - at));
+		if (!rc)
+			rc = kt_str_adds(s, "const    ");
+		at = c + 9;
+	}
+	return rc ? rc : kt_str_adds(s, at);
 }
 
 /* A probe of the parameters marked in which[]. */
@@ -165,11 +257,11 @@ static int probe_make(compile *c, const kt_plan *p, const bool *which,
 		}
 	}
 	if (!rc)
-		rc = kt_str_addf(&s,
-		                 "#undef __launch_bounds__\n"
-		                 "#define __launch_bounds__(...)\n"
-		                 "#line 1\n%s",
-		                 text);
+		rc = kt_str_adds(&s, "#undef __launch_bounds__\n"
+		                     "#define __launch_bounds__(...)\n"
+		                     "#line 1\n");
+	if (!rc)
+		rc = relax_constexpr(&s, text, p, which);
 	c->own = kt_str_detach(&s);
 	c->text = c->own;
 	return rc;

@@ -268,6 +268,34 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	             0);
 	CHECK_EQ_INT(v.n, 0);
 	kt_rw_values_release(&v);
+	/* B through `constexpr size_t kB = B;`, used as a value: proven
+	 * (sglang's kBlockSize); through one that sizes an array: each
+	 * value compiled */
+	static const char named[] =
+	    "#ifndef B\n#define B 256\n#endif\n"
+	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
+	    "constexpr unsigned long kB = B;\n"
+	    "void launch(float *y, int n) { k<<<(n + kB - 1) / kB, kB>>>(y); "
+	    "}\n";
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, named,
+	                               "c.cu", 2),
+	             0);
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+	static const char sized[] =
+	    "#ifndef B\n#define B 256\n#endif\n"
+	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
+	    "constexpr int kB = B;\n"
+	    "void launch(float *y, int n)\n"
+	    "{\n\tchar flags[kB];\n\tflags[0] = 0;\n\t(void)flags;\n"
+	    "\tk<<<(n + kB - 1) / kB, kB>>>(y);\n}\n";
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, sized,
+	                               "d.cu", 2),
+	             0);
+	CHECK_EQ_INT(v.n, 4); /* 64, 128, 512, 1024: none proven */
+	for (size_t j = 0; j < v.n; j++)
+		CHECK(v.ok[j]);
+	kt_rw_values_release(&v);
 }
 
 /* An own header NVRTC gets inline (it includes a host header): the
