@@ -254,34 +254,53 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	             0);
 	CHECK_EQ_INT(v.n, 4);
 	kt_rw_values_release(&v);
-	/* B also in the kernel's __launch_bounds__ (device code, which
-	 * NVRTC checks at each value): the probe still proves it */
+}
+
+/* How many of B's values (64..1024, B a host-used block size) text needs
+ * compiled one by one after the probe; each of them must compile. */
+static size_t values_compiled(const char *text)
+{
+	int64_t bv[] = {64, 128, 256, 512, 1024};
+	kt_plan_use use = {.host = true, .launch = -1};
+	kt_plan_param pp = {.name = "B",
+	                    .values = bv,
+	                    .nvalues = 5,
+	                    .def = 256,
+	                    .uses = &use,
+	                    .nuses = 1};
+	kt_plan p = {.params = &pp, .nparams = 1};
+	bool on[1] = {true};
+	int64_t *values[1] = {bv};
+	size_t nvalues[1] = {5};
+	kt_verify_opts o = {0};
+	kt_rw_values v;
+	CHECK_EQ_INT(
+	    kt_rw_host_values(&v, &p, on, values, nvalues, &o, text, "b.cu", 2),
+	    0);
+	size_t n = v.n;
+	for (size_t j = 0; j < v.n; j++)
+		CHECK(v.ok[j]);
+	kt_rw_values_release(&v);
+	return n;
+}
+
+/* The probe sees past what needs a constant but not the value: B in the
+ * kernel's __launch_bounds__ (device code, which NVRTC checks at each
+ * value), B through `constexpr size_t kB = B;` used as a value
+ * (sglang's kBlockSize); not past a kB that sizes an array. */
+static void host_probe_proves_launch_bounds_and_constexpr_values(void)
+{
 	static const char bounded[] =
 	    "#ifndef B\n#define B 256\n#endif\n"
 	    "__global__ void __launch_bounds__(B, 1) k(float *y)\n"
 	    "{ y[threadIdx.x] = 0; }\n"
 	    "void launch(float *y, int n) { k<<<(n + B - 1) / B, B>>>(y); }\n";
-	o.flags = NULL;
-	o.nflags = 0;
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, bounded,
-	                               "b.cu", 2),
-	             0);
-	CHECK_EQ_INT(v.n, 0);
-	kt_rw_values_release(&v);
-	/* B through `constexpr size_t kB = B;`, used as a value: proven
-	 * (sglang's kBlockSize); through one that sizes an array: each
-	 * value compiled */
 	static const char named[] =
 	    "#ifndef B\n#define B 256\n#endif\n"
 	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
 	    "constexpr unsigned long kB = B;\n"
 	    "void launch(float *y, int n) { k<<<(n + kB - 1) / kB, kB>>>(y); "
 	    "}\n";
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, named,
-	                               "c.cu", 2),
-	             0);
-	CHECK_EQ_INT(v.n, 0);
-	kt_rw_values_release(&v);
 	static const char sized[] =
 	    "#ifndef B\n#define B 256\n#endif\n"
 	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
@@ -289,12 +308,36 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	    "void launch(float *y, int n)\n"
 	    "{\n\tchar flags[kB];\n\tflags[0] = 0;\n\t(void)flags;\n"
 	    "\tk<<<(n + kB - 1) / kB, kB>>>(y);\n}\n";
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, sized,
-	                               "d.cu", 2),
-	             0);
-	CHECK_EQ_INT(v.n, 4); /* 64, 128, 512, 1024: none proven */
-	for (size_t j = 0; j < v.n; j++)
-		CHECK(v.ok[j]);
+	CHECK_EQ_INT(values_compiled(bounded), 0);
+	CHECK_EQ_INT(values_compiled(named), 0);
+	CHECK_EQ_INT(values_compiled(sized), 4); /* every value but 256 */
+}
+
+/* A parameter only __launch_bounds__ uses besides expressions is checked
+ * by NVRTC's front end, in the one syntax batch: launch bounds only bound
+ * ptxas's registers. */
+static void launch_bounds_values_are_a_front_end_check(void)
+{
+	static const char text[] = "#ifndef B\n#define B 256\n#endif\n"
+	                           "__global__ void __launch_bounds__(B) "
+	                           "k(float *y) { y[threadIdx.x] = 0; }\n";
+	kt_rewrite_file f = {
+	    .path = "k.cu", .text = text, .len = sizeof(text) - 1};
+	int64_t bv[] = {128, 256, 512};
+	kt_plan_use use = {.site = KT_SITE_LAUNCH_BOUNDS, .launch = -1};
+	kt_plan_param pp = {.name = "B",
+	                    .values = bv,
+	                    .nvalues = 3,
+	                    .def = 256,
+	                    .uses = &use,
+	                    .nuses = 1};
+	kt_plan p = {.params = &pp, .nparams = 1};
+	bool on[1] = {true};
+	kt_rw_values v;
+	CHECK_EQ_INT(kt_rw_values_make(&v, &p, on, &f, text, 2), 0);
+	CHECK_EQ_INT(v.n, 2);
+	CHECK_EQ_INT(v.nbatch, 1);
+	CHECK(v.nbatch == 1 && v.batch[0].syntax);
 	kt_rw_values_release(&v);
 }
 
@@ -375,6 +418,8 @@ int main(void)
 	RUN(nvrtc_compiles_each_job_its_own_text);
 	RUN(nvrtc_skips_host_code_under_the_rtc_guard);
 	RUN(host_values_are_compiled_unless_a_probe_proves_them);
+	RUN(host_probe_proves_launch_bounds_and_constexpr_values);
+	RUN(launch_bounds_values_are_a_front_end_check);
 	RUN(batch_copies_declare_an_inlined_header_once);
 	return check_summary();
 }
