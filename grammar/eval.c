@@ -398,6 +398,13 @@ int kt_expr_eval(kt_value *out, const kt_expr *e, const kt_value *slots)
 	return kt_expr_eval_where(out, e, slots, NULL);
 }
 
+kt_value kt_model_problem_value(const kt_model *m, const kt_value *problem,
+                                size_t i)
+{
+	const kt_problem *pr = &m->problems[i];
+	return problem ? problem[i] : pr->values[pr->default_index];
+}
+
 void kt_model_default_config(const kt_model *m, uint32_t *param_idx)
 {
 	for (size_t p = 0; p < m->nparams; p++)
@@ -415,11 +422,9 @@ int kt_model_bind(kt_value *slots, const kt_model *m, const uint32_t *param_idx,
 			                param_idx[p], pa->name);
 		slots[pa->sym] = pa->values[param_idx[p]];
 	}
-	for (size_t i = 0; i < m->nproblems; i++) {
-		const kt_problem *pr = &m->problems[i];
-		slots[pr->sym] =
-		    problem ? problem[i] : pr->values[pr->default_index];
-	}
+	for (size_t i = 0; i < m->nproblems; i++)
+		slots[m->problems[i].sym] =
+		    kt_model_problem_value(m, problem, i);
 	for (size_t i = 0; i < m->ndevices; i++)
 		slots[m->devices[i].sym] =
 		    device ? device[i] : m->devices[i].fallback;

@@ -473,10 +473,7 @@ static int op_set_problem(kt_backend *kb, const kt_value *problem)
 	if (!values)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < m->nproblems; i++)
-		values[i] =
-		    problem
-		        ? problem[i]
-		        : m->problems[i].values[m->problems[i].default_index];
+		values[i] = kt_model_problem_value(m, problem, i);
 	kt_str s = KT_STR_INIT;
 	int rc = kt_wire_put(&s, values, m->nproblems * sizeof(kt_value));
 	size_t sent = 0;

@@ -73,10 +73,7 @@ static int sim_set_problem(kt_backend *b, const kt_value *problem)
 	const kt_model *m = b->model;
 	const kt_results_info *info = &s->rec->info;
 	for (size_t p = 0; p < m->nproblems; p++) {
-		kt_value want =
-		    problem
-		        ? problem[p]
-		        : m->problems[p].values[m->problems[p].default_index];
+		kt_value want = kt_model_problem_value(m, problem, p);
 		for (size_t i = 0; i < info->nproblems; i++) {
 			if (strcmp(info->problem_names[i],
 			           m->problems[p].name) ||

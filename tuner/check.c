@@ -224,8 +224,7 @@ static kt_value *instances(const kt_model *m, size_t *n)
 		return NULL;
 	for (size_t c = 0; c < count; c++)
 		for (size_t i = 0; i < np; i++)
-			v[c * np + i] =
-			    m->problems[i].values[m->problems[i].default_index];
+			v[c * np + i] = kt_model_problem_value(m, NULL, i);
 	size_t c = 1;
 	for (size_t i = 0; i < np; i++)
 		for (size_t k = 0; k < m->problems[i].nvalues; k++)

@@ -213,8 +213,7 @@ int kt_results_info_from_model(kt_results_info *info, const kt_model *m,
 	}
 	for (size_t i = 0; i < m->nproblems && !rc; i++, info->nproblems++) {
 		const kt_problem *p = &m->problems[i];
-		info->problem[i] =
-		    problem ? problem[i] : p->values[p->default_index];
+		info->problem[i] = kt_model_problem_value(m, problem, i);
 		info->problem_names[i] = dup_or_null(p->name, &rc);
 	}
 	for (size_t i = 0; i < m->nparams && !rc; i++, info->nparams++)

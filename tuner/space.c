@@ -676,11 +676,9 @@ static void fill_slots(builder *b, const kt_value *problem,
 	b->con_tally = tmp_alloc(b, m->nconstraints + 1, sizeof(tally));
 	if (b->err)
 		return;
-	for (size_t i = 0; i < m->nproblems; i++) {
-		const kt_problem *pr = &m->problems[i];
-		b->slots[pr->sym] =
-		    problem ? problem[i] : pr->values[pr->default_index];
-	}
+	for (size_t i = 0; i < m->nproblems; i++)
+		b->slots[m->problems[i].sym] =
+		    kt_model_problem_value(m, problem, i);
 	for (size_t i = 0; i < m->ndevices; i++)
 		b->slots[m->devices[i].sym] =
 		    device ? device[i] : m->devices[i].fallback;

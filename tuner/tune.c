@@ -157,10 +157,7 @@ static int set_up(run *r)
 	if (!r->problem || !r->device)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < m->nproblems; i++)
-		r->problem[i] =
-		    r->opt->problem
-		        ? r->opt->problem[i]
-		        : m->problems[i].values[m->problems[i].default_index];
+		r->problem[i] = kt_model_problem_value(m, r->opt->problem, i);
 	int rc = r->b->ops->device_info(r->b, &r->rep->device);
 	if (rc)
 		return rc;

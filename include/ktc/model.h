@@ -329,6 +329,10 @@ KT_API int kt_model_bind(kt_value *slots, const kt_model *m,
                          const kt_value *device);
 /* Default configuration: each parameter's default_index. */
 KT_API void kt_model_default_config(const kt_model *m, uint32_t *param_idx);
+/* Problem variable i's value: problem[i], or its default when problem is
+ * NULL. */
+KT_API kt_value kt_model_problem_value(const kt_model *m,
+                                       const kt_value *problem, size_t i);
 /* Index of the symbol called name, or -1. */
 KT_API int kt_model_symbol(const kt_model *m, const char *name);
 

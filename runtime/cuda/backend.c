@@ -358,10 +358,7 @@ static int cuda_set_problem(kt_backend *base, const kt_value *problem)
 	if (!p)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; i < m->nproblems; i++)
-		p[i] =
-		    problem
-		        ? problem[i]
-		        : m->problems[i].values[m->problems[i].default_index];
+		p[i] = kt_model_problem_value(m, problem, i);
 	free_sizes(b);
 	kt_str_clear(&b->problem_msg);
 	b->problem_sent = false;

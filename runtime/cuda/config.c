@@ -44,10 +44,7 @@ int kt_cu_problem_label(char *buf, size_t n, const kt_model *m,
 	kt_str s = KT_STR_INIT;
 	for (size_t i = 0; i < m->nproblems; i++) {
 		char v[64];
-		kt_value x =
-		    problem
-		        ? problem[i]
-		        : m->problems[i].values[m->problems[i].default_index];
+		kt_value x = kt_model_problem_value(m, problem, i);
 		kt_cu_format_value(v, sizeof(v), x);
 		kt_str_addf(&s, "%s%s=%s", i ? "," : "", m->problems[i].name,
 		            v);

@@ -217,10 +217,7 @@ static int op_set_problem(kt_backend *kb, const kt_value *problem)
 	ocl_backend *b = (ocl_backend *)kb;
 	const kt_model *m = kb->model;
 	for (size_t i = 0; i < m->nproblems; i++)
-		b->problem[i] =
-		    problem
-		        ? problem[i]
-		        : m->problems[i].values[m->problems[i].default_index];
+		b->problem[i] = kt_model_problem_value(m, problem, i);
 	b->have_problem = true;
 	if (!b->pid)
 		return worker_start(b);
