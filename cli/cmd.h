@@ -3,6 +3,7 @@
 #define KTC_CLI_CMD_H
 
 int cmd_annotate(int argc, char **argv);
+int cmd_optimize(int argc, char **argv);
 int cmd_space(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_landscape(int argc, char **argv);

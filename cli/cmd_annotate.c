@@ -70,38 +70,6 @@ static int get_plan(session *s)
 	return rc;
 }
 
-static bool keep(const char *kernel, const char *want)
-{
-	return !kernel || !strcmp(kernel, want);
-}
-
-/* Keeps only what the plan says about one kernel (--kernel NAME). */
-#define KEEP_ONLY(arr, n, field, want)                                         \
-	do {                                                                   \
-		size_t k_ = 0;                                                 \
-		for (size_t i_ = 0; i_ < (n); i_++)                            \
-			if (keep((arr)[i_].field, (want)))                     \
-				(arr)[k_++] = (arr)[i_];                       \
-		(n) = k_;                                                      \
-	} while (0)
-
-static int only_kernel(kt_plan *p, const char *name)
-{
-	bool found = false;
-	for (size_t i = 0; i < p->nkernels; i++)
-		found |= !strcmp(p->kernels[i].name, name);
-	if (!found)
-		return kt_error(KT_ENOTFOUND, "no kernel '%s' in '%s'", name,
-		                p->path ? p->path : "the file");
-	KEEP_ONLY(p->kernels, p->nkernels, name, name);
-	KEEP_ONLY(p->params, p->nparams, kernel, name);
-	KEEP_ONLY(p->refactors, p->nrefactors, kernel, name);
-	KEEP_ONLY(p->pragmas, p->npragmas, kernel, name);
-	KEEP_ONLY(p->needs, p->nneeds, kernel, name);
-	KEEP_ONLY(p->rejected, p->nrejected, kernel, name);
-	return 0;
-}
-
 static int rewrite(session *s)
 {
 	int rc = kt_rewrite_file_from_tu(&s->rf, s->tu);
@@ -218,7 +186,7 @@ static int run(const options *o, const char *path)
 	if (!rc)
 		rc = get_plan(&s);
 	if (!rc && o->kernel)
-		rc = only_kernel(s.plan, o->kernel);
+		rc = kt_plan_only_kernel(s.plan, o->kernel);
 	if (!rc && o->plan)
 		rc = print_plan(&s);
 	else if (!rc)

@@ -18,6 +18,8 @@ static const struct command {
 #ifdef KTC_HAVE_LIBCLANG
     {"annotate", cmd_annotate,
      "turn a kernel's tuning literals into a #pragma kt template"},
+    {"optimize", cmd_optimize,
+     "refactor, verify and tune a kernel, round after round"},
 #endif
     {"space", cmd_space,
      "print a template's parameters, constraints and space size"},

@@ -9,7 +9,8 @@ set(KTC_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/cmd_check.c
 )
 if(KTC_HAVE_LIBCLANG)
-  list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_annotate.c)
+  list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_annotate.c
+       ${CMAKE_CURRENT_LIST_DIR}/cmd_optimize.c)
 endif()
 add_executable(ktc ${KTC_CLI_SOURCES})
 target_link_libraries(ktc PRIVATE ktc_lib)

@@ -194,6 +194,10 @@ KT_API int kt_plan_validate(const kt_plan *p, const char *name, const char *src,
 /* The plan as JSON text, 2-space indented (kt_free the result). */
 KT_API int kt_plan_to_json(char **out, const kt_plan *p);
 
+/* Keeps only what p says about the kernel called name (`--kernel`);
+ * KT_ENOTFOUND when p has no such kernel. */
+KT_API int kt_plan_only_kernel(kt_plan *p, const char *name);
+
 /* The content hash a plan carries: FNV-1a 64 (kt_hash) of the file. */
 KT_API uint64_t kt_plan_hash(const char *src, size_t len);
 

@@ -1,0 +1,248 @@
+/*
+ * cmd_optimize.c - `ktc optimize FILE.cu -o OUT.kt.cu`: the semantic
+ * refactoring loop of ktc/optimize.h from the command line: progress on
+ * the terminal, a summary (or --json), the template written only when the
+ * loop produced one.
+ */
+#include "cli/args.h"
+#include "cli/cmd.h"
+
+#include "ktc/optimize.h"
+#include "util/fs.h"
+#include "util/opt.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_LIST = 64 };
+
+typedef struct options {
+	const char *build_dir, *kernel, *arch, *out, *work, *strategy, *backend;
+	const char *problem[MAX_LIST], *arg[MAX_LIST];
+	int nproblem, narg;
+	long budget, rounds, seed, jobs;
+	bool json, quiet;
+} options;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_progress(const kt_optimize_progress *p, void *ud)
+{
+	const options *o = ud;
+	if (o->quiet)
+		return;
+	if (!strcmp(p->what, "tune"))
+		fprintf(stderr, "ktc optimize: round %d, shape %zu/%zu: %s\n",
+		        p->round, p->shape + 1, p->nshapes, p->message);
+	else
+		fprintf(stderr, "ktc optimize: round %d: %s\n", p->round,
+		        p->message);
+}
+
+static void print_summary(const kt_optimize_report *r, const options *o)
+{
+	const kt_optimize_round *k = &r->rounds[r->kept];
+	printf("kernel %s on %s (copy bandwidth %.0f GB/s, launch floor %.4g "
+	       "ms)\n\n",
+	       r->kernel, r->device.name, r->device.copy_gbs, r->floor_ms);
+	printf("%-28s %12s %12s %9s %12s %8s\n", "shape", "original ms",
+	       "tuned ms", "speed-up", "light ms", "of light");
+	for (size_t s = 0; s < r->nshapes; s++) {
+		double t = k->best_ms[s], orig = r->original_ms[s];
+		printf("%-28s %12.4g %12.4g %8.2fx %12.4g %7.0f%%\n",
+		       r->shapes[s], orig, t, t > 0 ? orig / t : 0,
+		       r->sol_ms[s], t > 0 ? 100 * r->sol_ms[s] / t : 0);
+	}
+	printf("\nrounds:\n");
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const kt_optimize_round *rd = &r->rounds[i];
+		printf("  %d %s%s%s: %s\n", rd->index,
+		       rd->refactor ? rd->refactor : "annotate",
+		       rd->param ? " " : "", rd->param ? rd->param : "",
+		       rd->verdict ? rd->verdict : "not finished");
+	}
+	printf("\nstopped: %s\nkept: round %d; the template is %s, its "
+	       "results per shape are %s/round-%d-shape-N.t4, the summary "
+	       "%s/summary.json, the diff against the original "
+	       "%s/original.diff\n",
+	       r->stop, r->kept, o->out, o->work, r->kept, o->work, o->work);
+}
+
+static int write_outputs(const kt_optimize_report *r, const options *o)
+{
+	char diff[4096];
+	snprintf(diff, sizeof(diff), "%s/original.diff", o->work);
+	if (kt_fs_write_atomic(o->out, r->text, r->len) ||
+	    kt_fs_write_atomic(diff, r->diff, strlen(r->diff))) {
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+		return 1;
+	}
+	if (!o->json) {
+		print_summary(r, o);
+		return fflush(stdout) ? 1 : 0;
+	}
+	char *json = NULL;
+	int rc = kt_optimize_report_json(&json, r);
+	if (!rc && (fputs(json, stdout) < 0 || fflush(stdout)))
+		rc = kt_error(KT_EIO, "cannot write the output");
+	kt_free(json);
+	if (rc)
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+	return rc ? 1 : 0;
+}
+
+static int run(options *o, const char *path)
+{
+	char work[4096];
+	if (!o->work) {
+		snprintf(work, sizeof(work), "%s.optimize", o->out);
+		o->work = work;
+	}
+	if (kt_fs_check_output(o->out)) {
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+		return 1;
+	}
+	kt_optimize_options oo = {
+	    .build_dir = o->build_dir,
+	    .kernel = o->kernel,
+	    .arch = o->arch,
+	    .problems = o->problem,
+	    .nproblems = (size_t)o->nproblem,
+	    .args = o->arg,
+	    .nargs = (size_t)o->narg,
+	    .workdir = o->work,
+	    .strategy = o->strategy,
+	    .budget = (uint64_t)o->budget,
+	    .rounds = (int)o->rounds,
+	    .seed = (uint64_t)o->seed,
+	    .backend = o->backend,
+	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
+	    .threads = (int)o->jobs,
+	    .progress = on_progress,
+	    .progress_ud = o,
+	    .stop = &stop_requested,
+	};
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_optimize_report *r = NULL;
+	cli_catch_signals(on_signal);
+	int rc = kt_optimize(&r, path, &oo, &d);
+	cli_catch_signals(NULL);
+	kt_diags_print(&d, stderr, isatty(2));
+	kt_diags_release(&d);
+	int status = 0;
+	if (rc) {
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+		if (rc == KT_EINTERRUPTED)
+			fprintf(stderr,
+			        "ktc optimize: the same command "
+			        "resumes from the caches in %s\n",
+			        o->work);
+		status = 1;
+	}
+	if (r && !rc)
+		status = write_outputs(r, o);
+	kt_optimize_report_free(r);
+	return status;
+}
+
+static const char SUMMARY[] =
+    "Refactors FILE's kernel round after round: round 0 is `ktc annotate`'s "
+    "template\n(the literals as parameters), tuned at every shape; each "
+    "later round adds one\nrefactor the planner proposes (vector width, "
+    "items per thread, row split,\n...), verified as annotate verifies and "
+    "tuned at every shape, and keeps it\nwhen the geometric mean over the "
+    "shapes gains more than 2%. Stops at the\nspeed of light (bytes over "
+    "the measured copy bandwidth, or the launch floor),\nwhen the rounds "
+    "or the proposals run out. What the code does not say is asked\nfor: "
+    "problem sizes (--problem), a scalar the host passes or a buffer's "
+    "length\n(--arg). Writes the template to OUT; the rounds' templates, "
+    "caches and T4\nfiles, summary.json and original.diff to the work "
+    "folder. Killed, the same\ncommand resumes. Exit status: 0 ok, 1 "
+    "errors, 2 usage.";
+
+int cmd_optimize(int argc, char **argv)
+{
+	options o = {.seed = 1};
+	const kt_opt opts[] = {
+	    KT_OPT_STRING_('p', "build-dir", &o.build_dir, "DIR",
+	                   "folder with compile_commands.json (default: "
+	                   "searched upward from FILE)"),
+	    KT_OPT_STRING_(0, "kernel", &o.kernel, "NAME",
+	                   "the kernel to optimize (default: the only one "
+	                   "with a launch)"),
+	    KT_OPT_LIST_(0, "problem", o.problem, &o.nproblem, MAX_LIST,
+	                 "NAME=V1,V2",
+	                 "a problem size's values; the shapes "
+	                 "are every combination"),
+	    KT_OPT_LIST_(0, "arg", o.arg, &o.narg, MAX_LIST, "NAME=VALUE",
+	                 "a scalar argument's value or a buffer's length "
+	                 "where the code does not say it"),
+	    KT_OPT_STRING_('o', "output", &o.out, "OUT",
+	                   "write the template to OUT (required)"),
+	    KT_OPT_STRING_(0, "work", &o.work, "DIR",
+	                   "work folder (default: OUT.optimize)"),
+	    KT_OPT_INT_(0, "budget", &o.budget, "N",
+	                "configurations per shape and round (default 100)"),
+	    KT_OPT_INT_(0, "rounds", &o.rounds, "R",
+	                "refactors to try at most (default 8)"),
+	    KT_OPT_STRING_(0, "strategy", &o.strategy, "NAME",
+	                   "search strategy of each tuning run (default "
+	                   "random)"),
+	    KT_OPT_INT_(0, "seed", &o.seed, "N",
+	                "seed of the strategy and the inputs (default 1)"),
+	    KT_OPT_STRING_(0, "backend", &o.backend, "NAME",
+	                   "backend (default cuda)"),
+	    KT_OPT_STRING_(0, "arch", &o.arch, "SM",
+	                   "GPU architecture to verify for (sm_90a)"),
+	    KT_OPT_INT_('j', "jobs", &o.jobs, "N",
+	                "NVRTC compile threads (default: one per CPU)"),
+	    KT_OPT_FLAG_(0, "json", &o.json,
+	                 "print the report as JSON instead of the summary"),
+	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress lines"),
+	    KT_OPT_END_,
+	};
+	const kt_cmd_info info = {
+	    .usage = "ktc optimize [options] FILE.cu -o OUT.kt.cu",
+	    .summary = SUMMARY,
+	    .opts = opts,
+	};
+	static char name[] = "ktc optimize";
+	argv[0] = name;
+	int npos;
+	int rc = kt_opt_parse(&info, argc, argv, &npos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	const char *bad = npos != 1 ? "expected one FILE"
+	                  : !o.out  ? "-o OUT is required"
+	                  : o.budget < 0 || o.budget > 1000000
+	                      ? "--budget expects 0 to 1000000"
+	                  : o.rounds < 0 || o.rounds > 64
+	                      ? "--rounds expects 0 to 64"
+	                  : o.jobs < 0 || o.jobs > 64 ? "--jobs expects 0 to 64"
+	                  : o.seed < 0 ? "--seed expects a non-negative "
+	                                 "integer"
+	                               : NULL;
+	if (bad) {
+		fprintf(stderr,
+		        "ktc optimize: %s (see 'ktc optimize --help')\n", bad);
+		return 2;
+	}
+	if (kt_fs_same_file(o.out, argv[0]) || !strcmp(o.out, argv[0])) {
+		fprintf(stderr,
+		        "ktc optimize: the output '%s' is the input; "
+		        "refusing to replace it\n",
+		        o.out);
+		return 2;
+	}
+	return run(&o, argv[0]);
+}

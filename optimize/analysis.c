@@ -1,0 +1,191 @@
+/*
+ * analysis.c - which refactor to try first, and what the kernel must move.
+ *
+ * The ranking reads round 0's template at every shape (the grid its
+ * default configuration launches, against the device's SM count) and the
+ * plan's facts about each refactor (the bytes of one access). Each rule
+ * is one the team learned from SASS and the profiler on the samples, and
+ * its reason goes into the summary with the proposal:
+ *  - a grid of fewer blocks than SMs leaves SMs idle (decode shapes: one
+ *    block per token), so spreading a row over blocks comes first there;
+ *  - accesses narrower than 16 bytes issue more instructions per byte;
+ *  - ptxas does not hoist the next iteration's loads above this one's
+ *    store, so a strided loop keeps one load in flight per thread;
+ *  - a kernel of one element per thread pays a block's start-up per few
+ *    bytes;
+ *  - a register cap (launch bounds) matters least and comes last.
+ * The order only decides what is tried first: every proposal is verified
+ * and measured before it is kept.
+ */
+#include "optimize/opt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void kt_opt_problem(kt_value *vals, const kt_model *m, const kt_opt_inputs *in,
+                    size_t s)
+{
+	for (size_t i = 0; i < m->nproblems; i++) {
+		vals[i] = kt_model_problem_value(m, NULL, i);
+		for (size_t v = 0; v < in->nvars; v++)
+			if (!strcmp(in->vars[v].name, m->problems[i].name))
+				vals[i] = (kt_value){
+				    .i = kt_opt_shape_value(in, v, s)};
+	}
+}
+
+/* The model's slots at its default configuration and problem prob. */
+static kt_value *bind_default(const kt_model *m, const kt_value *prob)
+{
+	kt_value *slots = calloc(m->nsymbols + 1, sizeof(*slots));
+	uint32_t *idx = calloc(m->nparams + 1, sizeof(*idx));
+	if (slots && idx) {
+		kt_model_default_config(m, idx);
+		if (kt_model_bind(slots, m, idx, prob, NULL)) {
+			free(slots);
+			slots = NULL;
+		}
+	} else {
+		free(slots);
+		slots = NULL;
+	}
+	free(idx);
+	return slots;
+}
+
+static double as_double(kt_value v)
+{
+	return v.is_float ? v.f : (double)v.i;
+}
+
+double kt_opt_bytes(const kt_model *m, const kt_value *prob)
+{
+	kt_value *slots = bind_default(m, prob);
+	double bytes = 0;
+	for (size_t i = 0; slots && i < m->nargs; i++) {
+		const kt_arg *a = &m->args[i];
+		kt_value n;
+		if (!a->count)
+			continue;
+		if (kt_expr_eval(&n, a->count, slots)) {
+			kt_error_clear();
+			bytes = 0;
+			break;
+		}
+		bytes += as_double(n) * (double)kt_type_size(a->type) *
+		         (a->dir == KT_ARG_INOUT ? 2 : 1);
+	}
+	free(slots);
+	return bytes;
+}
+
+/* Blocks the default configuration launches at shape s; 0 if unknown. */
+static double blocks(const kt_model *m, const kt_opt_inputs *in, size_t s)
+{
+	kt_value prob[64];
+	if (m->nproblems > 64 || !m->launch.present)
+		return 0;
+	kt_opt_problem(prob, m, in, s);
+	kt_value *slots = bind_default(m, prob);
+	double n = slots ? 1 : 0;
+	for (int d = 0; slots && d < 3; d++) {
+		kt_value v;
+		if (!m->launch.grid[d])
+			continue;
+		if (kt_expr_eval(&v, m->launch.grid[d], slots)) {
+			kt_error_clear();
+			n = 0;
+			break;
+		}
+		n *= as_double(v);
+	}
+	free(slots);
+	return n;
+}
+
+static int64_t sm_count(const kt_device_info *dev)
+{
+	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
+		if (!strcmp(kt_device_consts[i].name, "DEVICE_SM_COUNT"))
+			return dev && dev->has_const[i]
+			           ? dev->consts[i]
+			           : kt_device_consts[i].fallback;
+	return 0;
+}
+
+static double rate(const kt_plan_refactor *r, const kt_model *m,
+                   const kt_opt_inputs *in, const kt_device_info *dev,
+                   kt_arena *a, const char **why)
+{
+	const char *k = kt_refactor_kind_name(r->kind);
+	int64_t sms = sm_count(dev);
+	double fewest = 0;
+	size_t at = 0;
+	for (size_t s = 0; s < in->nshapes; s++) {
+		double b = blocks(m, in, s);
+		if (b > 0 && (fewest == 0 || b < fewest)) {
+			fewest = b;
+			at = s;
+		}
+	}
+	if (!strcmp(k, "row_split") || !strcmp(k, "grid_stride")) {
+		bool idle = fewest > 0 && fewest < (double)sms;
+		*why = idle ? kt_arena_printf(a,
+		                              "%.0f blocks at shape %zu for "
+		                              "%lld SMs: SMs stand idle",
+		                              fewest, at + 1, (long long)sms)
+		            : "the grid fills the SMs at every shape";
+		return idle ? 5 : 0.5;
+	}
+	if (!strcmp(k, "vectorize")) {
+		*why = kt_arena_printf(a,
+		                       "%d-byte accesses: up to 16 bytes per "
+		                       "instruction",
+		                       r->elem_size);
+		return r->elem_size > 0 && r->elem_size < 16 ? 4 : 1;
+	}
+	if (!strcmp(k, "hoist_loads")) {
+		*why = "one load in flight per thread and iteration (ptxas "
+		       "does not hoist loads above a store)";
+		return 3;
+	}
+	if (!strcmp(k, "items_per_thread")) {
+		*why = "one element per thread: a block's start-up per few "
+		       "bytes";
+		return 2;
+	}
+	if (!strcmp(k, "launch_bounds")) {
+		*why = "a register cap for more resident blocks";
+		return 1;
+	}
+	*why = "proposed by the planner";
+	return 1;
+}
+
+static int by_score(const void *x, const void *y)
+{
+	const kt_opt_proposal *a = x, *b = y;
+	if (a->score != b->score)
+		return a->score < b->score ? 1 : -1;
+	return (a->refactor > b->refactor) - (a->refactor < b->refactor);
+}
+
+size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
+                   const kt_opt_inputs *in, const kt_device_info *dev,
+                   kt_arena *a)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < p->nrefactors; r++) {
+		const kt_plan_refactor *f = &p->refactors[r];
+		if (strcmp(f->kernel, m->kernel) || !kt_opt_creates(p, f))
+			continue;
+		const char *why = NULL;
+		out[n].refactor = r;
+		out[n].score = rate(f, m, in, dev, a, &why);
+		out[n].why =
+		    f->note ? kt_arena_printf(a, "%s; %s", why, f->note) : why;
+		n++;
+	}
+	qsort(out, n, sizeof(*out), by_score);
+	return n;
+}

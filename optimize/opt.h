@@ -1,0 +1,100 @@
+/*
+ * opt.h - what the loop's files share: the caller's problem shapes and
+ * argument values, the completion of a plan's open needs from them, the
+ * subsets of the built-in planner's plan that each round rewrites, and the
+ * analysis that ranks the refactors.
+ */
+#ifndef KTC_OPTIMIZE_OPT_H
+#define KTC_OPTIMIZE_OPT_H
+
+#include "ktc/diag.h"
+#include "ktc/eval.h"
+#include "ktc/model.h"
+#include "ktc/optimize.h"
+#include "ktc/plan.h"
+#include "util/arena.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* `--problem NAME=V1,V2`: one problem variable and its values. */
+typedef struct kt_opt_var {
+	const char *name;
+	int64_t *values;
+	size_t n;
+	bool used; /* a need of the kernel asked for it */
+} kt_opt_var;
+
+/* `--arg NAME=VALUE`. */
+typedef struct kt_opt_arg {
+	const char *name;
+	const char *value;
+	bool used;
+} kt_opt_arg;
+
+typedef struct kt_opt_inputs {
+	kt_opt_var *vars;
+	size_t nvars;
+	kt_opt_arg *args;
+	size_t nargs;
+	size_t nshapes; /* the product of the variables' value counts */
+} kt_opt_inputs;
+
+/* Reads the options' strings into in (memory from arena); a malformed one
+ * is an error naming it. */
+int kt_opt_inputs_read(kt_opt_inputs *in, const kt_optimize_options *o,
+                       kt_arena *arena);
+
+/* The value of variable v in shape s (shapes count in the order of the
+ * variables, the last one fastest). */
+int64_t kt_opt_shape_value(const kt_opt_inputs *in, size_t v, size_t s);
+
+/*
+ * Turns the plan's needs of kernel into pragma lines where in says the
+ * value; a need left open is an error at the place in the file it comes
+ * from (path, text), and so is an input no need asked for. Returns 0 or
+ * KT_EINVALID with diagnostics.
+ */
+int kt_opt_complete(kt_plan *p, const char *kernel, kt_opt_inputs *in,
+                    const char *path, const char *text, kt_diags *diags);
+
+/* Whether plan refactor r creates its parameter (no literal of the
+ * original becomes it) rather than following one. */
+bool kt_opt_creates(const kt_plan *p, const kt_plan_refactor *r);
+
+/*
+ * A copy of p (sharing its strings) with the refactors that create a
+ * parameter kept only where on[r] is true; the parameters they create go
+ * with them, and where a pragma line or a constraint names one that went,
+ * its default stands there instead.
+ */
+int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on);
+
+/* A refactor proposed for a round: its index in the plan and why. */
+typedef struct kt_opt_proposal {
+	size_t refactor;
+	double score; /* higher first */
+	const char *why;
+} kt_opt_proposal;
+
+/*
+ * Ranks the refactors of p that create a parameter for the kernel of model
+ * m (round 0's template), at the shapes of in on device dev. Fills out
+ * (up to p->nrefactors entries), best first.
+ */
+size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
+                   const kt_opt_inputs *in, const kt_device_info *dev,
+                   kt_arena *arena);
+
+/* The model's problem values for shape s (vals has m->nproblems slots);
+ * a problem variable the inputs do not name keeps its default. */
+void kt_opt_problem(kt_value *vals, const kt_model *m, const kt_opt_inputs *in,
+                    size_t s);
+
+/* Bytes the kernel must move at problem values prob: each buffer's length
+ * times its element size, twice for inout; 0 when a length cannot be
+ * evaluated. */
+double kt_opt_bytes(const kt_model *m, const kt_value *prob);
+
+#endif

@@ -1,0 +1,598 @@
+/*
+ * optimize.c - the loop of `ktc optimize`: templating, testing, analysis,
+ * planning, round after round (ktc/optimize.h says what each round does).
+ *
+ * The loop adds no mechanism of its own: each round is the built-in
+ * planner's plan with a subset of its refactors, rewritten and verified by
+ * the same rewriter as `ktc annotate` (default PTX equal to the original's,
+ * every value compiled, on a GPU every value run against the default), then
+ * tuned at each shape by the same driver as `ktc tune`, whose backend
+ * checks every configuration's outputs against the default's, that is the
+ * original's. What the loop decides is what to try next and what to keep.
+ */
+#include "optimize/opt.h"
+
+#include "ktc/frontend.h"
+#include "ktc/rewrite.h"
+#include "ktc/tune.h"
+#include "util/fs.h"
+#include "util/str.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEFAULT_BUDGET = 100, DEFAULT_ROUNDS = 8, MAX_PROBLEMS = 64 };
+
+/* Kept only when the geometric mean over the shapes gains this much: the
+ * run-to-run spread of a tuned time on an H100 is under 1% (METHOD.md). */
+#define KEEP_GAIN 0.02
+/* At the speed of light: every shape within this factor of its estimate. */
+#define SOL_MARGIN 1.10
+/* Faster than this fraction of the speed-of-light time, on data larger
+ * than L2, is not a kernel doing its work: the configuration is set aside
+ * as a reward hack, not reported as fast. */
+#define HACK_FRACTION 0.80
+
+typedef struct run {
+	const kt_optimize_options *o;
+	const char *path;
+	kt_diags *d;
+	kt_optimize_report *rep;
+	kt_arena *a;
+	kt_tu *tu;
+	kt_candidates *cands;
+	kt_plan *plan;
+	kt_rewrite_file rf;
+	bool have_rf;
+	char **flags;
+	size_t nflags;
+	kt_opt_inputs in;
+	bool *on; /* the refactors of the kept template */
+	const char *kept_text, *kept_diff;
+} run;
+
+static void progress(run *R, int round, const char *what, const char *refactor,
+                     size_t shape, const char *fmt, ...)
+{
+	if (!R->o->progress)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kt_optimize_progress p = {round,           what, refactor, shape,
+	                          R->rep->nshapes, msg};
+	R->o->progress(&p, R->o->progress_ud);
+}
+
+static bool stopped(const run *R)
+{
+	return R->o->stop && *R->o->stop;
+}
+
+static int64_t dev_const(const kt_device_info *dev, const char *name)
+{
+	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
+		if (!strcmp(kt_device_consts[i].name, name))
+			return dev->has_const[i] ? dev->consts[i]
+			                         : kt_device_consts[i].fallback;
+	return 0;
+}
+
+/* ------------------------------------------------------------- setup */
+
+static int choose_kernel(run *R)
+{
+	kt_plan *p = R->plan;
+	const char *k = R->o->kernel;
+	if (!k) {
+		size_t with = 0;
+		for (size_t i = 0; i < p->nkernels; i++)
+			if (p->kernels[i].nlaunches || p->nkernels == 1) {
+				k = p->kernels[i].name;
+				with++;
+			}
+		if (with != 1) {
+			kt_str names = KT_STR_INIT;
+			for (size_t i = 0; i < p->nkernels; i++)
+				kt_str_addf(&names, "%s'%s'", i ? ", " : "",
+				            p->kernels[i].name);
+			int rc = p->nkernels
+			             ? kt_error(KT_EINVALID,
+			                        "'%s' has %zu kernels (%s): "
+			                        "choose one with --kernel",
+			                        R->path, p->nkernels, names.ptr)
+			             : kt_error(KT_EINVALID,
+			                        "'%s' has no kernel", R->path);
+			kt_str_release(&names);
+			return rc;
+		}
+	}
+	int rc = kt_plan_only_kernel(p, k);
+	if (!rc)
+		R->rep->kernel = kt_arena_strdup(R->a, k);
+	return rc;
+}
+
+static int setup(run *R)
+{
+	const kt_optimize_options *o = R->o;
+	if (!o->workdir)
+		return kt_error(KT_EINVALID, "no work folder given");
+	int rc = kt_fs_mkdirs(o->workdir);
+	if (!rc)
+		rc = kt_opt_inputs_read(&R->in, o, R->a);
+	if (!rc)
+		rc = kt_rewrite_flags(&R->flags, &R->nflags, R->path,
+		                      o->build_dir);
+	kt_parse_opts po = {.build_dir = o->build_dir, .arch = o->arch};
+	if (!rc)
+		rc = kt_frontend_parse(&R->tu, R->path, &po, R->d);
+	if (!rc)
+		rc = kt_candidates_find(&R->cands, R->tu, R->d);
+	if (!rc)
+		rc = kt_planner_plan(&R->plan, R->cands, R->d);
+	if (!rc)
+		rc = choose_kernel(R);
+	size_t len;
+	const char *text = R->tu ? kt_frontend_text(R->tu, &len) : NULL;
+	if (!rc)
+		rc = kt_opt_complete(R->plan, R->rep->kernel, &R->in, R->path,
+		                     text, R->d);
+	if (!rc) {
+		rc = kt_rewrite_file_from_tu(&R->rf, R->tu);
+		R->have_rf = !rc;
+	}
+	R->on = kt_arena_alloc(R->a, (R->plan ? R->plan->nrefactors : 0) + 1);
+	if (!rc && !R->on)
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int alloc_report(run *R)
+{
+	kt_optimize_report *r = R->rep;
+	size_t n = R->in.nshapes;
+	int rounds = R->o->rounds > 0 ? R->o->rounds : DEFAULT_ROUNDS;
+	r->nshapes = n;
+	r->shapes = kt_arena_alloc(R->a, n * sizeof(char *));
+	r->original_ms = kt_arena_alloc(R->a, n * sizeof(double));
+	r->bytes = kt_arena_alloc(R->a, n * sizeof(double));
+	r->sol_ms = kt_arena_alloc(R->a, n * sizeof(double));
+	r->rounds = kt_arena_alloc(R->a, (size_t)(rounds + 1) *
+	                                     sizeof(kt_optimize_round));
+	if (!r->shapes || !r->original_ms || !r->bytes || !r->sol_ms ||
+	    !r->rounds)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t s = 0; s < n; s++) {
+		kt_str t = KT_STR_INIT;
+		for (size_t v = 0; v < R->in.nvars; v++)
+			kt_str_addf(
+			    &t, "%s%s=%lld", v ? " " : "", R->in.vars[v].name,
+			    (long long)kt_opt_shape_value(&R->in, v, s));
+		r->shapes[s] = kt_arena_strdup(R->a, t.ptr);
+		kt_str_release(&t);
+		if (!r->shapes[s])
+			return kt_error(KT_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------- templating */
+
+static const char *round_path(run *R, int round, const char *what)
+{
+	return kt_arena_printf(R->a, "%s/round-%d%s", R->o->workdir, round,
+	                       what);
+}
+
+/* The template of the plan with refactors on[] (the kept ones and the one
+ * on trial): rewritten, verified, written to the work folder. */
+static int templating(run *R, kt_optimize_round *rd, const bool *on,
+                      const char **text, const char **diff)
+{
+	kt_plan *p = NULL;
+	int rc = kt_opt_subset(&p, R->plan, on);
+	if (rc)
+		return rc;
+	rd->template_path = round_path(R, rd->index, ".kt.cu");
+	kt_rewrite_opts ro = {
+	    .arch = R->o->arch,
+	    .flags = (const char *const *)R->flags,
+	    .nflags = R->nflags,
+	    .out_name = rd->template_path,
+	    .threads = R->o->threads,
+	    .run = KT_RUN_AUTO,
+	    .worker_exe = R->o->worker_exe,
+	};
+	kt_rewrite_result res = {0};
+	rc = kt_rewrite(&res, p, &R->rf, &ro, R->d);
+	if (!rc && !res.verified)
+		rc = kt_error(KT_EINVALID, "the template is not verified");
+	if (!rc) {
+		*text = kt_arena_strndup(R->a, res.text, res.len);
+		*diff = kt_arena_strdup(R->a, res.diff ? res.diff : "");
+		rc = *text && *diff ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	}
+	if (!rc)
+		rc = kt_fs_write_atomic(rd->template_path, res.text, res.len);
+	if (!rc && res.ran)
+		progress(R, rd->index, "verify", rd->refactor, 0,
+		         "run on %s: %zu configurations at %zu problem "
+		         "instances against the default",
+		         res.run_device, res.run_configs, res.run_problems);
+	kt_rewrite_result_release(&res);
+	kt_plan_free(p);
+	return rc;
+}
+
+/* ------------------------------------------------------------- testing */
+
+static int open_backend(run *R, kt_backend **b, const kt_model *m)
+{
+	if (R->o->open)
+		return R->o->open(b, m, R->o->open_ud);
+	kt_backend_options bo = {.seed = R->o->seed,
+	                         .worker_exe = R->o->worker_exe};
+	return kt_backend_open(b, R->o->backend ? R->o->backend : "cuda", m,
+	                       &bo);
+}
+
+/* The best correct entry that is not faster than the data allows. */
+static const kt_tune_entry *plausible_best(run *R, const kt_tune_report *tr,
+                                           size_t s, size_t *hacks)
+{
+	const kt_optimize_report *r = R->rep;
+	double l2 = (double)dev_const(&r->device, "DEVICE_L2_SIZE");
+	const kt_tune_entry *best = NULL;
+	for (size_t i = 0; i < tr->nentries; i++) {
+		const kt_tune_entry *e = &tr->entries[i];
+		if (e->result.status != KT_STATUS_OK || e->result.time_ms <= 0)
+			continue;
+		if (r->bytes[s] > l2 && r->sol_ms[s] > 0 &&
+		    e->result.time_ms < HACK_FRACTION * r->sol_ms[s]) {
+			(*hacks)++;
+			continue;
+		}
+		if (!best || e->result.time_ms < best->result.time_ms)
+			best = e;
+	}
+	return best;
+}
+
+/* Tunes model m at shape s; the round's numbers for s. */
+static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
+                      kt_backend *b, size_t s)
+{
+	kt_value prob[MAX_PROBLEMS];
+	kt_opt_problem(prob, m, &R->in, s);
+	kt_tune_options to = {
+	    .strategy = R->o->strategy ? R->o->strategy : "random",
+	    .max_evals = R->o->budget ? R->o->budget : DEFAULT_BUDGET,
+	    .seed = R->o->seed,
+	    .batch = 8,
+	    .problem = prob,
+	    .cache_path = round_path(
+	        R, rd->index, kt_arena_printf(R->a, "-shape-%zu.cache", s)),
+	    .force_new = true,
+	    .t4_path = round_path(R, rd->index,
+	                          kt_arena_printf(R->a, "-shape-%zu.t4", s)),
+	    .diags = R->d,
+	    .stop = R->o->stop,
+	};
+	if (!to.cache_path || !to.t4_path)
+		return kt_error(KT_ENOMEM, "out of memory");
+	kt_tune_report *tr = NULL;
+	int rc = kt_tune_run(&tr, m, b, &to);
+	if (!rc && tr->stop == KT_TUNE_INTERRUPTED)
+		rc = kt_error(KT_EINTERRUPTED, "interrupted");
+	if (!rc) {
+		size_t hacks = 0;
+		const kt_tune_entry *best = plausible_best(R, tr, s, &hacks);
+		const kt_tune_entry *def = &tr->entries[0];
+		rd->default_ms[s] = def->result.status == KT_STATUS_OK
+		                        ? def->result.time_ms
+		                        : 0;
+		rd->best_ms[s] = best ? best->result.time_ms : 0;
+		rd->best_key[s] = best ? kt_arena_strdup(R->a, best->key) : "";
+		rd->evaluated[s] = tr->nentries;
+		progress(R, rd->index, "tune", rd->refactor, s,
+		         "%s: best %.4g ms (default %.4g ms), %zu "
+		         "configurations%s",
+		         R->rep->shapes[s], rd->best_ms[s], rd->default_ms[s],
+		         tr->nentries,
+		         hacks ? kt_arena_printf(R->a,
+		                                 ", %zu set aside as faster "
+		                                 "than the data allows",
+		                                 hacks)
+		               : "");
+		if (!best)
+			rc = kt_error(KT_EINVALID,
+			              "no configuration correct at %s",
+			              R->rep->shapes[s]);
+	}
+	kt_tune_report_free(tr);
+	return rc;
+}
+
+static double geomean(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += log(v[i] > 0 ? v[i] : 1e-9);
+	return n ? exp(s / (double)n) : 0;
+}
+
+/* The launch floor: an empty kernel's time on the same backend. */
+static const char FLOOR_KERNEL[] =
+    "#pragma kt launch grid(1) block(32)\n"
+    "#pragma kt arg p int[1] out\n"
+    "#pragma kt verify off\n"
+    "extern \"C\" __global__ void kt_launch_floor(int *p)\n"
+    "{\n"
+    "\tif (threadIdx.x == 1024)\n"
+    "\t\tp[0] = 0;\n"
+    "}\n";
+
+static void measure_floor(run *R)
+{
+	kt_template *t = NULL;
+	kt_backend *b = NULL;
+	kt_tune_report *tr = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_tune_options to = {
+	    .strategy = "brute", .seed = R->o->seed, .stop = R->o->stop};
+	if (!kt_template_parse(&t, "<launch floor>", FLOOR_KERNEL, &d) &&
+	    !open_backend(R, &b, &t->models[0]) &&
+	    !kt_tune_run(&tr, &t->models[0], b, &to) && tr->nentries &&
+	    tr->entries[0].result.status == KT_STATUS_OK)
+		R->rep->floor_ms = tr->entries[0].result.time_ms;
+	kt_error_clear(); /* no floor: the estimate is bytes alone */
+	kt_tune_report_free(tr);
+	kt_backend_free(b);
+	kt_template_free(t);
+	kt_diags_release(&d);
+}
+
+/* Round rd's template text, tuned at every shape. */
+static int testing(run *R, kt_optimize_round *rd, const char *text)
+{
+	kt_template *t = NULL;
+	kt_backend *b = NULL;
+	size_t n = R->rep->nshapes;
+	rd->best_ms = kt_arena_alloc(R->a, n * sizeof(double));
+	rd->default_ms = kt_arena_alloc(R->a, n * sizeof(double));
+	rd->best_key = kt_arena_alloc(R->a, n * sizeof(char *));
+	rd->evaluated = kt_arena_alloc(R->a, n * sizeof(size_t));
+	if (!rd->best_ms || !rd->default_ms || !rd->best_key || !rd->evaluated)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = kt_template_parse(&t, rd->template_path, text, R->d);
+	const kt_model *m = rc ? NULL : kt_template_model(t, R->rep->kernel);
+	if (!rc && !m)
+		rc = kt_error(KT_EINVALID, "no kernel '%s' in the template",
+		              R->rep->kernel);
+	if (!rc && m->nproblems > MAX_PROBLEMS)
+		rc = kt_error(KT_EINVALID, "more than %d problem variables",
+		              MAX_PROBLEMS);
+	if (!rc && rd->param && kt_model_symbol(m, rd->param) < 0)
+		rc = kt_error(KT_EINVALID,
+		              "verification dropped %s (see the diagnostics)",
+		              rd->param);
+	if (!rc)
+		rc = open_backend(R, &b, m);
+	if (!rc && rd->index == 0) {
+		rc = b->ops->device_info(b, &R->rep->device);
+		if (!rc)
+			measure_floor(R);
+	}
+	for (size_t s = 0; !rc && s < n; s++) {
+		if (rd->index == 0) {
+			kt_value prob[MAX_PROBLEMS];
+			kt_opt_problem(prob, m, &R->in, s);
+			double bytes = kt_opt_bytes(m, prob);
+			double gbs = R->rep->device.copy_gbs;
+			double sol = gbs > 0 ? bytes / gbs * 1e-6 : 0;
+			R->rep->bytes[s] = bytes;
+			R->rep->sol_ms[s] =
+			    sol > R->rep->floor_ms ? sol : R->rep->floor_ms;
+		}
+		rc = tune_shape(R, rd, m, b, s);
+	}
+	if (!rc)
+		rd->score = geomean(rd->best_ms, n);
+	rd->tuned = !rc;
+	kt_backend_free(b);
+	kt_template_free(t);
+	return rc;
+}
+
+/* ------------------------------------------------------------ analysis */
+
+static bool at_speed_of_light(const kt_optimize_report *r,
+                              const kt_optimize_round *rd)
+{
+	for (size_t s = 0; s < r->nshapes; s++)
+		if (r->sol_ms[s] <= 0 ||
+		    rd->best_ms[s] > SOL_MARGIN * r->sol_ms[s])
+			return false;
+	return r->nshapes > 0;
+}
+
+static void save_summary(run *R)
+{
+	char *json = NULL;
+	if (!kt_optimize_report_json(&json, R->rep)) {
+		const char *p =
+		    kt_arena_printf(R->a, "%s/summary.json", R->o->workdir);
+		if (p && kt_fs_write_atomic(p, json, strlen(json)))
+			kt_error_clear(); /* the report still comes back */
+	}
+	kt_free(json);
+}
+
+/* ---------------------------------------------------- the rounds */
+
+static int round0(run *R)
+{
+	kt_optimize_report *r = R->rep;
+	kt_optimize_round *rd = &r->rounds[r->nrounds++];
+	*rd = (kt_optimize_round){.index = 0,
+	                          .why = "annotate: the literals "
+	                                 "as parameters"};
+	progress(R, 0, "template", NULL, 0, "annotating %s", R->path);
+	int rc = templating(R, rd, R->on, &R->kept_text, &R->kept_diff);
+	if (!rc)
+		rc = testing(R, rd, R->kept_text);
+	if (rc)
+		return rc;
+	for (size_t s = 0; s < r->nshapes; s++)
+		r->original_ms[s] = rd->default_ms[s];
+	rd->kept = true;
+	rd->verdict = "the baseline: its default configuration is the "
+	              "original";
+	r->kept = 0;
+	return 0;
+}
+
+static void trial(run *R, const kt_opt_proposal *pr, double *kept_score)
+{
+	kt_optimize_report *r = R->rep;
+	const kt_plan_refactor *f = &R->plan->refactors[pr->refactor];
+	kt_optimize_round *rd = &r->rounds[r->nrounds];
+	*rd = (kt_optimize_round){.index = (int)r->nrounds,
+	                          .refactor = kt_refactor_kind_name(f->kind),
+	                          .param = f->param,
+	                          .why = pr->why};
+	r->nrounds++;
+	progress(R, rd->index, "template", rd->refactor, 0,
+	         "trying %s (%s): %s", rd->refactor, f->param, pr->why);
+	R->on[pr->refactor] = true;
+	const char *text = NULL, *diff = NULL;
+	int rc = templating(R, rd, R->on, &text, &diff);
+	if (!rc)
+		rc = testing(R, rd, text);
+	if (rc) {
+		R->on[pr->refactor] = false;
+		rd->verdict =
+		    kt_arena_printf(R->a, "rejected: %s", kt_error_last());
+		kt_error_clear();
+	} else if (rd->score < *kept_score * (1 - KEEP_GAIN)) {
+		rd->kept = true;
+		rd->verdict = kt_arena_printf(
+		    R->a, "kept: geometric mean %.4g ms from %.4g ms (%.1f%%)",
+		    rd->score, *kept_score,
+		    100 * (*kept_score - rd->score) / *kept_score);
+		*kept_score = rd->score;
+		R->kept_text = text;
+		R->kept_diff = diff;
+		r->kept = rd->index;
+	} else {
+		R->on[pr->refactor] = false;
+		rd->verdict = kt_arena_printf(
+		    R->a,
+		    "rejected: geometric mean %.4g ms against %.4g ms kept, "
+		    "less than %.0f%% better",
+		    rd->score, *kept_score, 100 * KEEP_GAIN);
+	}
+	progress(R, rd->index, "done", rd->refactor, 0, "%s", rd->verdict);
+}
+
+static int loop(run *R)
+{
+	kt_optimize_report *r = R->rep;
+	int rc = round0(R);
+	save_summary(R);
+	if (rc)
+		return rc;
+	double kept = r->rounds[0].score;
+	kt_opt_proposal *props =
+	    kt_arena_alloc(R->a, (R->plan->nrefactors + 1) * sizeof(*props));
+	kt_template *t0 = NULL;
+	if (!props)
+		return kt_error(KT_ENOMEM, "out of memory");
+	rc = kt_template_parse(&t0, r->rounds[0].template_path, R->kept_text,
+	                       R->d);
+	if (rc)
+		return rc;
+	size_t n = kt_opt_rank(props, R->plan, kt_template_model(t0, r->kernel),
+	                       &R->in, &r->device, R->a);
+	kt_template_free(t0);
+	int rounds = R->o->rounds > 0 ? R->o->rounds : DEFAULT_ROUNDS;
+	r->stop = n ? "every proposal tried"
+	            : "the planner proposes no "
+	              "refactor for this kernel";
+	for (size_t i = 0; i < n; i++) {
+		if (at_speed_of_light(r, &r->rounds[r->kept])) {
+			r->stop =
+			    "every shape within 10% of its speed-of-light "
+			    "estimate";
+			break;
+		}
+		if ((int)r->nrounds > rounds) {
+			r->stop = "the rounds ran out (--rounds)";
+			break;
+		}
+		trial(R, &props[i], &kept);
+		save_summary(R);
+		if (stopped(R)) {
+			r->stop = "interrupted";
+			return kt_error(KT_EINTERRUPTED, "interrupted");
+		}
+	}
+	return 0;
+}
+
+int kt_optimize(kt_optimize_report **out, const char *path,
+                const kt_optimize_options *o, kt_diags *diags)
+{
+	*out = NULL;
+	kt_optimize_report *rep = kt_calloc(1, sizeof(*rep));
+	kt_arena *a = kt_calloc(1, sizeof(*a));
+	if (!rep || !a) {
+		kt_free(rep);
+		kt_free(a);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
+	kt_arena_init(a);
+	rep->arena = a;
+	rep->stop = "failed";
+	run R = {.o = o, .path = path, .d = diags, .rep = rep, .a = a};
+	int rc = setup(&R);
+	if (!rc)
+		rc = alloc_report(&R);
+	if (!rc)
+		rc = loop(&R);
+	if (R.kept_text) {
+		rep->text = kt_arena_strdup(a, R.kept_text);
+		rep->len = strlen(R.kept_text);
+		rep->diff = kt_arena_strdup(a, R.kept_diff);
+	}
+	if (rc && R.kept_text)
+		save_summary(&R);
+	kt_rewrite_flags_free(R.flags, R.nflags);
+	if (R.have_rf)
+		kt_rewrite_file_release(&R.rf);
+	kt_plan_free(R.plan);
+	kt_candidates_free(R.cands);
+	kt_frontend_free(R.tu);
+	if (rc && !rep->text) {
+		kt_optimize_report_free(rep);
+		return rc;
+	}
+	*out = rep;
+	return rc;
+}
+
+void kt_optimize_report_free(kt_optimize_report *r)
+{
+	if (!r)
+		return;
+	kt_arena_release(r->arena);
+	kt_free(r->arena);
+	kt_free(r);
+}

@@ -1,0 +1,295 @@
+/*
+ * test_optimize.c - the loop of `ktc optimize` (ktc/optimize.h) end to end
+ * on a kernel of tests/optimize/inputs, with the rewriter's real
+ * verification (nvcc and NVRTC, no GPU) and a backend of the test's own
+ * that times a configuration by a formula: so what the loop keeps, rejects,
+ * sets aside and resumes is known in advance. Without the CUDA toolkit the
+ * tests are skipped (exit 77).
+ */
+#include "check.h"
+
+#include "ktc/optimize.h"
+#include "util/fs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef KTC_TEST_INPUTS
+#error "KTC_TEST_INPUTS must name tests/optimize/inputs"
+#endif
+
+enum mode { HELPS, HURTS, HACK };
+
+typedef struct fake {
+	kt_backend base;
+	double n; /* the problem size */
+} fake;
+
+typedef struct world {
+	enum mode mode;
+	int evals;      /* configurations evaluated (the floor's too) */
+	int stop_after; /* set *stop after this many; 0: never */
+	volatile sig_atomic_t stop;
+} world;
+
+static world W;
+
+static int fake_info(kt_backend *b, kt_device_info *out)
+{
+	(void)b;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "formula");
+	snprintf(out->backend, sizeof(out->backend), "fake");
+	out->copy_gbs = 1000;
+	return 0;
+}
+
+static int fake_set_problem(kt_backend *b, const kt_value *problem)
+{
+	fake *f = (fake *)b;
+	f->n = b->model->nproblems ? (double)problem[0].i : 0;
+	return 0;
+}
+
+static long value_of(const char *key, const char *name)
+{
+	const char *p = strstr(key, name);
+	return p ? strtol(p + strlen(name) + 1, NULL, 10) : 1;
+}
+
+/* The speed-of-light time (8 bytes an element at 1000 GB/s) times a
+ * penalty for small blocks, times what items per thread does. */
+static double formula(const fake *f, const char *key)
+{
+	double sol = f->n * 8 / 1e9;
+	double block = (double)value_of(key, "BLOCK_SIZE");
+	double items = (double)value_of(key, "ITEMS_PER_THREAD");
+	if (W.mode == HACK && items == 8 && block == 1024)
+		return sol / 100; /* skips its work */
+	double t = sol * (1 + 32 / block);
+	return W.mode == HURTS ? t * (1 + items / 8) : t * (1 + 1 / items);
+}
+
+static int fake_evaluate(kt_backend *b, const kt_eval_request *reqs, size_t n,
+                         kt_result *res)
+{
+	fake *f = (fake *)b;
+	for (size_t i = 0; i < n; i++) {
+		res[i].status = KT_STATUS_OK;
+		res[i].time_ms =
+		    f->n > 0 ? formula(f, reqs[i].key) : 0.002; /* floor */
+		W.evals++;
+	}
+	if (W.stop_after && W.evals >= W.stop_after)
+		W.stop = 1;
+	return 0;
+}
+
+static void fake_free(kt_backend *b)
+{
+	free(b);
+}
+
+static const kt_backend_ops fake_ops = {"fake", fake_info, fake_set_problem,
+                                        fake_evaluate, fake_free};
+
+static int fake_open(kt_backend **out, const kt_model *m, void *ud)
+{
+	(void)ud;
+	fake *f = calloc(1, sizeof(*f));
+	if (!f)
+		return KT_ENOMEM;
+	f->base.ops = &fake_ops;
+	f->base.model = m;
+	*out = &f->base;
+	return 0;
+}
+
+static const char *problems[] = {"n=1048576,33554432"};
+static const char *args[] = {"a=2", "b=0.5"};
+
+static int optimize(kt_optimize_report **r, const char *work, kt_diags *d)
+{
+	kt_optimize_options o = {
+	    .problems = problems,
+	    .nproblems = 1,
+	    .args = args,
+	    .nargs = 2,
+	    .workdir = work,
+	    .strategy = "brute",
+	    .budget = 1000,
+	    .seed = 1,
+	    .open = fake_open,
+	    .stop = &W.stop,
+	};
+	kt_diags_init(d);
+	return kt_optimize(r, KTC_TEST_INPUTS "/axpb.cu", &o, d);
+}
+
+static char *workdir(void)
+{
+	char *t = strdup("/tmp/ktc-optimize-XXXXXX");
+	return mkdtemp(t);
+}
+
+static void cleanup(char *dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+	free(dir);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+static void a_refactor_that_helps_is_kept(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	W = (world){.mode = HELPS};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	CHECK(r && r->nrounds == 2);
+	if (r && r->nrounds == 2) {
+		CHECK_EQ_STR(r->rounds[1].refactor, "items_per_thread");
+		CHECK(r->rounds[1].kept);
+		CHECK_EQ_INT(r->kept, 1);
+		CHECK(strstr(r->text, "#pragma kt param ITEMS_PER_THREAD"));
+		CHECK(strstr(r->diff, "+#pragma kt param ITEMS_PER_THREAD"));
+		/* the original: the default of round 0 (256 threads, one
+		 * item): 8n bytes at 1000 GB/s, (1 + 32/256) * 2 */
+		CHECK(r->original_ms[0] > 0.01886 &&
+		      r->original_ms[0] < 0.01888);
+		CHECK(r->sol_ms[1] > 0.2684 && r->sol_ms[1] < 0.2685);
+		CHECK_EQ_STR(r->rounds[1].best_key[1],
+		             "BLOCK_SIZE=1024,ITEMS_PER_THREAD=8");
+		CHECK(r->rounds[1].best_ms[1] < r->rounds[0].best_ms[1]);
+		CHECK(r->floor_ms == 0.002);
+	}
+	CHECK(exists(dir, "summary.json"));
+	CHECK(exists(dir, "round-0.kt.cu") && exists(dir, "round-1.kt.cu"));
+	CHECK(exists(dir, "round-1-shape-1.t4"));
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
+static void a_refactor_that_hurts_is_rejected(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	W = (world){.mode = HURTS};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	CHECK(r && r->nrounds == 2);
+	if (r && r->nrounds == 2) {
+		CHECK(r->rounds[1].tuned && !r->rounds[1].kept);
+		CHECK(strstr(r->rounds[1].verdict, "rejected"));
+		CHECK_EQ_INT(r->kept, 0);
+		CHECK(!strstr(r->text, "ITEMS_PER_THREAD"));
+	}
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
+static void a_configuration_faster_than_the_data_allows_is_set_aside(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	W = (world){.mode = HACK};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	if (r && r->nrounds == 2) {
+		/* 256 MiB moved: more than L2; 1/100 of the light time is
+		 * set aside; at the small shape (8 MiB, in L2) it is not */
+		CHECK(strcmp(r->rounds[1].best_key[1],
+		             "BLOCK_SIZE=1024,ITEMS_PER_THREAD=8"));
+		CHECK(r->rounds[1].best_ms[1] >= r->sol_ms[1]);
+		CHECK_EQ_STR(r->rounds[1].best_key[0],
+		             "BLOCK_SIZE=1024,ITEMS_PER_THREAD=8");
+	}
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
+static void a_killed_run_resumes_from_its_caches(void)
+{
+	char *fresh = workdir(), *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	W = (world){.mode = HELPS};
+	CHECK_EQ_INT(optimize(&r, fresh, &d), 0);
+	int all = W.evals;
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+
+	W = (world){.mode = HELPS, .stop_after = 100};
+	CHECK_EQ_INT(optimize(&r, dir, &d), KT_EINTERRUPTED);
+	int first = W.evals;
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	CHECK(first >= 100 && first < all);
+
+	W = (world){.mode = HELPS};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	/* the floor is measured again in each run; nothing else is */
+	CHECK_EQ_INT(first + W.evals, all + 1);
+	CHECK(r && r->kept == 1);
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(fresh);
+	cleanup(dir);
+}
+
+static void what_the_code_does_not_say_is_asked_for_at_its_place(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	static const char *wrong[] = {"n=4096", "m=3"};
+	kt_optimize_options o = {.problems = wrong,
+	                         .nproblems = 2,
+	                         .args = args,
+	                         .nargs = 1,
+	                         .workdir = dir,
+	                         .open = fake_open};
+	CHECK_EQ_INT(kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d),
+	             KT_EINVALID);
+	CHECK(!r);
+	/* b (passed by the host at 12:46) is not given, m is no problem
+	 * size */
+	bool b_at_place = false, m_named = false;
+	for (size_t i = 0; i < d.len; i++) {
+		b_at_place |= d.items[i].line == 12 && d.items[i].col == 46 &&
+		              strstr(d.items[i].message, "--arg b=VALUE");
+		m_named |= strstr(d.items[i].message, "--problem m:") != NULL;
+	}
+	CHECK(b_at_place);
+	CHECK(m_named);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
+int main(void)
+{
+	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
+		printf("no CUDA toolkit: optimize tests skipped\n");
+		return 77;
+	}
+	RUN(a_refactor_that_helps_is_kept);
+	RUN(a_refactor_that_hurts_is_rejected);
+	RUN(a_configuration_faster_than_the_data_allows_is_set_aside);
+	RUN(a_killed_run_resumes_from_its_caches);
+	RUN(what_the_code_does_not_say_is_asked_for_at_its_place);
+	return check_summary();
+}
