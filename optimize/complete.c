@@ -16,7 +16,6 @@
 
 #include "util/str.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -286,40 +285,6 @@ bool kt_opt_creates(const kt_plan *p, const kt_plan_refactor *r)
 	return pp && pp->nuses == 0;
 }
 
-/* s with each whole word naming a parameter of gone replaced by its
- * default; s itself when nothing changes. */
-static const char *fix(kt_plan *out, const char *s, const kt_plan *p,
-                       const bool *gone, const char *kernel)
-{
-	kt_str r = KT_STR_INIT;
-	bool changed = false;
-	for (const char *c = s; *c;) {
-		if (!(isalpha((unsigned char)*c) || *c == '_')) {
-			kt_str_addc(&r, *c++);
-			continue;
-		}
-		size_t n = 1;
-		while (isalnum((unsigned char)c[n]) || c[n] == '_')
-			n++;
-		size_t i = 0;
-		for (; i < p->nparams; i++)
-			if (gone[i] && !strcmp(p->params[i].kernel, kernel) &&
-			    strlen(p->params[i].name) == n &&
-			    !strncmp(p->params[i].name, c, n))
-				break;
-		if (i < p->nparams) {
-			kt_str_addf(&r, "%" PRId64, p->params[i].def);
-			changed = true;
-		} else {
-			kt_str_add(&r, c, n);
-		}
-		c += n;
-	}
-	const char *res = changed ? kt_plan_strdup(out, r.ptr) : s;
-	kt_str_release(&r);
-	return res;
-}
-
 int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on)
 {
 	kt_plan *q = NULL;
@@ -338,6 +303,7 @@ int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on)
 		return kt_error(KT_ENOMEM, "out of memory");
 	}
 	q->nrefactors = q->nparams = 0;
+	bool oom = false;
 	for (size_t r = 0; r < p->nrefactors; r++) {
 		const kt_plan_refactor *f = &p->refactors[r];
 		if (!kt_opt_creates(p, f) || on[r]) {
@@ -366,8 +332,9 @@ int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on)
 				return kt_error(KT_ENOMEM, "out of memory");
 			}
 			for (size_t k = 0; k < pp.nconstraints; k++)
-				c[k] = fix(q, pp.constraints[k], p, gone,
-				           pp.kernel);
+				if (!(c[k] = kt_plan_with_defaults(
+				          q, pp.constraints[k], p, gone)))
+					oom = true;
 			pp.constraints = c;
 		}
 		q->params[q->nparams++] = pp;
@@ -375,7 +342,12 @@ int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on)
 	for (size_t i = 0; i < p->npragmas; i++) {
 		q->pragmas[i] = p->pragmas[i];
 		q->pragmas[i].line =
-		    fix(q, p->pragmas[i].line, p, gone, p->pragmas[i].kernel);
+		    kt_plan_with_defaults(q, p->pragmas[i].line, p, gone);
+		oom |= !q->pragmas[i].line;
+	}
+	if (oom) {
+		kt_plan_free(q);
+		return kt_error(KT_ENOMEM, "out of memory");
 	}
 	*out = q;
 	return 0;

@@ -14,6 +14,7 @@
 #include "util/str.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -388,4 +389,38 @@ int kt_plan_only_kernel(kt_plan *p, const char *name)
 	KEEP_ONLY(p->needs, p->nneeds, kernel, name);
 	KEEP_ONLY(p->rejected, p->nrejected, kernel, name);
 	return 0;
+}
+
+/* ------------------------------------------------ names to defaults */
+
+const char *kt_plan_with_defaults(kt_plan *out, const char *s, const kt_plan *p,
+                                  const bool *gone)
+{
+	kt_str r = KT_STR_INIT;
+	bool changed = false;
+	int rc = 0;
+	for (const char *c = s; *c && !rc;) {
+		if (!(isalpha((unsigned char)*c) || *c == '_')) {
+			rc = kt_str_addc(&r, *c++);
+			continue;
+		}
+		size_t n = 1;
+		while (isalnum((unsigned char)c[n]) || c[n] == '_')
+			n++;
+		size_t i = 0;
+		for (; i < p->nparams; i++)
+			if (gone[i] && strlen(p->params[i].name) == n &&
+			    !strncmp(p->params[i].name, c, n))
+				break;
+		if (i < p->nparams) {
+			rc = kt_str_addf(&r, "%" PRId64, p->params[i].def);
+			changed = true;
+		} else {
+			rc = kt_str_add(&r, c, n);
+		}
+		c += n;
+	}
+	const char *res = rc ? NULL : changed ? kt_plan_strdup(out, r.ptr) : s;
+	kt_str_release(&r);
+	return res;
 }

@@ -550,6 +550,34 @@ static void add_kernels(planner *P)
 	}
 }
 
+/*
+ * A kernel's pragma lines are its own model: a launch operand the host
+ * computes from another kernel's parameter (one `grid` for two launches)
+ * reads that parameter at its default, which is what the host passes while
+ * this kernel is tuned alone.
+ */
+static void other_kernels_defaults(planner *P)
+{
+	kt_plan *p = P->plan;
+	bool *gone = kt_calloc(p->nparams + 1, sizeof(bool));
+	if (!gone) {
+		P->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < p->npragmas; i++) {
+		for (size_t k = 0; k < p->nparams; k++)
+			gone[k] = strcmp(p->params[k].kernel,
+			                 p->pragmas[i].kernel) != 0;
+		const char *l =
+		    kt_plan_with_defaults(p, p->pragmas[i].line, p, gone);
+		if (l)
+			p->pragmas[i].line = l;
+		else
+			P->oom = 1;
+	}
+	kt_free(gone);
+}
+
 static void finish(planner *P)
 {
 	kt_plan *p = P->plan;
@@ -570,6 +598,7 @@ static void finish(planner *P)
 	p->pragmas = copy_out(P, P->pragmas.items, P->pragmas.len,
 	                      sizeof(kt_plan_pragma));
 	p->npragmas = P->pragmas.len;
+	other_kernels_defaults(P);
 	p->needs =
 	    copy_out(P, P->needs.items, P->needs.len, sizeof(kt_plan_need));
 	p->nneeds = P->needs.len;

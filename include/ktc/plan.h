@@ -198,6 +198,12 @@ KT_API int kt_plan_to_json(char **out, const kt_plan *p);
  * KT_ENOTFOUND when p has no such kernel. */
 KT_API int kt_plan_only_kernel(kt_plan *p, const char *name);
 
+/* s with each whole word that names a parameter i of p with gone[i]
+ * replaced by that parameter's default (memory of out), s itself when
+ * nothing changes, NULL when out of memory. */
+KT_API const char *kt_plan_with_defaults(kt_plan *out, const char *s,
+                                         const kt_plan *p, const bool *gone);
+
 /* The content hash a plan carries: FNV-1a 64 (kt_hash) of the file. */
 KT_API uint64_t kt_plan_hash(const char *src, size_t len);
 

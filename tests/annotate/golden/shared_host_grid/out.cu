@@ -1,0 +1,49 @@
+// Two kernels launched over one grid the host computes once from the
+// first launch's block size: the second kernel's launch reads the first
+// one's block at its default while the second is tuned alone.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+#ifndef BLOCK_SIZE_2
+#define BLOCK_SIZE_2 256
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) < 1024 ? ((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) : 1024)) block(BLOCK_SIZE)
+#pragma kt arg x float[n] in
+// ktc: complete and uncomment: #pragma kt arg m float[?] inout
+#pragma kt arg n long = n
+__global__ void absmax_kernel(const float *__restrict__ x, float *m, long n)
+{
+	for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += (long)gridDim.x * blockDim.x)
+		atomicMax((int *)m, __float_as_int(fabsf(x[i])));
+}
+
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((((n + (256 - 1)) / 256) < 1024 ? ((n + (256 - 1)) / 256) : 1024)) block(BLOCK_SIZE_2)
+#pragma kt arg x float[n] in
+#pragma kt arg y float[n] out
+// ktc: complete and uncomment: #pragma kt arg m float[?] in
+#pragma kt arg n long = n
+__global__ void scale_kernel(const float *__restrict__ x, float *__restrict__ y,
+			     const float *m, long n)
+{
+	for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += (long)gridDim.x * blockDim.x)
+		y[i] = x[i] / m[0];
+}
+
+#ifndef __CUDACC_RTC__
+void normalise(const float *x, float *y, float *m, long n, cudaStream_t s)
+{
+	const long blocks = (n + (BLOCK_SIZE - 1)) / BLOCK_SIZE;
+	const int grid = blocks < 1024 ? (int)blocks : 1024;
+	absmax_kernel<<<grid, BLOCK_SIZE, 0, s>>>(x, m, n);
+	scale_kernel<<<grid, BLOCK_SIZE_2, 0, s>>>(x, y, m, n);
+}
+#endif
