@@ -826,6 +826,7 @@ int pl_derive_pragmas(planner *P, int k)
 	kt_str_release(&s);
 	arg_lines(P, K, L, &problems);
 	problem_needs(P, K, L, &problems);
+	pl_host_preconditions(P, K, L, &problems);
 	kt_vec_release(&problems);
 	return P->oom ? KT_ENOMEM : KT_OK;
 }

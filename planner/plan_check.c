@@ -700,9 +700,9 @@ static void collect_problem(ck *c, const char *line)
 
 static void check_pragma(ck *c, size_t i)
 {
-	static const char *const words[] = {"launch", "arg",    "problem",
-	                                    "set",    "verify", "objective",
-	                                    "kernel", NULL};
+	static const char *const words[] = {"launch", "arg",        "problem",
+	                                    "set",    "verify",     "objective",
+	                                    "kernel", "constraint", NULL};
 	const kt_plan_pragma *g = &c->p->pragmas[i];
 	char *path = pathf(c, "pragmas[%zu]", i);
 	check_kernel_ref(c, path, g->kernel);
@@ -715,7 +715,7 @@ static void check_pragma(ck *c, size_t i)
 		fail(c, path,
 		     "'%.*s' is not a pragma this plan may add "
 		     "(launch, arg, problem, set, verify, objective, "
-		     "kernel)",
+		     "kernel, constraint)",
 		     (int)n, line);
 	if (strchr(line, '\n'))
 		fail(c, path, "a pragma line has no newline");

@@ -55,6 +55,10 @@ const char *pl_dup(planner *P, const char *s);
  * host variables it turned into problem variables. */
 typedef KT_VEC(const char *) pl_names;
 bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems);
+/* precond.c: the launching function's early exits before the launch as
+ * `constraint` lines over the kernel's problem variables. */
+void pl_host_preconditions(planner *P, const fe_kern *K, const fe_launch *L,
+                           const pl_names *problems);
 int pl_derive_pragmas(planner *P, int k);
 /* The launch's argument for kernel parameter parm, in the grammar. */
 bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out);

@@ -1,0 +1,46 @@
+// A launcher that refuses sizes its kernel cannot take: each disjunct of an
+// early exit before the launch over problem sizes becomes a constraint; a
+// null pointer check, a guard inside a branch and one after the launch
+// say nothing about the sizes the kernel runs at.
+#include <cuda_runtime.h>
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem cols values(?)
+#pragma kt launch grid(rows) block(BLOCK_SIZE)
+#pragma kt constraint cols % 4 == 0
+#pragma kt constraint rows > 0
+#pragma kt constraint cols <= 65536
+#pragma kt arg y float4[rows * (cols / 4)] out
+#pragma kt arg x float4[rows * (cols / 4)] in
+#pragma kt arg cols int = cols
+__global__ void scale_rows(float4 *__restrict__ y, const float4 *__restrict__ x,
+			   int cols)
+{
+	const long r = blockIdx.x;
+	for (int i = threadIdx.x; i < cols / 4; i += blockDim.x)
+		y[r * (cols / 4) + i] = x[r * (cols / 4) + i];
+}
+
+#ifndef __CUDACC_RTC__
+cudaError_t scale(float *y, const float *x, int rows, int cols,
+		  cudaStream_t s)
+{
+	if (cols % 4 || rows <= 0 || !y)
+		return cudaErrorInvalidValue;
+	if (cols > 65536)
+		return cudaErrorInvalidValue;
+	if (s) {
+		if (rows > 100000)
+			return cudaErrorInvalidValue;
+	}
+	scale_rows<<<rows, BLOCK_SIZE, 0, s>>>((float4 *)y, (const float4 *)x, cols);
+	if (cols < 16)
+		return cudaErrorInvalidValue;
+	return cudaGetLastError();
+}
+#endif
