@@ -190,6 +190,26 @@ static const char flush_source[] =
     "\t}\n"
     "\tif (acc == 0x9e3779b9u) /* never: it keeps the loads */\n"
     "\t\t*sink = acc;\n"
+    "}\n"
+    "\n"
+    "/* The first 16-byte word (then byte) where a and b differ. */\n"
+    "extern \"C\" __global__ void ktc_same(const unsigned char *a,\n"
+    "                                      const unsigned char *b,\n"
+    "                                      unsigned long long n,\n"
+    "                                      unsigned long long *first)\n"
+    "{\n"
+    "\tunsigned long long t = blockIdx.x * (unsigned long long)blockDim.x\n"
+    "\t                       + threadIdx.x;\n"
+    "\tunsigned long long s = (unsigned long long)gridDim.x * blockDim.x;\n"
+    "\tconst uint4 *x = (const uint4 *)a, *y = (const uint4 *)b;\n"
+    "\tfor (unsigned long long i = t; i < n / 16; i += s) {\n"
+    "\t\tuint4 u = x[i], v = y[i];\n"
+    "\t\tif (u.x != v.x || u.y != v.y || u.z != v.z || u.w != v.w)\n"
+    "\t\t\tatomicMin(first, i * 16);\n"
+    "\t}\n"
+    "\tfor (unsigned long long i = n / 16 * 16 + t; i < n; i += s)\n"
+    "\t\tif (a[i] != b[i])\n"
+    "\t\t\tatomicMin(first, i);\n"
     "}\n";
 
 static int load_flush_kernel(kt_cu_worker *w)
@@ -215,8 +235,50 @@ static int load_flush_kernel(kt_cu_worker *w)
 		                 w->d.cuModuleGetFunction(
 		                     &w->flush_fn, w->flush_mod, bin.lowered),
 		                 "cuModuleGetFunction (L2 flush)");
+	if (!rc)
+		rc = kt_cu_check(&w->d,
+		                 w->d.cuModuleGetFunction(
+		                     &w->same_fn, w->flush_mod, "ktc_same"),
+		                 "cuModuleGetFunction (compare)");
+	if (!rc)
+		rc = kt_cu_check(&w->d, w->d.cuMemAlloc(&w->same_at, 8),
+		                 "cuMemAlloc (compare)");
 	kt_cu_binary_release(&bin);
 	return rc;
+}
+
+CUresult kt_cu_same(kt_cu_worker *w, CUdeviceptr a, CUdeviceptr b, size_t n,
+                    size_t *first)
+{
+	unsigned long long bytes = n, at = 0;
+	void *args[] = {&a, &b, &bytes, &w->same_at};
+	unsigned sms =
+	    (unsigned)kt_cu_attr(w, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+	CUresult r = w->d.cuMemsetD8Async(w->same_at, 0xff, 8, w->stream);
+	if (r == CUDA_SUCCESS)
+		r = w->d.cuLaunchKernel(w->same_fn, sms * 4, 1, 1, 512, 1, 1, 0,
+		                        w->stream, args, NULL);
+	if (r == CUDA_SUCCESS)
+		r = w->d.cuStreamSynchronize(w->stream);
+	if (r == CUDA_SUCCESS)
+		r = w->d.cuMemcpyDtoH(&at, w->same_at, 8);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (at >= n) {
+		*first = n;
+		return CUDA_SUCCESS;
+	}
+	/* a differing 16-byte word: which of its bytes */
+	unsigned char u[16], v[16];
+	size_t len = n - at < 16 ? n - at : 16;
+	r = w->d.cuMemcpyDtoH(u, a + at, len);
+	if (r == CUDA_SUCCESS)
+		r = w->d.cuMemcpyDtoH(v, b + at, len);
+	size_t k = 0;
+	while (k + 1 < len && u[k] == v[k])
+		k++;
+	*first = at + k;
+	return r;
 }
 
 CUresult kt_cu_flush(kt_cu_worker *w)
@@ -311,11 +373,18 @@ static void free_problem(kt_cu_worker *w)
 		     j++) {
 			if (in->pristine[j])
 				w->d.cuMemFree(in->pristine[j]);
+			if (in->ref_dev && in->ref_dev[j])
+				w->d.cuMemFree(in->ref_dev[j]);
 			kt_free(in->ref[j]);
 		}
-		for (size_t a = 0; in->bufs && a < w->nargs; a++)
+		for (size_t a = 0; in->bufs && a < w->nargs; a++) {
 			if (in->bufs[a].base)
 				w->d.cuMemFree(in->bufs[a].base);
+			if (in->verified && in->verified[a])
+				w->d.cuMemFree(in->verified[a]);
+		}
+		kt_free(in->verified);
+		kt_free(in->ref_dev);
 		kt_free(in->pristine);
 		kt_free(in->ref);
 		kt_free(in->bufs);
@@ -392,7 +461,8 @@ static int alloc_instance(kt_cu_worker *w, kt_cu_inst *in, size_t idx)
 	in->bufs = kt_calloc(w->nargs, sizeof(kt_cu_buf));
 	in->pristine = kt_calloc(n, sizeof(CUdeviceptr));
 	in->ref = kt_calloc(n, sizeof(void *));
-	if (!in->bufs || !in->pristine || !in->ref)
+	in->ref_dev = kt_calloc(n, sizeof(CUdeviceptr));
+	if (!in->bufs || !in->pristine || !in->ref || !in->ref_dev)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t a = 0; a < w->nargs; a++) {
 		if (!w->args[a].is_buffer)
@@ -417,6 +487,25 @@ static int alloc_instance(kt_cu_worker *w, kt_cu_inst *in, size_t idx)
 	return 0;
 }
 
+/* A device copy of reference output j (argument a) for the checks'
+ * compares on the device; none where memory is short. */
+static void keep_on_device(kt_cu_worker *w, kt_cu_inst *in, size_t j, size_t a)
+{
+	size_t bytes = in->bufs[a].bytes;
+	if (!w->same_fn || !bytes || in->ref_dev[j])
+		return;
+	if (w->d.cuMemAlloc(&in->ref_dev[j], bytes) != CUDA_SUCCESS) {
+		in->ref_dev[j] = 0;
+		return;
+	}
+	if (w->d.cuMemcpyDtoDAsync(in->ref_dev[j], in->bufs[a].ptr, bytes,
+	                           w->stream) != CUDA_SUCCESS ||
+	    w->d.cuStreamSynchronize(w->stream) != CUDA_SUCCESS) {
+		w->d.cuMemFree(in->ref_dev[j]);
+		in->ref_dev[j] = 0;
+	}
+}
+
 /*
  * The reference's outputs for seed k: two runs with different poison
  * bytes must agree, or the default configuration leaves elements unwritten
@@ -429,7 +518,7 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 	kt_str why = KT_STR_INIT;
 	int rc = 0;
 	for (unsigned pass = 0; !rc && pass < 2; pass++) {
-		rc = kt_cu_check_run(w, in, k, pass, p, l, &st, &why);
+		rc = kt_cu_check_run(w, in, k, pass, p, l, true, &st, &why);
 		if (rc || st != KT_STATUS_OK) {
 			rc = rc ? rc
 			        : kt_error(KT_EBACKEND,
@@ -445,6 +534,7 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 			size_t bytes = arg_bytes(w, in, a);
 			if (pass == 0) {
 				memcpy(ref, w->host[a], bytes);
+				keep_on_device(w, in, k * w->nargs + a, a);
 				continue;
 			}
 			const kt_cu_arg *g = &w->args[a];

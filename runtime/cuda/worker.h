@@ -38,6 +38,13 @@ typedef struct kt_cu_inst {
 	kt_cu_buf *bufs;       /* per argument */
 	CUdeviceptr *pristine; /* [seed * nargs + arg]: inputs as generated */
 	void **ref;            /* [seed * nargs + arg]: reference outputs */
+	/* [seed * nargs + arg]: the same on the device, or 0 (no memory):
+	 * an output with the reference's bytes needs no copy to the host */
+	CUdeviceptr *ref_dev;
+	/* per argument: the outputs of the configuration being timed, as
+	 * its checked run left them (seed 0), or 0: a timed run whose
+	 * outputs have the same bytes needs no compare on the host */
+	CUdeviceptr *verified;
 } kt_cu_inst;
 
 typedef struct kt_cu_worker {
@@ -52,6 +59,8 @@ typedef struct kt_cu_worker {
 	size_t flush_bytes;
 	CUmodule flush_mod;
 	CUfunction flush_fn;
+	CUfunction same_fn;  /* ktc_same: where two buffers differ */
+	CUdeviceptr same_at; /* its answer: the first differing byte */
 	CUevent *events;
 	size_t nevents;
 	bool profile;
@@ -97,8 +106,8 @@ void kt_cu_prog_unload(kt_cu_worker *w, kt_cu_prog *p);
  * wait, guards checked, outputs read into w->host. Status and why as above.
  */
 int kt_cu_check_run(kt_cu_worker *w, kt_cu_inst *in, size_t k, unsigned check,
-                    const kt_cu_prog *p, const kt_cu_launch *l, kt_status *st,
-                    kt_str *why);
+                    const kt_cu_prog *p, const kt_cu_launch *l, bool to_host,
+                    kt_status *st, kt_str *why);
 
 /* Queues guard resets, inputs of seed k and poisoned outputs. */
 CUresult kt_cu_prepare(kt_cu_worker *w, kt_cu_inst *in, size_t k,
@@ -110,6 +119,11 @@ CUresult kt_cu_launch_on(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 /* kt_verify_compare on several threads for long outputs. */
 bool kt_cu_compare(kt_verify_report *rep, const void *got, const void *want,
                    kt_type t, size_t n, const kt_tolerance *tol);
+
+/* Compares n bytes at a and b on the device (both 16-byte aligned):
+ * *first is the first byte that differs, n when none does. */
+CUresult kt_cu_same(kt_cu_worker *w, CUdeviceptr a, CUdeviceptr b, size_t n,
+                    size_t *first);
 
 /* Queues an L2 flush: a kernel that reads twice the L2's size. */
 CUresult kt_cu_flush(kt_cu_worker *w);

@@ -89,6 +89,16 @@ static const expect graph_cheats[] = {
     {{0, 0}, KT_STATUS_OK, NULL, "graph_replay", 1},
 };
 
+/* Runs timed on the stream (the kernel takes over 0.1 ms), checked on the
+ * GPU; a run whose bytes differ within the tolerance (float atomics) is
+ * compared on the host and passes */
+static const expect stream_cheats[] = {
+    {{0, 0}, KT_STATUS_OK, NULL, "graph_replay", 0},
+    {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{2, 0}, KT_STATUS_CORRECTNESS, "writes its input 'x'", NULL, 0},
+    {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
+};
+
 static const char *dir;
 static kt_result res[MAXCASES];
 
@@ -208,6 +218,12 @@ static void every_graph_run_is_checked(void)
 	             sizeof(graph_cheats) / sizeof(graph_cheats[0]), &skip);
 }
 
+static void every_stream_run_is_checked_on_the_gpu(void)
+{
+	run_template("cheat_stream.kt.cu", stream_cheats,
+	             sizeof(stream_cheats) / sizeof(stream_cheats[0]), &skip);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -219,5 +235,6 @@ int main(int argc, char **argv)
 	RUN(configurations_over_the_limits_are_rejected);
 	RUN(every_argument_type_arrives);
 	RUN(every_graph_run_is_checked);
+	RUN(every_stream_run_is_checked_on_the_gpu);
 	return check_summary();
 }
