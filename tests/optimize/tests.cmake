@@ -7,3 +7,8 @@ if(KTC_HAVE_LIBCLANG)
     KTC_TEST_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
   set_tests_properties(test_optimize PROPERTIES LABELS "optimize;slow")
 endif()
+if(KTC_HAVE_LIBCLANG)
+  add_test(NAME optimize_cli
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
+  set_tests_properties(optimize_cli PROPERTIES LABELS optimize)
+endif()

@@ -1,0 +1,53 @@
+#!/bin/sh
+# cli_check.sh KTC - `ktc optimize`'s refusals: usage errors exit 2 and
+# touch nothing, what the code does not say is asked for at its place
+# (file:line:col) with the option that gives it, malformed values are
+# named. No GPU: every case stops before the tuning starts.
+set -u
+ktc=$1
+here=$(cd "$(dirname "$0")" && pwd)
+in=$here/inputs/axpb.cu
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+expect() { # expected-rc description command...
+	want=$1 what=$2
+	shift 2
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL: $what: exit $rc, expected $want"
+		cat "$work/err"
+		fail=1
+	fi
+}
+has() {
+	grep -qF -- "$1" "$work/err" || {
+		echo "FAIL: no '$1' in:"
+		cat "$work/err"
+		fail=1
+	}
+}
+
+expect 0 "--help" "$ktc" optimize --help
+grep -q "usage: ktc optimize" "$work/out" || { echo "FAIL: --help"; fail=1; }
+expect 2 "no -o" "$ktc" optimize "$in" --problem n=4096
+has "-o OUT is required"
+cp "$in" "$work/a.cu"
+expect 2 "-o the input" "$ktc" optimize "$work/a.cu" -o "$work/a.cu"
+has "is the input"
+cmp -s "$in" "$work/a.cu" || { echo "FAIL: the input changed"; fail=1; }
+expect 2 "two files" "$ktc" optimize "$in" "$in" -o "$work/o.cu"
+expect 2 "--rounds out of range" "$ktc" optimize "$in" -o "$work/o.cu" --rounds 99
+expect 1 "a scalar not given" "$ktc" optimize "$in" -o "$work/o.cu" \
+	--problem n=4096 --arg a=2
+has "axpb.cu:12:46:"
+has "give --arg b=VALUE"
+expect 1 "a malformed problem value" "$ktc" optimize "$in" -o "$work/o.cu" \
+	--problem n=40x6
+has "'40x6' is not a non-negative integer"
+expect 1 "a misspelt problem" "$ktc" optimize "$in" -o "$work/o.cu" \
+	--problem n=4096 --problem nn=3 --arg a=2 --arg b=1
+has "--problem nn: kernel 'axpb_kernel' has no problem size of that name"
+[ -e "$work/o.cu" ] && { echo "FAIL: an output was written"; fail=1; }
+exit $fail
