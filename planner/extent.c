@@ -697,7 +697,8 @@ static void binary_span(reach *R, int n, span *s)
 		pl_poly_const(&y.hi, (int64_t)1 << c);
 		op = CXBinaryOperator_Mul;
 	}
-	if (op == CXBinaryOperator_Shr && yc && c >= 0 && c < 32) {
+	if (op == CXBinaryOperator_Shr && yc && c >= 0 && c < 32 &&
+	    x.nonneg) { /* a negative x rounds down, not to 0 */
 		c = (int64_t)1 << c;
 		op = CXBinaryOperator_Div;
 	}
@@ -952,11 +953,15 @@ static void host_checks(reach *R)
 			    fe_nchildren(a, t) != 2 ||
 			    !returns(a, fe_child(a, t, 1)))
 				continue;
+			/* the statements from there to the launch's */
 			bool ok = true;
 			for (int u = a->n[t].next; ok && u >= 0;
-			     u = a->n[u].next)
-				ok = stable(R, u, a->n[t].first) && u != c;
-			if (ok || stable(R, c, a->n[t].first))
+			     u = a->n[u].next) {
+				ok = stable(R, u, a->n[t].first);
+				if (u == c)
+					break;
+			}
+			if (ok)
 				host_fails(R, a->n[t].first);
 		}
 	}

@@ -12,6 +12,9 @@
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 128
 #endif
+#ifndef BLOCK_SIZE_4
+#define BLOCK_SIZE_4 128
+#endif
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
@@ -87,7 +90,33 @@ __global__ void escapes(float *a, float *b, int n)
 	(void)n;
 }
 
+// rows * packs >= 1 bounds packs only where rows is known >= 1: the host
+// checks it, but then changes rows
+#pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem dim values(?)
+#pragma kt launch grid((rows * (dim / 4) + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
+// ktc: complete and uncomment: #pragma kt arg out float[?] out
+#pragma kt arg rows int = rows
+#pragma kt arg dim int = dim
+__global__ void flat_rows(float *out, int rows, int dim)
+{
+	const int packs = dim / 4;
+	const long gid = (long)blockIdx.x * BLOCK_SIZE_4 + threadIdx.x;
+	if (gid >= (long)rows * packs)
+		return;
+	out[gid / packs * dim + gid % packs * 4] = 0.f;
+}
+
 #ifndef __CUDACC_RTC__
+void run_rows(float *f, int rows, int dim)
+{
+	if (rows <= 0 || dim <= 0)
+		return;
+	rows -= 1;
+	flat_rows<<<(rows * (dim / 4) + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, BLOCK_SIZE_4>>>(f, rows, dim);
+}
+
 void run(float *f, float *g, __nv_bfloat16 *h, int n, int d)
 {
 	shifted<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(f, g, n);
