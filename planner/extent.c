@@ -12,7 +12,10 @@
  * (`for (...; i < E; ...)`, `if (i < E)`, `if (i >= E) return;`, `i < E ?
  * p[i] : v`) for a variable or a whole expression, the initialiser of a
  * variable nothing writes. Sums and products of terms ≥ 0 are bounded by
- * the bounds' sums and products. An access counts only when every offset
+ * the bounds' sums and products. Signs come from the guards at the access
+ * (`i < d / 8` with i ≥ 0 makes d ≥ 8) and from what the host function
+ * checked before the launch (`if (tokens <= 0 || d % 8) return`). An
+ * access counts only when every offset
  * on its way from the parameter is bounded and ≥ 0; a use that cannot be
  * followed (a pointer stored, passed to a function of the file, assigned
  * again, its address taken) leaves the whole length unproven.
@@ -435,6 +438,8 @@ static bool compare(const fe_ast *a, int cond, bool negate, int *l, int *r,
 typedef bool (*on_fact)(reach *R, int l, int r, bool strict, int target,
                         span *out);
 
+static bool stable(reach *R, int region, int e);
+
 /* Every comparison that holds in cond (looking into `&&`; into `||`
  * when it fails instead), until fn returns true. */
 static bool each_compare(reach *R, int cond, bool negate, on_fact fn,
@@ -451,6 +456,24 @@ static bool each_compare(reach *R, int cond, bool negate, on_fact fn,
 		                    out) ||
 		       each_compare(R, fe_child(a, cond, 1), negate, fn, target,
 		                    out);
+	int v = cond;
+	while ((a->n[v].kind == CXCursor_UnexposedExpr ||
+	        a->n[v].kind == CXCursor_ParenExpr) &&
+	       fe_nchildren(a, v) == 1)
+		v = a->n[v].first;
+	int var = a->n[v].kind == CXCursor_DeclRefExpr ? a->n[v].ref : -1;
+	if (var >= 0 && a->n[var].kind == CXCursor_VarDecl &&
+	    pl_inside(a, var, R->K->body) && fe_var_init(a, var) >= 0 &&
+	    !pl_writes(a, R->K->body, var, -1) &&
+	    stable(R, R->K->body, target) && R->depth < MAX_DEPTH) {
+		/* `const bool live = row < n;`: what held where it was set
+		 * holds wherever target is the same */
+		R->depth++;
+		bool found = each_compare(R, fe_var_init(a, var), negate, fn,
+		                          target, out);
+		R->depth--;
+		return found;
+	}
 	int l, r;
 	bool strict;
 	return compare(a, cond, negate, &l, &r, &strict) &&
@@ -471,12 +494,15 @@ static bool stable(reach *R, int region, int e)
 	return true;
 }
 
-/* `return;` alone, or in braces. */
+/* `return;`, `continue;` or `break;`, alone or in braces: the rest of
+ * the block does not run. */
 static bool only_return(const fe_ast *a, int s)
 {
 	if (a->n[s].kind == CXCursor_CompoundStmt && fe_nchildren(a, s) == 1)
 		s = a->n[s].first;
-	return a->n[s].kind == CXCursor_ReturnStmt && a->n[s].first < 0;
+	return (a->n[s].kind == CXCursor_ReturnStmt && a->n[s].first < 0) ||
+	       a->n[s].kind == CXCursor_ContinueStmt ||
+	       a->n[s].kind == CXCursor_BreakStmt;
 }
 
 /* Every comparison that holds at node at: the conditions of the `if`,

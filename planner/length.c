@@ -3,12 +3,10 @@
  * code determines it, written over the launch's host values.
  *
  * Two sources, each from the AST alone:
- *  - the kernel body: when every use of the pointer is a subscript `p[i]`
- *    (or `p[r * d + c]`) whose index a guard bounds (`if (i < n)`, a
- *    `for (...; i < n; ...)` around it, an earlier `if (i >= n) return;`,
- *    `i < n ? p[i] : v`, or the grid for `blockIdx.x`),
- *    the bound's extent, its kernel arguments replaced by what the launch
- *    passes;
+ *  - the kernel body (extent.c): the largest element index + 1 over
+ *    every access through the pointer and the local pointers made from
+ *    it, each index proven >= 0 and bounded by guards, the grid, the
+ *    block and the launch's values;
  *  - the host code: what the launch passes, traced to where it was
  *    allocated (`cudaMalloc(&p, BYTES)` and its siblings, `new T[n]`, a
  *    vector's `data()`, `p + off`, `&p[off]`).

@@ -58,6 +58,19 @@ __global__ void tiles(float *dst, int w)
 		dst[(long)row * w + col] = 1.f;
 }
 
+// a guard by `continue`, and one a bool holds
+__global__ void sweep(float *dst, const float *src, int rows, int w)
+{
+	const int row = blockIdx.x * 4 + threadIdx.y;
+	const bool live = row < rows;
+	for (int c = threadIdx.x; c < w + 32; c += 32) {
+		if (c >= w)
+			continue;
+		if (live)
+			dst[(long)row * w + c] = src[c];
+	}
+}
+
 void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,
 	 float *fo, const float *fi, int rows, int d, long n, int h, int w)
 {
@@ -68,4 +81,5 @@ void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,
 	flat<<<(rows * (d / 4) + 127) / 128, 128>>>(fo, lse, fi, rows, d);
 	dim3 grid((w + 63) / 64, h);
 	tiles<<<grid, 64>>>(fo, w);
+	sweep<<<(h + 3) / 4, dim3(32, 4)>>>(fo, fi, h, w);
 }

@@ -16,6 +16,12 @@
 #ifndef BLOCK_SIZE_4
 #define BLOCK_SIZE_4 64
 #endif
+#ifndef BLOCK_SIZE_5
+#define BLOCK_SIZE_5 32
+#endif
+#ifndef BLOCK_SIZE_Y
+#define BLOCK_SIZE_Y 4
+#endif
 
 // in is [rows, 2 * d], out [rows, d]: the aliases start at the row, the
 // uint4 view counts 8 bf16 each; the host checks that 8 divides d.
@@ -98,6 +104,28 @@ __global__ void tiles(float *dst, int w)
 		dst[(long)row * w + col] = 1.f;
 }
 
+// a guard by `continue`, and one a bool holds
+#pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
+#pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(4)
+// ktc: complete and uncomment: #pragma kt problem h values(?)
+// ktc: complete and uncomment: #pragma kt problem w values(?)
+#pragma kt launch grid((h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y) block(BLOCK_SIZE_5, BLOCK_SIZE_Y)
+#pragma kt arg dst float[h * w] out
+#pragma kt arg src float[w] in
+#pragma kt arg rows int = h
+#pragma kt arg w int = w
+__global__ void sweep(float *dst, const float *src, int rows, int w)
+{
+	const int row = blockIdx.x * BLOCK_SIZE_Y + threadIdx.y;
+	const bool live = row < rows;
+	for (int c = threadIdx.x; c < w + BLOCK_SIZE_5; c += BLOCK_SIZE_5) {
+		if (c >= w)
+			continue;
+		if (live)
+			dst[(long)row * w + c] = src[c];
+	}
+}
+
 #ifndef __CUDACC_RTC__
 void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,
 	 float *fo, const float *fi, int rows, int d, long n, int h, int w)
@@ -109,5 +137,6 @@ void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,
 	flat<<<(rows * (d / 4) + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, BLOCK_SIZE_3>>>(fo, lse, fi, rows, d);
 	dim3 grid((w + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, h);
 	tiles<<<grid, BLOCK_SIZE_4>>>(fo, w);
+	sweep<<<(h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y, dim3(BLOCK_SIZE_5, BLOCK_SIZE_Y)>>>(fo, fi, h, w);
 }
 #endif
