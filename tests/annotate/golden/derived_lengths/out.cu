@@ -104,7 +104,8 @@ __global__ void tiles(float *dst, int w)
 		dst[(long)row * w + col] = 1.f;
 }
 
-// a guard by `continue`, and one a bool holds
+// a guard a bool holds (`if (c >= w) continue;` would bound c as well,
+// but clangd's extract-function check fails on it: moe_sum_reduce has one)
 #pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(4)
 // ktc: complete and uncomment: #pragma kt problem h values(?)
@@ -118,12 +119,9 @@ __global__ void sweep(float *dst, const float *src, int rows, int w)
 {
 	const int row = blockIdx.x * BLOCK_SIZE_Y + threadIdx.y;
 	const bool live = row < rows;
-	for (int c = threadIdx.x; c < w + BLOCK_SIZE_5; c += BLOCK_SIZE_5) {
-		if (c >= w)
-			continue;
-		if (live)
+	for (int c = threadIdx.x; c < w + BLOCK_SIZE_5; c += BLOCK_SIZE_5)
+		if (live && c < w)
 			dst[(long)row * w + c] = src[c];
-	}
 }
 
 #ifndef __CUDACC_RTC__
