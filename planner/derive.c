@@ -624,6 +624,23 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 	return !kt_str_addc(s, ')');
 }
 
+int pl_template_lit(planner *P, const fe_kern *K, const fe_launch *L, int tp)
+{
+	const fe_ast *a = P->a;
+	uint32_t arg[16][2] = {{0}};
+	int n = template_args(P, L, arg, 16);
+	for (int i = 0; i < n && i < (int)K->tparams.len; i++) {
+		if (K->tparams.items[i] != tp)
+			continue;
+		for (size_t j = 0; j < a->len; j++)
+			if (a->n[j].kind == CXCursor_IntegerLiteral &&
+			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
+			    a->n[j].e == arg[i][1])
+				return (int)j;
+	}
+	return -1;
+}
+
 /* The text of the launch's template argument for a type parameter named
  * like t, or NULL. */
 static const char *type_arg(planner *P, const fe_kern *K, const char *t)

@@ -3,12 +3,10 @@
  * code determines it, written over the launch's host values.
  *
  * Two sources, each from the AST alone:
- *  - the kernel body: when every use of the pointer is a subscript `p[i]`
- *    (or `p[r * d + c]`) whose index a guard bounds (`if (i < n)`, a
- *    `for (...; i < n; ...)` around it, an earlier `if (i >= n) return;`,
- *    `i < n ? p[i] : v`, or the grid for `blockIdx.x`),
- *    the bound's extent, its kernel arguments replaced by what the launch
- *    passes;
+ *  - the kernel body (extent.c): the largest element index + 1 over
+ *    every access through the pointer and the local pointers made from
+ *    it, each index proven >= 0 and bounded by guards, the grid, the
+ *    block and the launch's values;
  *  - the host code: what the launch passes, traced to where it was
  *    allocated (`cudaMalloc(&p, BYTES)` and its siblings, `new T[n]`, a
  *    vector's `data()`, `p + off`, `&p[off]`).
@@ -33,7 +31,7 @@ static int implicit(const fe_ast *a, int n)
 	return n;
 }
 
-static bool inside(const fe_ast *a, int n, int region)
+bool pl_inside(const fe_ast *a, int n, int region)
 {
 	return a->n[n].in_main && a->n[region].in_main &&
 	       a->n[n].b >= a->n[region].b && a->n[n].e <= a->n[region].e;
@@ -41,12 +39,12 @@ static bool inside(const fe_ast *a, int n, int region)
 
 /* Something in region writes var: an assignment, ++/--, or its address
  * taken (whoever holds it may write). */
-static bool writes_but(const fe_ast *a, int region, int var, int skip)
+bool pl_writes(const fe_ast *a, int region, int var, int skip)
 {
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		if (!inside(a, (int)i, region) ||
-		    (skip >= 0 && inside(a, (int)i, skip)))
+		if (!pl_inside(a, (int)i, region) ||
+		    (skip >= 0 && pl_inside(a, (int)i, skip)))
 			continue;
 		bool compound;
 		int lhs = fe_assign_lhs(a, (int)i, &compound);
@@ -60,11 +58,6 @@ static bool writes_but(const fe_ast *a, int region, int var, int skip)
 			return true;
 	}
 	return false;
-}
-
-static bool writes_in(const fe_ast *a, int region, int var)
-{
-	return writes_but(a, region, var, -1);
 }
 
 static bool is_integer(CXType t)
@@ -90,170 +83,10 @@ static void add_operand(kt_str *out, const kt_str *e)
 		kt_str_addf(out, "(%s)", e->ptr);
 }
 
-/* ------------------------------------------------------ the kernel body */
-
-typedef struct body {
-	planner *P;
-	const fe_kern *K;
-	const fe_launch *L;
-	pl_names *problems;
-} body;
-
-/* A kernel expression over its integer arguments and literals, the
- * arguments replaced by the launch's values. */
-static bool kexpr(body *B, int n, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	n = implicit(a, n);
-	if (n < 0)
-		return false;
-	const fe_node *x = &a->n[n];
-	if (x->kind == CXCursor_IntegerLiteral)
-		return pl_expr(B->P, n, out, NULL);
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
-	    a->n[x->ref].kind == CXCursor_NonTypeTemplateParameter)
-		return pl_expr(B->P, n, out, NULL);
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
-	    a->n[x->ref].kind == CXCursor_ParmDecl &&
-	    a->n[x->ref].parent == B->K->node &&
-	    is_integer(clang_getCursorType(a->n[x->ref].cur)) &&
-	    !writes_in(a, B->K->body, x->ref)) {
-		kt_str e = KT_STR_INIT;
-		int arg = pl_call_arg(B->P, B->L, x->ref);
-		bool ok = arg >= 0 && pl_expr(B->P, arg, &e, B->problems);
-		if (ok)
-			add_operand(out, &e);
-		kt_str_release(&e);
-		return ok;
-	}
-	if (x->kind != CXCursor_BinaryOperator ||
-	    (x->op != CXBinaryOperator_Add && x->op != CXBinaryOperator_Sub &&
-	     x->op != CXBinaryOperator_Mul && x->op != CXBinaryOperator_Div))
-		return false;
-	static const char ops[] = {[CXBinaryOperator_Add] = '+',
-	                           [CXBinaryOperator_Sub] = '-',
-	                           [CXBinaryOperator_Mul] = '*',
-	                           [CXBinaryOperator_Div] = '/'};
-	kt_str l = KT_STR_INIT, r = KT_STR_INIT;
-	bool ok =
-	    kexpr(B, fe_child(a, n, 0), &l) && kexpr(B, fe_child(a, n, 1), &r);
-	if (ok) {
-		kt_str_addc(out, '(');
-		kt_str_addf(out, "%s %c ", l.ptr, ops[x->op]);
-		add_operand(out, &r);
-		kt_str_addc(out, ')');
-	}
-	kt_str_release(&l);
-	kt_str_release(&r);
-	return ok;
-}
-
-/* The bound cond puts on var when it holds (`var < E` is E, `var <= E`
- * is E + 1, either side), looking into `&&`; when it fails instead
- * (`negate`: `var >= E`, looking into `||`). */
-static bool fact(body *B, int cond, int var, bool negate, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	cond = implicit(a, cond);
-	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator)
-		return false;
-	int op = a->n[cond].op;
-	int l = fe_child(a, cond, 0), r = fe_child(a, cond, 1);
-	if (op == (negate ? CXBinaryOperator_LOr : CXBinaryOperator_LAnd))
-		return fact(B, l, var, negate, out) ||
-		       fact(B, r, var, negate, out);
-	int il = implicit(a, l), ir = implicit(a, r);
-	bool left = il >= 0 && a->n[il].kind == CXCursor_DeclRefExpr &&
-	            a->n[il].ref == var;
-	bool right = ir >= 0 && a->n[ir].kind == CXCursor_DeclRefExpr &&
-	             a->n[ir].ref == var;
-	if (left == right)
-		return false;
-	/* as `var OP E`: what holds (or fails) */
-	if (right)
-		op = op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
-		     : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
-		     : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
-		     : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
-		                                 : op;
-	bool lt =
-	    negate ? op == CXBinaryOperator_GE : op == CXBinaryOperator_LT;
-	bool le =
-	    negate ? op == CXBinaryOperator_GT : op == CXBinaryOperator_LE;
-	if (!lt && !le)
-		return false;
-	kt_str e = KT_STR_INIT;
-	bool ok = kexpr(B, left ? r : l, &e);
-	if (ok && lt)
-		kt_str_adds(out, e.ptr);
-	else if (ok)
-		kt_str_addf(out, "(%s + 1)", e.ptr);
-	kt_str_release(&e);
-	return ok;
-}
-
-/* `return;` alone, or in braces. */
-static bool only_return(const fe_ast *a, int s)
-{
-	if (a->n[s].kind == CXCursor_CompoundStmt && fe_nchildren(a, s) == 1)
-		s = a->n[s].first;
-	return a->n[s].kind == CXCursor_ReturnStmt && a->n[s].first < 0;
-}
-
-/* An `if (C) return;` among the statements of block before `child`, C
- * failing bounds var, and nothing after it writes var. */
-static bool early_return(body *B, int block, int child, int var, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	for (int s = a->n[block].first; s >= 0 && s != child;
-	     s = a->n[s].next) {
-		if (a->n[s].kind != CXCursor_IfStmt ||
-		    fe_nchildren(a, s) != 2 ||
-		    !only_return(a, fe_child(a, s, 1)))
-			continue;
-		kt_str e = KT_STR_INIT;
-		bool ok = fact(B, a->n[s].first, var, true, &e);
-		for (int t = a->n[s].next; ok && t >= 0; t = a->n[t].next)
-			ok = !writes_in(a, t, var);
-		if (ok)
-			kt_str_adds(out, e.ptr);
-		kt_str_release(&e);
-		if (ok)
-			return true;
-	}
-	return false;
-}
-
-/* The bound a guard around node `at` puts on var: the innermost one. */
-static bool guard(body *B, int at, int var, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	for (int c = at, s = a->n[at].parent; s >= 0 && c != B->K->body;
-	     c = s, s = a->n[s].parent) {
-		const fe_node *x = &a->n[s];
-		if (x->kind == CXCursor_ForStmt && fe_nchildren(a, s) == 4 &&
-		    c == fe_child(a, s, 3) && !writes_in(a, c, var) &&
-		    fact(B, fe_child(a, s, 1), var, false, out))
-			return true;
-		if (x->kind == CXCursor_IfStmt && fe_nchildren(a, s) >= 2 &&
-		    c == fe_child(a, s, 1) && !writes_in(a, c, var) &&
-		    fact(B, x->first, var, false, out))
-			return true;
-		if (x->kind == CXCursor_ConditionalOperator &&
-		    fe_nchildren(a, s) == 3 && c == fe_child(a, s, 1) &&
-		    !writes_in(a, c, var) && fact(B, x->first, var, false, out))
-			return true; /* `i < n ? p[i] : 0` */
-		if (x->kind == CXCursor_CompoundStmt &&
-		    early_return(B, s, c, var, out))
-			return true;
-	}
-	return false;
-}
-
 /* Whether expression text e names a tuning parameter: a length must
  * not change with the configuration, or the configurations' outputs
  * would not be compared element for element. */
-static bool names_param(const planner *P, const char *e)
+bool pl_names_param(const planner *P, const char *e)
 {
 	for (const char *p = e; *p;) {
 		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
@@ -272,158 +105,6 @@ static bool names_param(const planner *P, const char *e)
 		p += n;
 	}
 	return false;
-}
-
-/* Component c (0 for x) of the launch's grid, which bounds blockIdx.c:
- * a dim3's argument (written at the launch or in the local it names),
- * else the scalar grid for x and 1 for y and z. */
-static bool grid_dim(body *B, int c, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	int op = B->L->op[0];
-	if (op < 0 || B->L->shared >= 0)
-		return false;
-	int d3 = fe_dim3(a, op);
-	int x = d3 >= 0 ? fe_written(a, d3, c) : c == 0 ? op : -1;
-	if (x >= 0)
-		return pl_expr(B->P, x, out, B->problems);
-	return !kt_str_adds(out, "1"); /* a dimension not written is 1 */
-}
-
-/* The grid's bound on `blockIdx.c`, or on a local that holds it and is
- * not written after. */
-static bool block_index(body *B, int idx, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	if (a->n[idx].kind == CXCursor_DeclRefExpr && a->n[idx].ref >= 0 &&
-	    a->n[a->n[idx].ref].kind == CXCursor_VarDecl &&
-	    !writes_in(a, B->K->body, a->n[idx].ref)) {
-		int init = implicit(a, fe_var_init(a, a->n[idx].ref));
-		if (init < 0)
-			return false;
-		idx = init;
-	}
-	char c = fe_builtin(a, idx, "blockIdx");
-	kt_str g = KT_STR_INIT;
-	bool ok = c && grid_dim(B, c - 'x', &g) && !names_param(B->P, g.ptr);
-	if (ok)
-		kt_str_adds(out, g.ptr);
-	kt_str_release(&g);
-	return ok;
-}
-
-/* The bound of an index: `i` under a guard, `blockIdx.x` (or a local
- * holding it) under the grid, or `r * d + c` with r and c under guards
- * and c's bound d itself (r * d + c < R * d). */
-static bool index_len(body *B, int idx, int at, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	idx = implicit(a, idx);
-	if (idx < 0)
-		return false;
-	const fe_node *x = &a->n[idx];
-	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
-	    guard(B, at, x->ref, out))
-		return true;
-	if (block_index(B, idx, out))
-		return true;
-	if (x->kind != CXCursor_BinaryOperator || x->op != CXBinaryOperator_Add)
-		return false;
-	for (int side = 0; side < 2; side++) {
-		int mul = implicit(a, fe_child(a, idx, side));
-		int col = fe_child(a, idx, !side);
-		if (mul < 0 || a->n[mul].kind != CXCursor_BinaryOperator ||
-		    a->n[mul].op != CXBinaryOperator_Mul)
-			continue;
-		for (int m = 0; m < 2; m++) {
-			kt_str rows = KT_STR_INIT, d = KT_STR_INIT,
-			       cols = KT_STR_INIT;
-			bool ok =
-			    index_len(B, fe_child(a, mul, m), at, &rows) &&
-			    kexpr(B, fe_child(a, mul, !m), &d) &&
-			    index_len(B, col, at, &cols) &&
-			    !strcmp(d.ptr, cols.ptr);
-			if (ok) {
-				add_operand(out, &rows);
-				kt_str_adds(out, " * ");
-				add_operand(out, &d);
-			}
-			kt_str_release(&rows);
-			kt_str_release(&d);
-			kt_str_release(&cols);
-			if (ok)
-				return true;
-		}
-	}
-	return false;
-}
-
-/* The subscript whose base is the reference ref (through implicit
- * wrappers), or -1. */
-static int subscript_of(const fe_ast *a, int ref)
-{
-	int c = ref, s = a->n[ref].parent;
-	while (s >= 0 && (a->n[s].kind == CXCursor_UnexposedExpr ||
-	                  a->n[s].kind == CXCursor_ParenExpr)) {
-		c = s;
-		s = a->n[s].parent;
-	}
-	return s >= 0 && a->n[s].kind == CXCursor_ArraySubscriptExpr &&
-	               a->n[s].first == c
-	           ? s
-	           : -1;
-}
-
-/* The subscript stands for one element: a value, an lvalue, or its
- * address handed as it is to a function declared outside the file (an
- * intrinsic: `__ldg(&p[i])`, `atomicAdd(&p[i], v)`); an address kept,
- * cast (`*(float4 *)&p[i]`) or converted (`void *`) may reach further. */
-static bool one_element(const fe_ast *a, int sub)
-{
-	int s = a->n[sub].parent;
-	while (s >= 0 && a->n[s].kind == CXCursor_ParenExpr)
-		s = a->n[s].parent;
-	if (s < 0 || a->n[s].kind != CXCursor_UnaryOperator ||
-	    a->n[s].op != CXUnaryOperator_AddrOf)
-		return true;
-	CXType elem = clang_getUnqualifiedType(
-	    clang_getCanonicalType(clang_getCursorType(a->n[sub].cur)));
-	int c = s, up = a->n[s].parent;
-	for (; up >= 0 && a->n[up].kind == CXCursor_UnexposedExpr;
-	     c = up, up = a->n[up].parent) {
-		CXType t =
-		    clang_getCanonicalType(clang_getCursorType(a->n[up].cur));
-		CXType pt = clang_getUnqualifiedType(
-		    clang_getCanonicalType(clang_getPointeeType(t)));
-		if (t.kind != CXType_Pointer || !clang_equalTypes(pt, elem))
-			return false;
-	}
-	return up >= 0 && a->n[up].kind == CXCursor_CallExpr &&
-	       a->n[up].first != c && a->n[up].ref < 0;
-}
-
-/* The length every access to parm in the body stays under, when all agree. */
-static bool body_len(body *B, int parm, kt_str *out)
-{
-	const fe_ast *a = B->P->a;
-	int uses = 0;
-	bool ok = true;
-	for (size_t i = 0; ok && i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_DeclRefExpr || x->ref != parm)
-			continue;
-		int sub = inside(a, (int)i, B->K->body)
-		              ? subscript_of(a, (int)i)
-		              : -1;
-		kt_str e = KT_STR_INIT;
-		ok = sub >= 0 && one_element(a, sub) &&
-		     index_len(B, fe_child(a, sub, 1), sub, &e) &&
-		     (uses == 0 || !strcmp(out->ptr, e.ptr));
-		if (ok && uses++ == 0)
-			kt_str_adds(out, e.ptr);
-		kt_str_release(&e);
-	}
-	return ok && uses > 0;
 }
 
 /* ---------------------------------------------------------- host code */
@@ -520,7 +201,7 @@ static int malloc_of(const fe_ast *a, int fn, int var)
 	int found = -1;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_CallExpr || !inside(a, (int)i, fn) ||
+		if (x->kind != CXCursor_CallExpr || !pl_inside(a, (int)i, fn) ||
 		    !is_allocator(x->name))
 			continue;
 		int p = fe_strip(a, fe_child(a, (int)i, 1));
@@ -556,7 +237,8 @@ static bool var_bytes(planner *P, const fe_launch *L, int var,
 {
 	const fe_ast *a = P->a;
 	int fn = L->host_fn;
-	if (a->n[var].kind != CXCursor_VarDecl || fn < 0 || !inside(a, var, fn))
+	if (a->n[var].kind != CXCursor_VarDecl || fn < 0 ||
+	    !pl_inside(a, var, fn))
 		return false;
 	int init = fe_var_init(a, var);
 	int call = malloc_of(a, fn, var);
@@ -564,10 +246,10 @@ static bool var_bytes(planner *P, const fe_launch *L, int var,
 		return false;
 	if (call < 0) {
 		int def = fe_def_before(a, var, a->n[L->call].b);
-		return def >= 0 && def == init && !writes_in(a, fn, var) &&
+		return def >= 0 && def == init && !pl_writes(a, fn, var, -1) &&
 		       host_bytes(P, L, def, problems, out);
 	}
-	if (writes_but(a, fn, var, fe_child(a, call, 1)) ||
+	if (pl_writes(a, fn, var, fe_child(a, call, 1)) ||
 	    a->n[call].e > a->n[L->call].b)
 		return false;
 	return alloc_bytes(P, fe_child(a, call, 2), problems, out);
@@ -612,7 +294,7 @@ static bool vector_bytes(planner *P, const fe_launch *L, int call,
 	              : -1;
 	if (fe_nwritten(a, call) != 1 || var < 0 ||
 	    a->n[var].kind != CXCursor_VarDecl || L->host_fn < 0 ||
-	    !inside(a, var, L->host_fn))
+	    !pl_inside(a, var, L->host_fn))
 		return false;
 	CXType t = clang_getCanonicalType(clang_getCursorType(a->n[var].cur));
 	CXString ts = clang_getTypeSpelling(t);
@@ -775,10 +457,9 @@ bool pl_buffer_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
 	if (!L)
 		return false;
 	pl_names kp = {0}, hp = {0};
-	body B = {P, K, L, &kp};
 	kt_str kb = KT_STR_INIT, hb = KT_STR_INIT;
 	bytes h = {KT_STR_INIT, 1, false};
-	bool from_body = body_len(&B, parm, &kb);
+	bool from_body = pl_body_len(P, K, L, parm, elem, &kb, &kp);
 	int arg = pl_call_arg(P, L, parm);
 	bool from_host = elem > 0 && arg >= 0 && host_bytes(P, L, arg, &hp, &h);
 	if (from_host)

@@ -1,8 +1,9 @@
 /*
  * planner.h - the built-in planner's parts, internal to planner/:
  * planner.c (parameters, names, domains, constraints), derive.c (source
- * expressions -> pragma expressions, launch/arg pragmas and needs) and
- * refactor.c (the semantic refactors it proposes).
+ * expressions -> pragma expressions, launch/arg pragmas and needs),
+ * length.c and extent.c (buffer lengths) and refactor.c (the semantic
+ * refactors it proposes).
  */
 #ifndef KTC_PLANNER_PLANNER_H
 #define KTC_PLANNER_PLANNER_H
@@ -63,8 +64,26 @@ int pl_derive_pragmas(planner *P, int k);
 /* The launch's argument for kernel parameter parm, in the grammar. */
 bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out);
 
+/* The integer literal the launch writes as template argument for the
+ * kernel's template parameter tp (its node), or -1. */
+int pl_template_lit(planner *P, const fe_kern *K, const fe_launch *L, int tp);
+
 /* The call's argument for kernel parameter parm (its ParmDecl), or -1. */
 int pl_call_arg(const planner *P, const fe_launch *L, int parm);
+
+/* extent.c: the element count (elements of `elem` bytes, 0 when not
+ * known) that every access of the kernel through pointer parameter parm
+ * stays below, over problem variables; false when not proven. */
+bool pl_body_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
+                 int64_t elem, kt_str *out, pl_names *problems);
+
+/* length.c: node n lies inside node region (main file offsets). */
+bool pl_inside(const fe_ast *a, int n, int region);
+/* Something in region, outside node skip (-1: none), writes variable var:
+ * an assignment, ++/--, or its address taken. */
+bool pl_writes(const fe_ast *a, int region, int var, int skip);
+/* Expression text e names a tuning parameter. */
+bool pl_names_param(const planner *P, const char *e);
 
 /* length.c: the element count (elements of `elem` bytes) of pointer
  * parameter parm, over problem variables, where the kernel's guards or the

@@ -6,12 +6,14 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/plan.c
   ${CMAKE_CURRENT_LIST_DIR}/plan_read.c
   ${CMAKE_CURRENT_LIST_DIR}/plan_check.c
+  ${CMAKE_CURRENT_LIST_DIR}/poly.c
 )
 if(KTC_HAVE_LIBCLANG)
   list(APPEND KTC_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/planner.c
     ${CMAKE_CURRENT_LIST_DIR}/derive.c
     ${CMAKE_CURRENT_LIST_DIR}/length.c
+    ${CMAKE_CURRENT_LIST_DIR}/extent.c
     ${CMAKE_CURRENT_LIST_DIR}/refactor.c
     ${CMAKE_CURRENT_LIST_DIR}/precond.c
   )

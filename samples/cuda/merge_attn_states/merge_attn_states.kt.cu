@@ -81,7 +81,7 @@ __device__ __forceinline__ merge_word merge_pack(merge_word a, merge_word b,
 #pragma kt problem HD values(128) // hand:
 #pragma kt constraint HD % (VEC * PPT) == 0 // hand: the host code's precondition
 #pragma kt launch grid(div_ceil(T * H * (HD / VEC / PPT), BLOCK_SIZE)) block(BLOCK_SIZE) // hand: annotate's line with VEC and PPT for 8
-#pragma kt arg out bf16[T * H * HD] out // hand: lengths: annotate cannot know them
+#pragma kt arg out bf16[T * H * HD] out // hand: the derived lengths, over the names used here
 #pragma kt arg out_lse f32[T * H] out // hand:
 #pragma kt arg va bf16[T * H * HD] in // hand:
 #pragma kt arg sa f32[T * H] in init(random(-6, 6)) // hand:

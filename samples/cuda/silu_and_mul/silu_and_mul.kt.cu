@@ -91,7 +91,7 @@ __device__ __forceinline__ silu_word silu_and_mul_vec(silu_word xv, silu_word yv
 #pragma kt constraint UNROLL == 1 || (SPLIT == 1 && ITEMS == 1) // hand: unroll only where a thread loops, not with ITEMS as well
 #pragma kt constraint SPLIT <= 1 || THREADS_USED >= 32 // hand: a slice fills at least a warp
 #pragma kt launch grid(T, SPLIT > 0 ? SPLIT : div_ceil(VECS, THREADS_USED * ITEMS)) block(THREADS_USED) // hand: grid(tokens) block((d / 8 < 1024 ? d / 8 : 1024)) from annotate, generalised
-#pragma kt arg out bf16[T * D] out // hand: lengths: annotate cannot know them
+#pragma kt arg out bf16[T * D] out // hand: the derived lengths, over the names used here
 #pragma kt arg in bf16[T * 2 * D] in init(random(-4, 4)) // hand:
 #pragma kt arg d int = D // hand: the problem variable D for d
 #pragma kt verify rtol(0.02) atol(0.001) // hand: bf16 output

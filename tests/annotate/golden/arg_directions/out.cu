@@ -39,8 +39,8 @@ __device__ float get(const float *p) { return *p; }
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg dst float[?] out
-// ktc: complete and uncomment: #pragma kt arg src float[?] in
+#pragma kt arg dst float[4 * n] out
+#pragma kt arg src float[4 * n] in
 #pragma kt arg n int = n
 __global__ void copy4(float *dst, float *src, int n)
 {
@@ -56,8 +56,8 @@ __global__ void copy4(float *dst, float *src, int n)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_2)
-// ktc: complete and uncomment: #pragma kt arg out float[?] inout
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg out float[4 * n + 8] inout
+#pragma kt arg in float[4 * n] in
 #pragma kt arg n int = n
 __global__ void shifted(float *out, float *in, int n)
 {
@@ -97,7 +97,7 @@ __global__ void fields(pair2 *p, float *x, int n)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_4)) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg hist int[?] inout
-// ktc: complete and uncomment: #pragma kt arg keys int[?] in
+#pragma kt arg keys int[n] in
 // ktc: complete and uncomment: #pragma kt arg seen int[?] in
 #pragma kt arg n int = n
 __global__ void count(int *hist, int *keys, int *seen, int n)

@@ -82,7 +82,7 @@ __global__ void fill(float *out, int stride)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_4)
-// ktc: complete and uncomment: #pragma kt arg dst float[?] out
+#pragma kt arg dst float[4 * n] out
 #pragma kt arg src float[4 * n] in
 #pragma kt arg n int = n
 __global__ void copy4(float *dst, const float *src, int n)

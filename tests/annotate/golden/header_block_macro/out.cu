@@ -32,7 +32,7 @@ __global__ void scale(float *x, float a, int n)
 
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / 128) block(128)
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg x float[128 * (n / 128)] in
 #pragma kt arg sums float[n / 128] out
 __global__ void block_sums(const float *x, float *sums)
 {

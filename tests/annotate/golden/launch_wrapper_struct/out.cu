@@ -68,9 +68,9 @@ __global__ void relu_kernel(float *y, const float *x, int n)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float", 4)
 #pragma kt launch grid(((n + 4 * BLOCK_SIZE_2 - 1) / (4 * BLOCK_SIZE_2))) block(BLOCK_SIZE_2)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
 template <typename T, int kVec> __global__ void copy_kernel(T *y, const T *x, int n)
 {
 	int i = (blockIdx.x * blockDim.x + threadIdx.x) * kVec;

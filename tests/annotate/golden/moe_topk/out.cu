@@ -22,7 +22,7 @@
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem k values(?)
 #pragma kt launch grid(((num_tokens + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)) block(WARPS_PER_BLOCK * 32)
-// ktc: complete and uncomment: #pragma kt arg logits float[?] in
+#pragma kt arg logits float[64 * num_tokens] in
 #pragma kt arg topk_weights float[num_tokens * k] inout
 #pragma kt arg topk_ids int[num_tokens * k] out
 #pragma kt arg num_tokens int = num_tokens

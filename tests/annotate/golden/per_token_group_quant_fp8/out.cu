@@ -31,8 +31,8 @@ __device__ __forceinline__ float group_max(float v)
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid((((num_tokens * hidden / 128) + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK)) block(GROUPS_PER_BLOCK * 16)
-// ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
-// ktc: complete and uncomment: #pragma kt arg output __nv_fp8_e4m3[?] out
+#pragma kt arg input __nv_bfloat16[128 * (num_tokens * hidden / 128)] in
+#pragma kt arg output __nv_fp8_e4m3[128 * (num_tokens * hidden / 128)] out
 #pragma kt arg scales float[(num_tokens * hidden / 128)] out
 #pragma kt arg num_groups int = (num_tokens * hidden / 128)
 __global__ void per_token_group_quant_fp8_kernel(

@@ -22,9 +22,9 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg out half[?] out
-// ktc: complete and uncomment: #pragma kt arg x half[?] in
-// ktc: complete and uncomment: #pragma kt arg r half[?] in
+#pragma kt arg out half[rows * hidden] out
+#pragma kt arg x half[rows * hidden] in
+#pragma kt arg r half[rows * hidden] in
 #pragma kt arg hidden int = hidden
 __global__ void residual_add_kernel(half *__restrict__ out,
 				    const half *__restrict__ x,

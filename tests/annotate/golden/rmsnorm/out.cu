@@ -55,8 +55,8 @@ __device__ float block_sum(float v)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg out half[?] out
-// ktc: complete and uncomment: #pragma kt arg input half[?] in
+#pragma kt arg out half[rows * hidden] out
+#pragma kt arg input half[rows * hidden] in
 #pragma kt arg weight half[hidden] in
 #pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg eps float = ?

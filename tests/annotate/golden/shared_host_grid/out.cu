@@ -14,7 +14,7 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) < 1024 ? ((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) : 1024)) block(BLOCK_SIZE)
 #pragma kt arg x float[n] in
-// ktc: complete and uncomment: #pragma kt arg m float[?] inout
+#pragma kt arg m float[1] inout
 #pragma kt arg n long = n
 __global__ void absmax_kernel(const float *__restrict__ x, float *m, long n)
 {
@@ -28,7 +28,7 @@ __global__ void absmax_kernel(const float *__restrict__ x, float *m, long n)
 #pragma kt launch grid((((n + (256 - 1)) / 256) < 1024 ? ((n + (256 - 1)) / 256) : 1024)) block(BLOCK_SIZE_2)
 #pragma kt arg x float[n] in
 #pragma kt arg y float[n] out
-// ktc: complete and uncomment: #pragma kt arg m float[?] in
+#pragma kt arg m float[1] in
 #pragma kt arg n long = n
 __global__ void scale_kernel(const float *__restrict__ x, float *__restrict__ y,
 			     const float *m, long n)

@@ -32,8 +32,8 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg out float[?] out
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
+#pragma kt arg out float[rows * cols] out
+#pragma kt arg in float[rows * cols] in
 #pragma kt arg cols int = cols
 __global__ void softmax_kernel(float *__restrict__ out,
 			       const float *__restrict__ in, int cols)

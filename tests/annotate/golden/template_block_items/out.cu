@@ -14,9 +14,9 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template(BLOCK_SIZE, ITEMS)
 #pragma kt launch grid((n + BLOCK_SIZE * ITEMS - 1) / (BLOCK_SIZE * ITEMS)) block(BLOCK_SIZE)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
 template <int kBlock, int kItems>
 __global__ void scale(float *y, const float *x, int n)
 {

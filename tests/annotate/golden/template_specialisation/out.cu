@@ -10,9 +10,9 @@
 #pragma kt kernel template(64)
 #pragma kt launch grid(((rows + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
 #pragma kt arg out float[rows] out
+#pragma kt arg in float[64 * rows] in
 #pragma kt arg rows int = rows
 #pragma kt arg cols_arg int = 0
-// ktc: complete and uncomment: #pragma kt arg in float[?] in
 template <int kCols>
 __global__ void row_sum(float *out, const float *in, int rows, int cols_arg)
 {

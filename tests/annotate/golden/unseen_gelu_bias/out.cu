@@ -32,8 +32,8 @@ __device__ __forceinline__ float gelu(float v)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg out float[?] out
-// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg out float[rows * cols] out
+#pragma kt arg x float[rows * cols] in
 #pragma kt arg bias float[cols] in
 #pragma kt arg cols int = cols
 __global__ void gelu_bias_kernel(float *__restrict__ out,

@@ -36,7 +36,7 @@ __device__ __forceinline__ float warp_max(float v)
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(((num_tokens + ((BLOCK_SIZE / 32) - 1)) / (BLOCK_SIZE / 32))) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
+#pragma kt arg input __nv_bfloat16[num_tokens * hidden] in
 #pragma kt arg output __nv_fp8_e4m3[num_tokens * hidden] out
 #pragma kt arg scale float[num_tokens] out
 #pragma kt arg num_tokens int64_t = num_tokens

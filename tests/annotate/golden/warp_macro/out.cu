@@ -7,7 +7,7 @@
 #pragma kt launch grid((n + 4096 - 1) / 4096) block(32, 1, 1)
 // ktc: complete and uncomment: #pragma kt arg x int[?] in
 // ktc: complete and uncomment: #pragma kt arg y int[?] in
-// ktc: complete and uncomment: #pragma kt arg dst int[?] inout
+#pragma kt arg dst int[1] inout
 #pragma kt arg chunk int = 4096
 #pragma kt arg n int = n
 __global__ void count_equal(const int *x, const int *y, int *dst, int chunk,
