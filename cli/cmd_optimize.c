@@ -186,7 +186,8 @@ int cmd_optimize(int argc, char **argv)
 	                 "are every combination"),
 	    KT_OPT_LIST_(0, "arg", o.arg, &o.narg, MAX_LIST, "NAME=VALUE",
 	                 "a scalar argument's value or a buffer's length "
-	                 "where the code does not say it"),
+	                 "where the code does not say it (or replacing what "
+	                 "the planner derived)"),
 	    KT_OPT_STRING_('o', "output", &o.out, "OUT",
 	                   "write the template to OUT (required)"),
 	    KT_OPT_STRING_(0, "work", &o.work, "DIR",

@@ -220,6 +220,48 @@ static char *complete_one(kt_plan *p, const kt_plan_need *n, kt_opt_inputs *in,
 	return NULL;
 }
 
+/*
+ * An --arg that names an argument whose line the planner derived replaces
+ * the derived length or value: the caller knows the buffer (a derived
+ * length is the largest index the guards allow, and an output longer than
+ * what the kernel writes has elements no run writes, which the reference
+ * check refuses).
+ */
+static int override_derived(kt_plan *p, const char *kernel, kt_opt_inputs *in)
+{
+	for (size_t i = 0; i < p->npragmas; i++) {
+		kt_plan_pragma *g = &p->pragmas[i];
+		const char *w;
+		if (strcmp(g->kernel, kernel) || strncmp(g->line, "arg ", 4))
+			continue;
+		size_t wl = word(g->line, &w);
+		kt_opt_arg *a = find_arg(in, w, wl);
+		if (!a || a->used)
+			continue;
+		const char *open = strstr(w, " = "), *close = NULL;
+		if (open) { /* a scalar: `arg NAME TYPE = VALUE` */
+			open += 2;
+			close = open + strlen(open);
+		} else if ((open = strchr(w, '['))) { /* TYPE[COUNT] DIR */
+			close = strchr(open, ']');
+		}
+		if (!open || !close)
+			continue;
+		kt_str line = KT_STR_INIT;
+		int rc =
+		    kt_str_add(&line, g->line, (size_t)(open + 1 - g->line));
+		rc = rc ? rc : kt_str_adds(&line, a->value);
+		rc = rc ? rc : kt_str_adds(&line, close);
+		const char *l = rc ? NULL : kt_plan_strdup(p, line.ptr);
+		kt_str_release(&line);
+		if (!l)
+			return kt_error(KT_ENOMEM, "out of memory");
+		g->line = l;
+		a->used = true;
+	}
+	return 0;
+}
+
 int kt_opt_complete(kt_plan *p, const char *kernel, kt_opt_inputs *in,
                     const char *path, const char *text, kt_diags *d)
 {
@@ -247,6 +289,9 @@ int kt_opt_complete(kt_plan *p, const char *kernel, kt_opt_inputs *in,
 	p->pragmas = pr;
 	p->npragmas = npr;
 	p->nneeds = keep;
+	int rc = override_derived(p, kernel, in);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < in->nvars; i++)
 		if (!in->vars[i].used)
 			kt_diags_add(d, KT_DIAG_ERROR, NULL, NULL, 0, 0, 0,

@@ -280,6 +280,32 @@ static void what_the_code_does_not_say_is_asked_for_at_its_place(void)
 	cleanup(dir);
 }
 
+static void an_arg_replaces_a_derived_length(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	static const char *more[] = {"a=2", "b=0.5", "x=2 * n"};
+	kt_optimize_options o = {.problems = problems,
+	                         .nproblems = 1,
+	                         .args = more,
+	                         .nargs = 3,
+	                         .workdir = dir,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 1,
+	                         .open = fake_open};
+	W = (world){.mode = HURTS};
+	CHECK_EQ_INT(kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d), 0);
+	CHECK(r && strstr(r->text, "#pragma kt arg x float[2 * n] in\n"));
+	CHECK(r && strstr(r->text, "#pragma kt arg y float[n] out\n"));
+	CHECK(r && strstr(r->text, "#pragma kt arg b float = 0.5\n"));
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -291,5 +317,6 @@ int main(void)
 	RUN(a_configuration_faster_than_the_data_allows_is_set_aside);
 	RUN(a_killed_run_resumes_from_its_caches);
 	RUN(what_the_code_does_not_say_is_asked_for_at_its_place);
+	RUN(an_arg_replaces_a_derived_length);
 	return check_summary();
 }
