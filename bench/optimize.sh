@@ -7,8 +7,10 @@
 #   ktc tune NAME.kt.cu --budget $BUDGET --problem ... (each shape)
 # both with the random strategy, seed 1, checks on. OUT (default .) gets
 # each run's template, work folder, summaries and logs; the table is
-# printed by bench/optimize_report.py OUT. BUDGET (default 60) and ROUNDS
-# (default 4); SAMPLE names limit the run to those samples.
+# printed by bench/optimize_report.py OUT. BUDGET (default 60), ROUNDS
+# (default 4) and LIMIT (seconds one optimize run may take, default 600:
+# SIGTERM then, and the rounds finished so far are in its summary.json);
+# SAMPLE names limit the run to those samples.
 set -u
 K=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-.}
@@ -18,7 +20,7 @@ S=$here/../samples/cuda
 B=${BUDGET:-60}
 R=${ROUNDS:-4}
 mkdir -p "$OUT"
-nvidia-smi -L 2>/dev/null | head -1 > "$OUT/device.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 > "$OUT/device.txt"
 grep -v '^#' "$here/optimize.conf" | while IFS='|' read -r name kernel opts hand; do
 	[ -n "$name" ] || continue
 	if [ $# -gt 0 ]; then
@@ -28,7 +30,8 @@ grep -v '^#' "$here/optimize.conf" | while IFS='|' read -r name kernel opts hand
 	[ "$kernel" = - ] || k="--kernel $kernel"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # the options are words
-	"$K" optimize "$S/$name/$name.cu" $k $opts --budget "$B" --rounds "$R" \
+	timeout "${LIMIT:-600}" "$K" optimize "$S/$name/$name.cu" $k $opts \
+		--budget "$B" --rounds "$R" \
 		--strategy random --seed 1 -o "$OUT/$name.kt.cu" \
 		--work "$OUT/$name.work" --json >"$OUT/$name.optimize.json" \
 		2>"$OUT/$name.optimize.log"
@@ -46,4 +49,4 @@ grep -v '^#' "$here/optimize.conf" | while IFS='|' read -r name kernel opts hand
 		i=$((i + 1))
 	done
 done
-python3 "$here/optimize_report.py" "$OUT" | tee "$OUT/table.md"
+python3 "$here/optimize_report.py" "$OUT" > "$OUT/table.md"; cat "$OUT/table.md"
