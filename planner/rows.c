@@ -263,9 +263,10 @@ static int loop_of(const fe_ast *a, int s)
 {
 	if (a->n[s].kind == CXCursor_ForStmt)
 		return s;
-	if (a->n[s].kind != CXCursor_ForStmt && fe_nchildren(a, s) == 1 &&
-	    a->n[a->n[s].first].kind == CXCursor_ForStmt &&
-	    a->n[s].kind != CXCursor_CompoundStmt)
+	/* libclang shows a loop under `#pragma unroll` as an unexposed
+	 * statement holding it */
+	if (a->n[s].kind == CXCursor_UnexposedStmt && fe_nchildren(a, s) == 1 &&
+	    a->n[a->n[s].first].kind == CXCursor_ForStmt)
 		return a->n[s].first;
 	return -1;
 }
@@ -708,10 +709,15 @@ static int launch_bounds(planner *P, int k)
 
 /* ------------------------------------------------------------- the rows */
 
+/* s writes something: an assignment, ++/--, or a call that may write
+ * through an argument (a split block would do it once more). */
 static bool writes(const fe_ast *a, int s)
 {
 	for (size_t i = 0; i < a->len; i++)
-		if (pl_inside(a, (int)i, s) && written(a, (int)i) >= 0)
+		if (pl_inside(a, (int)i, s) &&
+		    (written(a, (int)i) >= 0 ||
+		     (a->n[i].kind == CXCursor_CallExpr &&
+		      call_may_write(a, (int)i))))
 			return true;
 	return false;
 }
