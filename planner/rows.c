@@ -439,6 +439,24 @@ static bool stores_restrict(const fe_ast *a, const accesses *st, int body)
 	return true;
 }
 
+/* The pointer decl comes from a parameter other than those the loop
+ * stores through: restrict says nothing of two pointers made from one
+ * parameter (`in = buf; out = buf + n`), so such a load stays. */
+static bool apart_from_stores(const fe_ast *a, int decl, const accesses *st,
+                              int body)
+{
+	int root = root_param(a, decl, 0);
+	for (size_t i = 0; root >= 0 && i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind == CXCursor_DeclRefExpr &&
+		    pl_inside(a, (int)i, body) &&
+		    find_access(st, x->name) >= 0 &&
+		    root_param(a, x->ref, 0) == root)
+			return false;
+	}
+	return root >= 0;
+}
+
 /* The type of a register holding subscript n, or NULL. */
 static const char *reg_type(planner *P, int n)
 {
@@ -486,6 +504,7 @@ static bool hoisted_loads(planner *P, int body, int var, const accesses *st,
 		    a->n[base].ref < 0 || pl_inside(a, a->n[base].ref, body) ||
 		    find_access(st, a->n[base].name) >= 0 ||
 		    !only_outside(a, idx, body) ||
+		    !apart_from_stores(a, a->n[base].ref, st, body) ||
 		    (up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
 		     a->n[up].op == CXUnaryOperator_AddrOf))
 			continue;

@@ -1,8 +1,9 @@
 // row_negative.cu - kernels whose preconditions for row_split and
 // hoist_loads fail, each for one reason (a barrier, a reduction, a 2-D
-// grid, no __restrict__, a call that may write), next to one that keeps
-// hoist_loads but not row_split. launch_bounds is offered to every kernel but the one
-// that has launch bounds already.
+// grid, no __restrict__, two pointers from one __restrict__ parameter, a
+// call that may write), next to one that keeps hoist_loads but not
+// row_split. launch_bounds is offered to every kernel but the one that
+// has launch bounds already.
 #include <cuda_runtime.h>
 
 // A barrier in the loop: threads of the block depend on each other.
@@ -50,6 +51,18 @@ __global__ void row_alias(float *out, const float *in, int d)
 		out[row * d + i] = in[i] + 1.0f;
 }
 
+// Loads and stores through two pointers made from one __restrict__
+// parameter: restrict does not keep them apart, so no load is hoisted
+// (row_split stays: each iteration still touches its own elements).
+__global__ void row_same_root(float *__restrict__ buf, int d)
+{
+	const float *in = buf;
+	float *out = buf + d;
+	const int row = blockIdx.x;
+	for (int i = threadIdx.x; i < d; i += blockDim.x)
+		out[row * d + i] = 2.0f * in[i];
+}
+
 // A call that may write through its pointer argument (rotary embedding's
 // shape): what it writes is not known, so neither refactor is offered.
 __device__ void halve(float *p, int k)
@@ -79,6 +92,7 @@ void launch_all(float *out, const float *in, int rows, int d,
 	row_sum<<<rows, 128, 0, stream>>>(out, in, d);
 	row_halves<<<dim3(rows, 2), 128, 0, stream>>>(out, in, d);
 	row_alias<<<rows, 512, 0, stream>>>(out, in, d);
+	row_same_root<<<rows, 128, 0, stream>>>(out, d);
 	row_call<<<rows, 128, 0, stream>>>(out, d);
 	row_bounded<<<rows, 128, 0, stream>>>(out, d);
 }

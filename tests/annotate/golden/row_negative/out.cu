@@ -1,8 +1,9 @@
 // row_negative.cu - kernels whose preconditions for row_split and
 // hoist_loads fail, each for one reason (a barrier, a reduction, a 2-D
-// grid, no __restrict__, a call that may write), next to one that keeps
-// hoist_loads but not row_split. launch_bounds is offered to every kernel but the one
-// that has launch bounds already.
+// grid, no __restrict__, two pointers from one __restrict__ parameter, a
+// call that may write), next to one that keeps hoist_loads but not
+// row_split. launch_bounds is offered to every kernel but the one that
+// has launch bounds already.
 #include <cuda_runtime.h>
 
 #ifndef BLOCK_SIZE
@@ -23,6 +24,9 @@
 #ifndef BLOCK_SIZE_6
 #define BLOCK_SIZE_6 128
 #endif
+#ifndef BLOCK_SIZE_7
+#define BLOCK_SIZE_7 128
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -41,14 +45,20 @@
 #ifndef MIN_BLOCKS_4
 #define MIN_BLOCKS_4 0
 #endif
+#ifndef SPLIT_2
+#define SPLIT_2 1
+#endif
 #ifndef MIN_BLOCKS_5
 #define MIN_BLOCKS_5 0
+#endif
+#ifndef MIN_BLOCKS_6
+#define MIN_BLOCKS_6 0
 #endif
 #ifndef VEC
 #define VEC 1
 #endif
-#ifndef SPLIT_2
-#define SPLIT_2 1
+#ifndef SPLIT_3
+#define SPLIT_3 1
 #endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
@@ -176,6 +186,31 @@ row_alias(float *out, const float *in, int d)
 		out[row * d + i] = in[i] + 1.0f;
 }
 
+// Loads and stores through two pointers made from one __restrict__
+// parameter: restrict does not keep them apart, so no load is hoisted
+// (row_split stays: each iteration still touches its own elements).
+#pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param SPLIT_2 values(1, 2, 4, 8, 16, 32) default(1)
+#pragma kt param MIN_BLOCKS_5 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_5 * MIN_BLOCKS_5 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem d values(?)
+#pragma kt launch grid(rows, SPLIT_2) block(BLOCK_SIZE_5)
+// ktc: complete and uncomment: #pragma kt arg buf float[?] inout
+#pragma kt arg d int = d
+__global__ void
+#if MIN_BLOCKS_5 > 0
+__launch_bounds__(BLOCK_SIZE_5, MIN_BLOCKS_5)
+#endif
+row_same_root(float *__restrict__ buf, int d)
+{
+	const float *in = buf;
+	float *out = buf + d;
+	const int row = blockIdx.x;
+	for (int i = threadIdx.x + (SPLIT_2 == 1 ? 0 : blockIdx.y * blockDim.x); i < d; i += (blockDim.x) * (SPLIT_2 == 1 ? 1 : gridDim.y))
+		out[row * d + i] = 2.0f * in[i];
+}
+
 // A call that may write through its pointer argument (rotary embedding's
 // shape): what it writes is not known, so neither refactor is offered.
 __device__ void halve(float *p, int k)
@@ -183,17 +218,17 @@ __device__ void halve(float *p, int k)
 	p[k] *= 0.5f;
 }
 
-#pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
-#pragma kt param MIN_BLOCKS_5 values(0, 1, 2, 4) default(0)
-#pragma kt constraint BLOCK_SIZE_5 * MIN_BLOCKS_5 <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt param BLOCK_SIZE_6 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS_6 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_6 * MIN_BLOCKS_6 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows) block(BLOCK_SIZE_5)
+#pragma kt launch grid(rows) block(BLOCK_SIZE_6)
 // ktc: complete and uncomment: #pragma kt arg out float[?] inout
 #pragma kt arg d int = d
 __global__ void
-#if MIN_BLOCKS_5 > 0
-__launch_bounds__(BLOCK_SIZE_5, MIN_BLOCKS_5)
+#if MIN_BLOCKS_6 > 0
+__launch_bounds__(BLOCK_SIZE_6, MIN_BLOCKS_6)
 #endif
 row_call(float *__restrict__ out, int d)
 {
@@ -203,25 +238,25 @@ row_call(float *__restrict__ out, int d)
 }
 
 // Launch bounds already given.
-#pragma kt param BLOCK_SIZE_6 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param BLOCK_SIZE_7 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt constraint d % VEC == 0
-#pragma kt param SPLIT_2 values(1, 2, 4, 8, 16, 32) default(1)
+#pragma kt param SPLIT_3 values(1, 2, 4, 8, 16, 32) default(1)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows, SPLIT_2) block(BLOCK_SIZE_6)
+#pragma kt launch grid(rows, SPLIT_3) block(BLOCK_SIZE_7)
 #pragma kt arg out float[rows * d] out
 #pragma kt arg d int = d
-__global__ void __launch_bounds__(BLOCK_SIZE_6) row_bounded(float *__restrict__ out, int d)
+__global__ void __launch_bounds__(BLOCK_SIZE_7) row_bounded(float *__restrict__ out, int d)
 {
 	const int row = blockIdx.x;
 	if constexpr (VEC == 1)
-		for (int i = threadIdx.x + (SPLIT_2 == 1 ? 0 : blockIdx.y * blockDim.x); i < d; i += (blockDim.x) * (SPLIT_2 == 1 ? 1 : gridDim.y))
+		for (int i = threadIdx.x + (SPLIT_3 == 1 ? 0 : blockIdx.y * blockDim.x); i < d; i += (blockDim.x) * (SPLIT_3 == 1 ? 1 : gridDim.y))
 			out[row * d + i] = 0.0f;
 	else {
 		const bool kt_aligned = ((reinterpret_cast<size_t>(&out[row * d])) % (VEC * 4)) == 0;
 		const int kt_nvec = kt_aligned ? (int)((d) / VEC) : 0;
-		for (int kt_v = threadIdx.x + (SPLIT_2 == 1 ? 0 : blockIdx.y * blockDim.x); kt_v < kt_nvec; kt_v += (blockDim.x) * (SPLIT_2 == 1 ? 1 : gridDim.y)) {
+		for (int kt_v = threadIdx.x + (SPLIT_3 == 1 ? 0 : blockIdx.y * blockDim.x); kt_v < kt_nvec; kt_v += (blockDim.x) * (SPLIT_3 == 1 ? 1 : gridDim.y)) {
 			float kt_out[VEC];
 #pragma unroll
 			for (int kt_e = 0; kt_e < VEC; kt_e++) {
@@ -231,7 +266,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE_6) row_bounded(float *__restrict__ 
 			}
 			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(&out[(row * d) + kt_v * VEC]) = *reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_out);
 		}
-		for (int i = kt_nvec * VEC + (threadIdx.x + (SPLIT_2 == 1 ? 0 : blockIdx.y * blockDim.x)); i < (d); i += (blockDim.x) * (SPLIT_2 == 1 ? 1 : gridDim.y))
+		for (int i = kt_nvec * VEC + (threadIdx.x + (SPLIT_3 == 1 ? 0 : blockIdx.y * blockDim.x)); i < (d); i += (blockDim.x) * (SPLIT_3 == 1 ? 1 : gridDim.y))
 			out[row * d + i] = 0.0f;
 	}
 }
@@ -244,7 +279,8 @@ void launch_all(float *out, const float *in, int rows, int d,
 	row_sum<<<rows, BLOCK_SIZE_2, 0, stream>>>(out, in, d);
 	row_halves<<<dim3(rows, 2), BLOCK_SIZE_3, 0, stream>>>(out, in, d);
 	row_alias<<<dim3(rows, SPLIT), BLOCK_SIZE_4, 0, stream>>>(out, in, d);
-	row_call<<<rows, BLOCK_SIZE_5, 0, stream>>>(out, d);
-	row_bounded<<<dim3(rows, SPLIT_2), BLOCK_SIZE_6, 0, stream>>>(out, d);
+	row_same_root<<<dim3(rows, SPLIT_2), BLOCK_SIZE_5, 0, stream>>>(out, d);
+	row_call<<<rows, BLOCK_SIZE_6, 0, stream>>>(out, d);
+	row_bounded<<<dim3(rows, SPLIT_3), BLOCK_SIZE_7, 0, stream>>>(out, d);
 }
 #endif
