@@ -304,13 +304,14 @@ static bool dims_expr(planner *P, int op, kt_str *out, pl_names *problems)
 	return true;
 }
 
-/* The items-per-thread parameter the plan gives kernel k's first
- * launch, or NULL. */
-static const char *items_param(const planner *P, const char *kernel)
+/* The parameter a refactor of kind k gives kernel's first launch, or
+ * NULL. */
+static const char *launch_param(const planner *P, const char *kernel,
+                                kt_refactor_kind k)
 {
 	for (size_t i = 0; i < P->refactors.len; i++) {
 		const kt_plan_refactor *r = &P->refactors.items[i];
-		if (r->kind == KT_REFACTOR_ITEMS_PER_THREAD && r->launch == 0 &&
+		if (r->kind == k && r->launch == 0 &&
 		    !strcmp(r->kernel, kernel))
 			return r->param;
 	}
@@ -324,13 +325,18 @@ static bool launch_line(planner *P, const char *kernel, const fe_launch *L,
 	kt_str_adds(s, "launch grid(");
 	/* the items refactor shrinks the host launch's grid (a scalar one):
 	 * the tuner's launch must shrink with it */
-	const char *items = items_param(P, kernel);
+	const char *items =
+	    launch_param(P, kernel, KT_REFACTOR_ITEMS_PER_THREAD);
+	/* and the row split's blocks stand along y, in the host's too */
+	const char *split = launch_param(P, kernel, KT_REFACTOR_ROW_SPLIT);
 	kt_str g = KT_STR_INIT;
 	bool ok = L->op[0] >= 0 && dims_expr(P, L->op[0], &g, problems);
 	if (ok && items)
 		kt_str_addf(s, "div_ceil(%s, %s)", g.ptr, items);
 	else if (ok)
 		kt_str_adds(s, g.ptr);
+	if (ok && split)
+		kt_str_addf(s, ", %s", split);
 	kt_str_release(&g);
 	if (!ok)
 		return false;

@@ -19,10 +19,9 @@
 #include <string.h>
 
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-    "stride_follows_block",
-    "vectorize",
-    "items_per_thread",
-    "grid_stride",
+    "stride_follows_block", "vectorize", "items_per_thread",
+    "grid_stride",          "row_split", "hoist_loads",
+    "launch_bounds",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -169,6 +168,7 @@ static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 			add_str(e, "offset", f->arrays[i].offset);
 			cJSON_AddBoolToObject(e, "load", f->arrays[i].load);
 			cJSON_AddBoolToObject(e, "store", f->arrays[i].store);
+			add_str(e, "type", f->arrays[i].type);
 			cJSON_AddItemToArray(a, e);
 		}
 	}
@@ -176,6 +176,7 @@ static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 		add_range(o, "grid", f->grid);
 	if (f->launch >= 0)
 		cJSON_AddNumberToObject(o, "launch", f->launch);
+	add_str(o, "max_threads", f->max_threads);
 }
 
 static cJSON *refactor_json(const kt_plan_refactor *f)

@@ -556,11 +556,46 @@ static bool needs(ck *c, const char *path, bool ok, const char *field,
 	return ok;
 }
 
+/* hoist_loads: the bound, and arrays that are only read, each typed. */
+static void hoist_args(ck *c, const char *path, const kt_plan_refactor *f)
+{
+	needs(c, path, f->bound != NULL, "bound", "hoist_loads");
+	needs(c, path, f->narrays > 0, "arrays", "hoist_loads");
+	for (size_t i = 0; i < f->narrays; i++) {
+		const kt_plan_access *x = &f->arrays[i];
+		if (!x->load || x->store || !x->type)
+			fail(c, path,
+			     "arrays[%zu]: a 'hoist_loads' array is loaded, "
+			     "never stored, and has a 'type'",
+			     i);
+	}
+}
+
+/* max_threads: an expression over literals and at most one parameter. */
+static void check_max_threads(ck *c, const char *path, const char *s)
+{
+	char *sub = pathf(c, "%s.max_threads", path);
+	const char *id = s;
+	while (*id && !isalpha((unsigned char)*id) && *id != '_')
+		id++;
+	size_t n = 0;
+	while (isalnum((unsigned char)id[n]) || id[n] == '_')
+		n++;
+	char *name = n ? pathf(c, "%.*s", (int)n, id) : NULL;
+	if (name && !is_param(c, name, n))
+		fail(c, sub, "'%s' is not a parameter of the plan", name);
+	else
+		check_with(c, sub, s, name ? name : "");
+	kt_free(name);
+	kt_free(sub);
+}
+
 static void check_refactor_args(ck *c, const char *path,
                                 const kt_plan_refactor *f)
 {
 	const char *kind = kt_refactor_kind_name(f->kind);
-	needs(c, path, f->index_var != NULL, "index_var", kind);
+	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS)
+		needs(c, path, f->index_var != NULL, "index_var", kind);
 	switch (f->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
 		needs(c, path, f->nedits > 0, "edits", kind);
@@ -578,6 +613,15 @@ static void check_refactor_args(ck *c, const char *path,
 		needs(c, path, f->bound != NULL, "bound", kind);
 		needs(c, path, f->grid.begin.line > 0, "grid", kind);
 		needs(c, path, f->launch >= 0, "launch", kind);
+		break;
+	case KT_REFACTOR_ROW_SPLIT:
+		needs(c, path, f->grid.begin.line > 0, "grid", kind);
+		needs(c, path, f->launch >= 0, "launch", kind);
+		break;
+	case KT_REFACTOR_HOIST_LOADS: hoist_args(c, path, f); break;
+	case KT_REFACTOR_LAUNCH_BOUNDS:
+		if (needs(c, path, f->max_threads != NULL, "max_threads", kind))
+			check_max_threads(c, path, f->max_threads);
 		break;
 	default: break;
 	}

@@ -381,8 +381,8 @@ static void each_edit(rd *r, const cJSON *j, void *elem)
 
 static void each_access(rd *r, const cJSON *j, void *elem)
 {
-	static const char *const f[] = {"name", "offset", "load", "store",
-	                                NULL};
+	static const char *const f[] = {"name",  "offset", "load",
+	                                "store", "type",   NULL};
 	kt_plan_access *a = elem;
 	if (!check_object(r, j, f))
 		return;
@@ -390,6 +390,7 @@ static void each_access(rd *r, const cJSON *j, void *elem)
 	rd_str(r, j, "offset", false, &a->offset);
 	rd_bool(r, j, "load", true, &a->load);
 	rd_bool(r, j, "store", true, &a->store);
+	rd_str(r, j, "type", false, &a->type);
 }
 
 static void refactor_args(rd *r, const cJSON *j, kt_plan_refactor *f)
@@ -406,14 +407,16 @@ static void refactor_args(rd *r, const cJSON *j, kt_plan_refactor *f)
 	rd_range(r, j, "grid", false, &f->grid);
 	if (rd_int(r, j, "launch", false, 0, INT32_MAX, &v))
 		f->launch = (int)v;
+	rd_str(r, j, "max_threads", false, &f->max_threads);
 }
 
 static void each_refactor(rd *r, const cJSON *j, void *elem)
 {
 	static const char *const f[] = {
-	    "kind",      "kernel",     "param",  "region",    "edits",
-	    "index_var", "index_decl", "bound",  "elem_type", "elem_size",
-	    "arrays",    "grid",       "launch", "note",      NULL};
+	    "kind",      "kernel",    "param",       "region",
+	    "edits",     "index_var", "index_decl",  "bound",
+	    "elem_type", "elem_size", "arrays",      "grid",
+	    "launch",    "note",      "max_threads", NULL};
 	kt_plan_refactor *x = elem;
 	x->launch = -1;
 	if (!check_object(r, j, f))

@@ -100,5 +100,18 @@ bool pl_tensor_expr(planner *P, int call, kt_str *out, pl_names *problems);
 /* refactor.c */
 int pl_refactors(planner *P, int k);
 int pl_constraints(planner *P, int k);
+/* n lies in outer, in the main file. */
+/* A call under n whose name starts with name. */
+bool pl_has_call(const fe_ast *a, int n, const char *name);
+bool pl_has_shared(const fe_ast *a, int n);
+/* n's source text, in plan memory. */
+const char *pl_src(planner *P, int n);
+void pl_add_refactor(planner *P, kt_plan_refactor r);
+/* Subscript idx is `off + var` or `var`: off's text ("" for none), or
+ * NULL. */
+const char *pl_offset_of(planner *P, int idx, int var);
+
+/* rows.c: row_split, hoist_loads and launch_bounds of kernel k. */
+int pl_row_refactors(planner *P, int k);
 
 #endif

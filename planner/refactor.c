@@ -18,29 +18,23 @@
 #include <ctype.h>
 #include <string.h>
 
-static bool inside(const fe_ast *a, int n, int outer)
-{
-	return a->n[n].in_main && a->n[n].b >= a->n[outer].b &&
-	       a->n[n].e <= a->n[outer].e;
-}
-
-static bool has_call(const fe_ast *a, int n, const char *name)
+bool pl_has_call(const fe_ast *a, int n, const char *name)
 {
 	if (a->n[n].kind == CXCursor_CallExpr &&
 	    !strncmp(a->n[n].name, name, strlen(name)))
 		return true;
 	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
-		if (has_call(a, c, name))
+		if (pl_has_call(a, c, name))
 			return true;
 	return false;
 }
 
-static bool has_shared(const fe_ast *a, int n)
+bool pl_has_shared(const fe_ast *a, int n)
 {
 	if (a->n[n].kind == CXCursor_CUDASharedAttr)
 		return true;
 	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
-		if (has_shared(a, c))
+		if (pl_has_shared(a, c))
 			return true;
 	return false;
 }
@@ -53,14 +47,14 @@ static int first_stmt(const fe_ast *a, int body, enum CXCursorKind k)
 	return -1;
 }
 
-static const char *src(planner *P, int n)
+const char *pl_src(planner *P, int n)
 {
 	size_t len;
 	const char *t = fe_text(P->a, n, &len);
 	return pl_say(P, "%.*s", (int)len, t);
 }
 
-static void add_refactor(planner *P, kt_plan_refactor r)
+void pl_add_refactor(planner *P, kt_plan_refactor r)
 {
 	if (kt_vec_push(&P->refactors, r))
 		P->oom = 1;
@@ -110,7 +104,8 @@ static bool reassigned(const fe_ast *a, int body, int var)
 		if (x->kind == CXCursor_UnaryOperator &&
 		    x->op <= CXUnaryOperator_PreDec)
 			lhs = fe_strip(a, x->first);
-		if (lhs >= 0 && inside(a, (int)i, body) && a->n[lhs].ref == var)
+		if (lhs >= 0 && pl_inside(a, (int)i, body) &&
+		    a->n[lhs].ref == var)
 			return true;
 	}
 	return false;
@@ -132,14 +127,14 @@ static int items_refactor(planner *P, int k)
 	int ds = index_decl(a, body, &var);
 	int bound = ds >= 0 ? guard_bound(a, body, var) : -1;
 	if (bound < 0 || !K->launches.len || K->launches.items[0].op[0] < 0 ||
-	    has_call(a, body, "__syncthreads") || has_shared(a, body) ||
+	    pl_has_call(a, body, "__syncthreads") || pl_has_shared(a, body) ||
 	    reassigned(a, body, var) ||
 	    first_stmt(a, body, CXCursor_ForStmt) >= 0)
 		return KT_OK;
 	/* the operand itself, inside a one-argument dim3(...) */
 	int grid = fe_strip(a, K->launches.items[0].op[0]);
 	int shared = K->launches.items[0].shared;
-	if (grid < 0 || (shared >= 0 && inside(a, grid, shared)) ||
+	if (grid < 0 || (shared >= 0 && pl_inside(a, grid, shared)) ||
 	    is_dim3(a, grid))
 		return KT_OK; /* `dim3 + ITEMS` would not compile */
 	if (!a->n[grid].spelled)
@@ -157,7 +152,7 @@ static int items_refactor(planner *P, int k)
 	    .region = pl_range(P, body),
 	    .index_var = pl_dup(P, a->n[var].name),
 	    .index_decl = pl_range(P, ds),
-	    .bound = src(P, bound),
+	    .bound = pl_src(P, bound),
 	    .grid = pl_range(P, grid),
 	    .launch = 0,
 	    .note = "one element per thread: each thread takes "
@@ -167,7 +162,7 @@ static int items_refactor(planner *P, int k)
 	                                       "'%s' handles one element "
 	                                       "per thread",
 	                                       K->name);
-	add_refactor(P, r);
+	pl_add_refactor(P, r);
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
 
@@ -176,7 +171,7 @@ static int items_refactor(planner *P, int k)
 typedef KT_VEC(kt_plan_access) accesses;
 
 /* `off + i` or `i`: the offset's text ("" for none), or NULL. */
-static const char *offset_of(planner *P, int idx, int var)
+const char *pl_offset_of(planner *P, int idx, int var)
 {
 	const fe_ast *a = P->a;
 	idx = fe_strip(a, idx);
@@ -191,7 +186,7 @@ static const char *offset_of(planner *P, int idx, int var)
 	int l = fe_child(a, idx, 0);
 	if (r < 0 || a->n[r].ref != var || fe_refers_to(a, l, var))
 		return NULL;
-	return src(P, fe_strip(a, l));
+	return pl_src(P, fe_strip(a, l));
 }
 
 static bool add_access(planner *P, accesses *v, int sub, bool store,
@@ -213,7 +208,7 @@ static bool add_access(planner *P, accesses *v, int sub, bool store,
 			return true;
 		}
 	kt_plan_access x = {pl_dup(P, a->n[base].name),
-	                    *off && **off ? *off : NULL, !store, store};
+	                    *off && **off ? *off : NULL, !store, store, NULL};
 	if (kt_vec_push(v, x))
 		P->oom = 1;
 	return true;
@@ -229,7 +224,7 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 	bool stores = false;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		if (!inside(a, (int)i, body))
+		if (!pl_inside(a, (int)i, body))
 			continue;
 		bool compound;
 		int lhs = fe_assign_lhs(a, (int)i, &compound);
@@ -251,7 +246,7 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 		}
 		if (x->kind != CXCursor_ArraySubscriptExpr)
 			continue;
-		const char *o = offset_of(P, fe_child(a, (int)i, 1), var);
+		const char *o = pl_offset_of(P, fe_child(a, (int)i, 1), var);
 		if (!o || (*off && strcmp(o, *off)))
 			return false;
 		*off = o;
@@ -292,7 +287,7 @@ static const char *elem_type(planner *P, const accesses *v, int body)
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len; i++)
 		if (a->n[i].kind == CXCursor_ArraySubscriptExpr &&
-		    inside(a, (int)i, body)) {
+		    pl_inside(a, (int)i, body)) {
 			CXString s =
 			    clang_getTypeSpelling(clang_getUnqualifiedType(
 			        clang_getCursorType(a->n[i].cur)));
@@ -332,7 +327,7 @@ static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
 				              e.ptr, name));
 			kt_str_release(&e);
 		} else if (d->kind == CXCursor_VarDecl && d->last >= 0 &&
-		           inside(a, x->ref, K->body)) {
+		           pl_inside(a, x->ref, K->body)) {
 			ok = align_params(P, K, d->last, name, depth + 1);
 		}
 	}
@@ -352,7 +347,7 @@ static bool align_constraints(planner *P, int k, const char *name, int fs,
 	bool ok = K->launches.len > 0;
 	for (size_t i = 0; i < a->len && ok; i++) {
 		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
-		    !inside(a, (int)i, fs))
+		    !pl_inside(a, (int)i, fs))
 			continue;
 		int base = fe_strip(a, a->n[i].first);
 		int idx = fe_strip(a, fe_child(a, (int)i, 1));
@@ -371,7 +366,8 @@ static int vector_refactor(planner *P, int k, int fs)
 	int var, bound;
 	int body = fe_child(a, fs, 3);
 	if (body < 0 || !vector_loop(P, fs, &var, &bound) ||
-	    has_call(a, body, "__shfl") || has_call(a, body, "__syncthreads"))
+	    pl_has_call(a, body, "__shfl") ||
+	    pl_has_call(a, body, "__syncthreads"))
 		return KT_OK;
 	accesses v = {0};
 	const char *off;
@@ -393,7 +389,7 @@ static int vector_refactor(planner *P, int k, int fs)
 	    .kernel = pl_dup(P, K->name),
 	    .region = pl_range(P, fs),
 	    .index_var = pl_dup(P, a->n[var].name),
-	    .bound = src(P, bound),
+	    .bound = pl_src(P, bound),
 	    .elem_type = elem_type(P, &v, body),
 	    .elem_size = (int)es,
 	    .launch = -1,
@@ -417,7 +413,7 @@ static int vector_refactor(planner *P, int k, int fs)
 		                    unknown */
 		return KT_OK;
 	}
-	add_refactor(P, r);
+	pl_add_refactor(P, r);
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
 
@@ -428,10 +424,10 @@ int pl_refactors(planner *P, int k)
 	int rc = items_refactor(P, k);
 	for (size_t i = 0; !rc && i < a->len; i++)
 		if (a->n[i].kind == CXCursor_ForStmt &&
-		    inside(a, (int)i, body) &&
+		    pl_inside(a, (int)i, body) &&
 		    fe_ancestor(a, a->n[i].parent, CXCursor_ForStmt) < 0)
 			rc = vector_refactor(P, k, (int)i);
-	return rc;
+	return rc ? rc : pl_row_refactors(P, k);
 }
 
 /* ---------------------------------------------------------- constraints */
@@ -565,8 +561,9 @@ static void shared_limit(planner *P, int body)
 	bool any = false, ok = true;
 	for (size_t i = 0; i < a->len && ok; i++) {
 		const fe_node *v = &a->n[i];
-		if (v->kind != CXCursor_VarDecl || !inside(a, (int)i, body) ||
-		    !has_shared(a, (int)i) || a->n[i].first < 0)
+		if (v->kind != CXCursor_VarDecl ||
+		    !pl_inside(a, (int)i, body) || !pl_has_shared(a, (int)i) ||
+		    a->n[i].first < 0)
 			continue;
 		long long es = elem_bytes(a, (int)i);
 		ok = es > 0;
@@ -614,7 +611,7 @@ int pl_constraints(planner *P, int k)
 	if (K->launches.len)
 		block_limit(P, &K->launches.items[0]);
 	for (size_t i = 0; i < a->len; i++) {
-		if (!inside(a, (int)i, K->body))
+		if (!pl_inside(a, (int)i, K->body))
 			continue;
 		if (a->n[i].kind == CXCursor_ForStmt)
 			loop_divides(P, (int)i);

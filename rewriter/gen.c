@@ -1180,6 +1180,256 @@ static int vectorize(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, begin, end, text, (int)i);
 }
 
+/* ---- (d) row split, (e) hoist loads, (f) launch bounds ---- */
+
+/* The loop a row_split or hoist_loads refactor names, or NULL (said). */
+static const kt_rewrite_loop *row_loop(gen *g, size_t i,
+                                       const kt_plan_refactor *r)
+{
+	const kt_rewrite_loop *l = find_loop(g, r->region);
+	if (!l || strcmp(l->var, r->index_var ? r->index_var : "")) {
+		unit_error(g, i, r->region,
+		           "refactor '%s' of '%s': the region is not a loop "
+		           "'for (T i = a; i < b; i += c)'",
+		           kt_refactor_kind_name(r->kind), r->kernel);
+		return NULL;
+	}
+	return l;
+}
+
+/* Replaces range x by fmt with its text (after the edits inside) as %s. */
+static int wrap_range(gen *g, size_t i, kt_range x, const char *fmt)
+{
+	char *in = sub_apply(g, x.begin.offset, x.end.offset, NULL, 0);
+	char *with = in ? kt_arena_printf(g->arena, fmt, in) : NULL;
+	if (!with)
+		return KT_ENOMEM;
+	consume(g, x.begin.offset, x.end.offset);
+	return add_edit(g, x.begin.offset, x.end.offset, with, (int)i);
+}
+
+/* The grid of the launch is made dim3(G, NAME) once, by the first
+ * row_split of the parameter that names it. */
+static bool first_grid(gen *g, const kt_plan_refactor *r)
+{
+	for (size_t k = 0; k < g->p->nrefactors; k++) {
+		const kt_plan_refactor *q = &g->p->refactors[k];
+		if (q->kind == KT_REFACTOR_ROW_SPLIT &&
+		    !strcmp(q->param, r->param) &&
+		    q->grid.begin.offset == r->grid.begin.offset)
+			return q == r;
+	}
+	return false;
+}
+
+/*
+ * (d) NAME blocks share a row along y: the loop starts at blockIdx.y *
+ * blockDim.x + a and strides by c * gridDim.y, which at NAME = 1 folds to
+ * the original (`NAME == 1 ? 0 : ...`); any other launch of the kernel
+ * (gridDim.y = 1) still covers every column.
+ */
+static int row_split(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const kt_rewrite_loop *l = row_loop(g, i, r);
+	if (!l)
+		return 0;
+	char *start = kt_arena_printf(
+	    g->arena, "%%s + (%s == 1 ? 0 : blockIdx.y * blockDim.x)", name);
+	char *step = kt_arena_printf(g->arena,
+	                             "(%%s) * (%s == 1 ? 1 : gridDim.y)", name);
+	char *close = kt_arena_printf(g->arena, ", %s)", name);
+	if (!start || !step || !close || wrap_range(g, i, l->start, start) ||
+	    wrap_range(g, i, l->step, step))
+		return KT_ENOMEM;
+	if (first_grid(g, r) &&
+	    (insert(g, r->grid.begin.offset, "dim3(", (int)i) ||
+	     insert(g, r->grid.end.offset, close, (int)i)))
+		return KT_ENOMEM;
+	return 0;
+}
+
+/* The subscript's index, blanks left out ("off+i"), in a. */
+static bool index_is(gen *g, const kt_rewrite_subscript *sub, const char *off,
+                     const char *var)
+{
+	const char *t = g->f->text;
+	size_t b = sub->range.begin.offset + strlen(sub->base);
+	size_t e = sub->range.end.offset;
+	while (b < e && t[b] != '[')
+		b++;
+	if (b >= e || t[e - 1] != ']')
+		return false;
+	kt_str want = KT_STR_INIT, have = KT_STR_INIT;
+	for (const char *p = off ? off : ""; *p; p++)
+		if (!isspace((unsigned char)*p))
+			kt_str_addc(&want, *p);
+	if (off)
+		kt_str_addc(&want, '+');
+	kt_str_adds(&want, var);
+	for (size_t p = b + 1; p < e - 1; p++)
+		if (!isspace((unsigned char)t[p]))
+			kt_str_addc(&have, t[p]);
+	bool same = want.ptr && have.ptr && !strcmp(want.ptr, have.ptr);
+	kt_str_release(&want);
+	kt_str_release(&have);
+	return same;
+}
+
+/* The loop body with each hoisted load read from its register. */
+static char *hoisted_body(gen *g, const kt_plan_refactor *r,
+                          const kt_rewrite_loop *l)
+{
+	edit_vec ex = {0};
+	char *res = NULL;
+	for (size_t i = 0; i < g->f->nsubscripts; i++) {
+		const kt_rewrite_subscript *sub = &g->f->subscripts[i];
+		if (sub->range.begin.offset < l->body.begin.offset ||
+		    sub->range.end.offset > l->body.end.offset)
+			continue;
+		for (size_t k = 0; k < r->narrays; k++) {
+			const kt_plan_access *a = &r->arrays[k];
+			if (strcmp(a->name, sub->base) ||
+			    !index_is(g, sub, a->offset, l->var))
+				continue;
+			char *with =
+			    kt_arena_printf(g->arena, "kt_ld%zu[kt_j]", k);
+			kt_edit e = {sub->range.begin.offset,
+			             sub->range.end.offset, with, -1, R_CODE};
+			if (!with || kt_vec_push(&ex, e))
+				goto done;
+			break;
+		}
+	}
+	res = sub_apply(g, l->body.begin.offset, l->body.end.offset, ex.items,
+	                ex.len);
+done:
+	kt_vec_release(&ex);
+	return res;
+}
+
+static int hoist_text(gen *g, kt_str *s, const kt_plan_refactor *r,
+                      const kt_rewrite_loop *l, const char *name,
+                      const vec_parts *v)
+{
+	int rc = kt_str_addf(s, "#if %s == 1\n%s%s%s\n#else\n", name, v->pragma,
+	                     v->orig, v->semi);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "%sfor (%s kt_i = %s; kt_i < (%s); kt_i += (%s) "
+		    "* %s) {\n",
+		    v->pragma, l->var_type, v->start, v->bound, v->step, name);
+	for (size_t k = 0; k < r->narrays && !rc; k++)
+		rc = kt_str_addf(s, "\t%s kt_ld%zu[%s];\n", r->arrays[k].type,
+		                 k, name);
+	const char *each =
+	    "#pragma unroll\n\tfor (int kt_j = 0; kt_j < %s; kt_j++) {\n"
+	    "\t\tconst %s %s = kt_i + kt_j * (%s);\n"
+	    "\t\tif (%s < (%s))";
+	if (!rc)
+		rc = kt_str_addf(s, each, name, l->var_type, l->var, v->step,
+		                 l->var, v->bound);
+	if (!rc)
+		rc = kt_str_adds(s, " {\n");
+	for (size_t k = 0; k < r->narrays && !rc; k++) {
+		const kt_plan_access *a = &r->arrays[k];
+		rc = a->offset
+		         ? kt_str_addf(
+		               s, "\t\t\tkt_ld%zu[kt_j] = %s[(%s) + %s];\n", k,
+		               a->name, a->offset, l->var)
+		         : kt_str_addf(s, "\t\t\tkt_ld%zu[kt_j] = %s[%s];\n", k,
+		                       a->name, l->var);
+	}
+	if (!rc)
+		rc = kt_str_adds(s, "\t\t}\n\t}\n");
+	if (!rc)
+		rc = kt_str_addf(s, each, name, l->var_type, l->var, v->step,
+		                 l->var, v->bound);
+	/* a braced body stays on the guard's line */
+	if (!rc)
+		rc = kt_str_addf(s, "%s%s%s\n\t}\n}\n#endif",
+		                 *v->vbody == '{' ? " " : "\n\t\t\t", v->vbody,
+		                 v->semi);
+	return rc;
+}
+
+/*
+ * (e) each thread loads NAME iterations' inputs into registers, then
+ * computes and stores them, the tail guarded by the loop's bound: ptxas
+ * does not move a load above an earlier iteration's store, so the
+ * original has one load in flight per thread. NAME = 1 keeps the
+ * original loop (`#if`).
+ */
+static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	const kt_rewrite_loop *l = row_loop(g, i, r);
+	if (!l)
+		return 0;
+	kt_range rg = r->region;
+	size_t ls = kt_rw_line_start(t, rg.begin.offset), end = rg.end.offset;
+	size_t begin = ls;
+	char *ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	vec_parts v = {.semi = "", .pragma = ""};
+	if (!only_space(t, ls, rg.begin.offset)) {
+		unit_error(g, i, rg,
+		           "refactor '%s' of '%s': the loop does not start "
+		           "its line",
+		           "hoist_loads", r->kernel);
+		return 0;
+	}
+	if (end < g->f->len && t[end] == ';')
+		v.semi = ";", end++;
+	size_t pl = unroll_before(g, ls, rg.begin.offset);
+	if (pl != SIZE_MAX) {
+		v.pragma = sub_apply(g, pl, ls, NULL, 0);
+		begin = pl;
+	}
+	v.orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
+	v.start =
+	    sub_apply(g, l->start.begin.offset, l->start.end.offset, NULL, 0);
+	v.step =
+	    sub_apply(g, l->step.begin.offset, l->step.end.offset, NULL, 0);
+	v.bound =
+	    sub_apply(g, l->bound.begin.offset, l->bound.end.offset, NULL, 0);
+	v.vbody = hoisted_body(g, r, l);
+	if (!ind || !v.pragma || !v.orig || !v.start || !v.step || !v.bound ||
+	    !v.vbody || !(v.orig = reindent(g, v.orig, ind, "")) ||
+	    !(v.vbody = reindent(g, v.vbody, ind,
+	                         *v.vbody == '{' ? "\t\t" : "\t\t\t")))
+		return KT_ENOMEM;
+	kt_str s = KT_STR_INIT;
+	int rc = hoist_text(g, &s, r, l, name, &v);
+	char *text = rc ? NULL : reindent(g, s.ptr, "", ind);
+	kt_str_release(&s);
+	if (!text)
+		return KT_ENOMEM;
+	consume(g, begin, end);
+	return add_edit(g, begin, end, text, (int)i);
+}
+
+/*
+ * (f) `__launch_bounds__(max_threads, NAME)` before the kernel's name,
+ * under `#if NAME > 0`: NAME = 0, the default, is the kernel as written.
+ */
+static int launch_bounds(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	size_t at = r->region.begin.offset;
+	char *text = kt_arena_printf(
+	    g->arena, "\n#if %s > 0\n__launch_bounds__(%s, %s)\n#endif\n", name,
+	    r->max_threads ? r->max_threads : "?", name);
+	if (!text)
+		return KT_ENOMEM;
+	/* the blank before the name becomes the line break */
+	if (at > 0 && t[at - 1] == ' ')
+		return add_edit(g, at - 1, at, text, (int)i);
+	return insert(g, at, text, (int)i);
+}
+
 static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	for (size_t k = 0; k < r->nedits; k++)
@@ -1198,7 +1448,8 @@ static int refactor(gen *g, const kt_plan_refactor *r, bool composite)
 	if (i == g->p->nparams || !g->sel->on[i])
 		return 0;
 	bool c = r->kind == KT_REFACTOR_GRID_STRIDE ||
-	         r->kind == KT_REFACTOR_VECTORIZE;
+	         r->kind == KT_REFACTOR_VECTORIZE ||
+	         r->kind == KT_REFACTOR_HOIST_LOADS;
 	if (c != composite)
 		return 0;
 	switch (r->kind) {
@@ -1214,6 +1465,18 @@ static int refactor(gen *g, const kt_plan_refactor *r, bool composite)
 	case KT_REFACTOR_VECTORIZE: {
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : vectorize(g, i, r);
+	}
+	case KT_REFACTOR_ROW_SPLIT: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : row_split(g, i, r);
+	}
+	case KT_REFACTOR_HOIST_LOADS: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : hoist_loads(g, i, r);
+	}
+	case KT_REFACTOR_LAUNCH_BOUNDS: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : launch_bounds(g, i, r);
 	}
 	default:
 		unit_error(g, i, r->region,

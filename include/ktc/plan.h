@@ -70,6 +70,15 @@ typedef enum kt_refactor_kind {
 	/* (c2) a one-element-per-thread kernel gets a grid-stride loop; the
 	 * grid size becomes `param`. */
 	KT_REFACTOR_GRID_STRIDE,
+	/* (d) a one-block-per-row kernel's column loop `for (i = threadIdx.x;
+	 * i < N; i += blockDim.x)` is shared by `param` blocks along y; the
+	 * launch's grid g becomes dim3(g, param). */
+	KT_REFACTOR_ROW_SPLIT,
+	/* (e) the same loop loads `param` iterations' inputs into registers
+	 * before it computes and stores them (items per thread). */
+	KT_REFACTOR_HOIST_LOADS,
+	/* (f) `__launch_bounds__(max_threads, param)` when param > 0. */
+	KT_REFACTOR_LAUNCH_BOUNDS,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
@@ -89,6 +98,7 @@ typedef struct kt_plan_access {
 	const char *offset; /* subscript is `offset + index_var`; NULL: just
 	                       `index_var` */
 	bool load, store;
+	const char *type; /* (e): the element's type (`uint4`); may be NULL */
 } kt_plan_access;
 
 typedef struct kt_plan_refactor {
@@ -107,9 +117,10 @@ typedef struct kt_plan_refactor {
 	int elem_size;          /* (b): bytes per element */
 	kt_plan_access *arrays; /* (b): arrays accessed through the index */
 	size_t narrays;
-	kt_range grid;    /* (c): the launch's grid operand to rewrite */
-	int launch;       /* (c): which launch of kernel, or -1 */
-	const char *note; /* may be NULL */
+	kt_range grid; /* (c), (d): the launch's grid operand to rewrite */
+	int launch;    /* (c), (d): which launch of kernel, or -1 */
+	const char *max_threads; /* (f): a parameter's name or a literal */
+	const char *note;        /* may be NULL */
 } kt_plan_refactor;
 
 /* A `#pragma kt` line derived for a kernel, without `#pragma kt `. */

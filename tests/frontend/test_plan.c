@@ -323,6 +323,40 @@ static void test_refactor_needs_its_arguments(void)
 	             "refactors[0]: a 'vectorize' refactor needs 'bound'", SRC);
 }
 
+static void expect_refactor_error(const char *fields, const char *want)
+{
+	char region[160], json[800];
+	snprintf(json, sizeof(json),
+	         "\"refactors\": [{\"kernel\": \"k\", \"param\": \"BLOCK\", "
+	         "\"region\": %s, %s}]",
+	         range_text(region, sizeof(region), "if (i < n)", 0), fields);
+	expect_error("\"refactors\": []", json, want, SRC);
+}
+
+static void test_row_refactors_need_their_arguments(void)
+{
+	expect_refactor_error("\"kind\": \"row_split\", \"index_var\": \"i\"",
+	                      "a 'row_split' refactor needs 'grid'");
+	expect_refactor_error(
+	    "\"kind\": \"hoist_loads\", \"index_var\": \"i\", \"bound\": "
+	    "\"n\", \"arrays\": [{\"name\": \"y\", \"load\": true, "
+	    "\"store\": false}]",
+	    "a 'hoist_loads' array is loaded, never stored, and has a 'type'");
+	expect_refactor_error("\"kind\": \"launch_bounds\"",
+	                      "a 'launch_bounds' refactor needs 'max_threads'");
+}
+
+/* max_threads lands in the file: a parameter and literals, no code. */
+static void test_launch_bounds_max_threads_is_checked(void)
+{
+	expect_refactor_error("\"kind\": \"launch_bounds\", \"max_threads\": "
+	                      "\"NOPE * 2\"",
+	                      "'NOPE' is not a parameter of the plan");
+	expect_refactor_error("\"kind\": \"launch_bounds\", \"max_threads\": "
+	                      "\"BLOCK); int x(\"",
+	                      "'with' must be an expression over 'BLOCK'");
+}
+
 /* ---- hostile plans: read in linear time, errors capped ---- */
 
 /* n copies of piece, then tail (kt_free the result). */
@@ -579,6 +613,8 @@ int main(void)
 	RUN(test_invalid_json_is_an_error);
 	RUN(test_reserved_name_is_an_error);
 	RUN(test_refactor_needs_its_arguments);
+	RUN(test_row_refactors_need_their_arguments);
+	RUN(test_launch_bounds_max_threads_is_checked);
 	RUN(test_lists_beyond_the_limit_are_refused);
 	RUN(test_duplicate_fields_are_reported_linearly);
 	RUN(test_errors_are_capped);

@@ -18,14 +18,26 @@
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 #ifndef ITEMS_PER_THREAD_2
 #define ITEMS_PER_THREAD_2 1
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
 #endif
 #ifndef ITEMS_PER_THREAD_3
 #define ITEMS_PER_THREAD_3 1
 #endif
+#ifndef MIN_BLOCKS_3
+#define MIN_BLOCKS_3 0
+#endif
 #ifndef ITEMS_PER_THREAD_4
 #define ITEMS_PER_THREAD_4 1
+#endif
+#ifndef MIN_BLOCKS_4
+#define MIN_BLOCKS_4 0
 #endif
 
 struct pair2 {
@@ -37,12 +49,18 @@ __device__ float get(const float *p) { return *p; }
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg dst float[4 * n] out
 #pragma kt arg src float[4 * n] in
 #pragma kt arg n int = n
-__global__ void copy4(float *dst, float *src, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+copy4(float *dst, float *src, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
@@ -54,12 +72,18 @@ __global__ void copy4(float *dst, float *src, int n)
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_2)
 #pragma kt arg out float[4 * n + 8] inout
 #pragma kt arg in float[4 * n] in
 #pragma kt arg n int = n
-__global__ void shifted(float *out, float *in, int n)
+__global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
+#endif
+shifted(float *out, float *in, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_2; kt_item++) {
@@ -74,12 +98,18 @@ __global__ void shifted(float *out, float *in, int n)
 
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_3 values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_3 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, ITEMS_PER_THREAD_3)) block(BLOCK_SIZE_3)
 #pragma kt arg p pair2[n] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] inout
 #pragma kt arg n int = n
-__global__ void fields(pair2 *p, float *x, int n)
+__global__ void
+#if MIN_BLOCKS_3 > 0
+__launch_bounds__(BLOCK_SIZE_3, MIN_BLOCKS_3)
+#endif
+fields(pair2 *p, float *x, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_3; kt_item++) {
@@ -94,13 +124,19 @@ __global__ void fields(pair2 *p, float *x, int n)
 
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD_4 values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_4)) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg hist int[?] inout
 #pragma kt arg keys int[n] in
 // ktc: complete and uncomment: #pragma kt arg seen int[?] in
 #pragma kt arg n int = n
-__global__ void count(int *hist, int *keys, int *seen, int n)
+__global__ void
+#if MIN_BLOCKS_4 > 0
+__launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
+#endif
+count(int *hist, int *keys, int *seen, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_4; kt_item++) {

@@ -6,6 +6,9 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 128
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 template <typename T> struct scale_traits {
 	struct storage {
@@ -14,6 +17,8 @@ template <typename T> struct scale_traits {
 };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE) smem(4)
 #pragma kt arg y float[n] out
@@ -22,7 +27,11 @@ template <typename T> struct scale_traits {
 // ktc: complete and uncomment: #pragma kt kernel template(?)
 // ktc: complete and uncomment: #pragma kt arg s float = ?
 template <typename Traits>
-__global__ void scale_kernel(float *y, const float *x, float s, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+scale_kernel(float *y, const float *x, float s, int n)
 {
 	extern __shared__ char smem[];
 	typename Traits::storage &st =

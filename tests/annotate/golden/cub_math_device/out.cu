@@ -41,6 +41,10 @@ namespace std { using namespace cuda::std; }
 #include <cub/thread/thread_reduce.cuh>
 #endif
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
 struct max_op {
 	__device__ float operator()(float a, float b) const
 	{
@@ -48,12 +52,18 @@ struct max_op {
 	}
 };
 
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + 255) / 256) block(256)
 #pragma kt arg out float[(n + 255) / 256] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void block_max(float *out, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(256, MIN_BLOCKS)
+#endif
+block_max(float *out, const float *x, int n)
 {
 	typedef cub::BlockReduce<float, 256> reduce;
 	__shared__ typename reduce::TempStorage tmp;

@@ -6,6 +6,12 @@
 // past the shared array). They stay literals.
 #include <cuda_runtime.h>
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 128 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
 #pragma kt kernel template(128)
@@ -13,7 +19,11 @@
 #pragma kt arg x float[n * d] in
 #pragma kt arg out float[n] out
 #pragma kt arg d int = d
-template <int BLOCK> __global__ void rowsum(const float *x, float *out, int d)
+template <int BLOCK> __global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(128, MIN_BLOCKS)
+#endif
+rowsum(const float *x, float *out, int d)
 {
 	__shared__ float sh[BLOCK];
 	float s = 0.0f;

@@ -19,18 +19,27 @@
 #define UNROLL 8
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #define NUM_BINS 256
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(8)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(8)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE * ITEMS_PER_THREAD) - 1) / (BLOCK_SIZE * ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg data uint8_t[n] in
 #pragma kt arg bins unsigned int[256] inout
 #pragma kt arg n int = n
-__global__ void histogram_kernel(const uint8_t *__restrict__ data,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+histogram_kernel(const uint8_t *__restrict__ data,
 				 unsigned int *__restrict__ bins, int n)
 {
 	__shared__ unsigned int local[NUM_BINS];

@@ -10,6 +10,9 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 struct axpy_args {
 	float a;
@@ -17,12 +20,18 @@ struct axpy_args {
 };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg y float[?] inout
 // ktc: complete and uncomment: #pragma kt arg x float[?] in
 // ktc: complete and uncomment: #pragma kt arg p axpy_args = ?
-__global__ void axpy_kernel(float *y, const float *x, axpy_args p)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+axpy_kernel(float *y, const float *x, axpy_args p)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < p.n)

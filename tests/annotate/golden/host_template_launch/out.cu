@@ -12,8 +12,13 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 128
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem ne01 values(?)
 // ktc: complete and uncomment: #pragma kt problem ne00 values(?)
 #pragma kt kernel template("float")
@@ -24,7 +29,11 @@
 #pragma kt arg ne01 int64_t = ne01
 #pragma kt arg s float = 0.5f
 template <typename T>
-static __global__ void row_scale(const T *x, T *dst, const int64_t ne00,
+static __global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+row_scale(const T *x, T *dst, const int64_t ne00,
                                  const int64_t ne01, const float s)
 {
 	const int64_t row = blockIdx.x;

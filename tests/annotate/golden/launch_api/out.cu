@@ -9,8 +9,16 @@
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 128
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float")
 #pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
@@ -18,7 +26,11 @@
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg a float = ?
-template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
+template <typename T> __global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+scale_kernel(T *y, const T *x, T a, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
@@ -26,12 +38,18 @@ template <typename T> __global__ void scale_kernel(T *y, const T *x, T a, int n)
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(132) block(BLOCK_SIZE_2)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void negate_kernel(float *y, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
+#endif
+negate_kernel(float *y, const float *x, int n)
 {
 	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
 	     i += gridDim.x * blockDim.x)

@@ -10,6 +10,15 @@
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
+#endif
+#ifndef MIN_BLOCKS_3
+#define MIN_BLOCKS_3 0
+#endif
 
 #ifndef __CUDACC_RTC__
 template <typename K, typename... A>
@@ -31,12 +40,18 @@ void launch_1d(K kernel, int n, cudaStream_t s, A... args)
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg y float[n] inout
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void add_kernel(float *y, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+add_kernel(float *y, const float *x, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
@@ -46,24 +61,36 @@ __global__ void add_kernel(float *y, const float *x, int n)
 	}
 }
 
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
 #pragma kt arg y float[n] inout
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void sub_kernel(float *y, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(256, MIN_BLOCKS_2)
+#endif
+sub_kernel(float *y, const float *x, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
 		y[i] -= x[i];
 }
 
+#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
 #pragma kt arg y float[n] inout
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void mul_kernel(float *y, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS_3 > 0
+__launch_bounds__(256, MIN_BLOCKS_3)
+#endif
+mul_kernel(float *y, const float *x, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)

@@ -12,6 +12,12 @@
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
+#endif
 
 #ifndef __CUDACC_RTC__
 struct Launch {
@@ -49,12 +55,18 @@ private:
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + BLOCK_SIZE - 1) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-__global__ void relu_kernel(float *y, const float *x, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+relu_kernel(float *y, const float *x, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
@@ -65,13 +77,19 @@ __global__ void relu_kernel(float *y, const float *x, int n)
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float", 4)
 #pragma kt launch grid(((n + 4 * BLOCK_SIZE_2 - 1) / (4 * BLOCK_SIZE_2))) block(BLOCK_SIZE_2)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
-template <typename T, int kVec> __global__ void copy_kernel(T *y, const T *x, int n)
+template <typename T, int kVec> __global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
+#endif
+copy_kernel(T *y, const T *x, int n)
 {
 	int i = (blockIdx.x * blockDim.x + threadIdx.x) * kVec;
 	for (int j = 0; j < kVec; j++)

@@ -9,6 +9,9 @@
 #ifndef VEC
 #define VEC 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
 template <> struct kt_vec<2> { typedef unsigned short t; };
@@ -19,6 +22,8 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt constraint hidden % VEC == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
@@ -26,7 +31,11 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt arg x half[rows * hidden] in
 #pragma kt arg r half[rows * hidden] in
 #pragma kt arg hidden int = hidden
-__global__ void residual_add_kernel(half *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+residual_add_kernel(half *__restrict__ out,
 				    const half *__restrict__ x,
 				    const half *__restrict__ r, int hidden)
 {

@@ -17,6 +17,9 @@ constexpr int kt_unroll_UNROLL_2 = UNROLL_2;
 #ifndef VEC
 #define VEC 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
 template <> struct kt_vec<2> { typedef unsigned short t; };
@@ -52,6 +55,8 @@ __device__ float block_sum(float v)
 #pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
 #pragma kt param VEC values(1, 2, 4, 8) default(1)
 #pragma kt constraint hidden % VEC == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
@@ -60,7 +65,11 @@ __device__ float block_sum(float v)
 #pragma kt arg weight half[hidden] in
 #pragma kt arg hidden int = hidden
 // ktc: complete and uncomment: #pragma kt arg eps float = ?
-__global__ void rmsnorm_kernel(half *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+rmsnorm_kernel(half *__restrict__ out,
 			       const half *__restrict__ input,
 			       const half *__restrict__ weight, int hidden,
 			       float eps)

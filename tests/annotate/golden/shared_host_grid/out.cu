@@ -9,14 +9,26 @@
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 256
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) < 1024 ? ((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) : 1024)) block(BLOCK_SIZE)
 #pragma kt arg x float[n] in
 #pragma kt arg m float[1] inout
 #pragma kt arg n long = n
-__global__ void absmax_kernel(const float *__restrict__ x, float *m, long n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+absmax_kernel(const float *__restrict__ x, float *m, long n)
 {
 	for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
 	     i += (long)gridDim.x * blockDim.x)
@@ -24,13 +36,19 @@ __global__ void absmax_kernel(const float *__restrict__ x, float *m, long n)
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((((n + (256 - 1)) / 256) < 1024 ? ((n + (256 - 1)) / 256) : 1024)) block(BLOCK_SIZE_2)
 #pragma kt arg x float[n] in
 #pragma kt arg y float[n] out
 #pragma kt arg m float[1] in
 #pragma kt arg n long = n
-__global__ void scale_kernel(const float *__restrict__ x, float *__restrict__ y,
+__global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
+#endif
+scale_kernel(const float *__restrict__ x, float *__restrict__ y,
 			     const float *m, long n)
 {
 	for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;

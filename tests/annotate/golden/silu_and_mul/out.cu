@@ -12,6 +12,9 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 __device__ __forceinline__ float silu(float x)
 {
@@ -19,13 +22,19 @@ __device__ __forceinline__ float silu(float x)
 }
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
 #pragma kt launch grid(num_tokens) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt arg out __nv_bfloat16[?] out
 // ktc: complete and uncomment: #pragma kt arg input __nv_bfloat16[?] in
 #pragma kt arg d int = d
-__global__ void silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+silu_and_mul_kernel(__nv_bfloat16 *__restrict__ out,
 				    const __nv_bfloat16 *__restrict__ input,
 				    const int d)
 {

@@ -18,6 +18,9 @@
 #ifndef VEC
 #define VEC 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
 template <> struct kt_vec<2> { typedef unsigned short t; };
@@ -29,13 +32,19 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt constraint cols % VEC == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
 #pragma kt arg out float[rows * cols] out
 #pragma kt arg in float[rows * cols] in
 #pragma kt arg cols int = cols
-__global__ void softmax_kernel(float *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+softmax_kernel(float *__restrict__ out,
 			       const float *__restrict__ in, int cols)
 {
 	__shared__ float red[BLOCK_SIZE];

@@ -28,8 +28,13 @@ template <typename T> __device__ T twice(T x)
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float")
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
@@ -37,7 +42,11 @@ template <typename T> __device__ T twice(T x)
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
 template <typename T>
-__global__ void clamp_twice(T *y, const T *x, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+clamp_twice(T *y, const T *x, int n)
 {
 	int i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
 	if (i >= n)

@@ -6,9 +6,14 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 1024
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 #pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(1024)
 #pragma kt constraint BLOCK_SIZE % 2 == 0
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
 #pragma kt kernel template(BLOCK_SIZE)
@@ -17,7 +22,11 @@
 #pragma kt arg out float[n] out
 #pragma kt arg d int = d
 template <int BLOCK>
-__global__ void rowsum(const float *x, float *out, int d)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+rowsum(const float *x, float *out, int d)
 {
 	__shared__ float sh[BLOCK];
 	float s = 0.0f;

@@ -4,8 +4,13 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 128
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 #pragma kt kernel template(64)
 #pragma kt launch grid(((rows + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
@@ -14,7 +19,11 @@
 #pragma kt arg rows int = rows
 #pragma kt arg cols_arg int = 0
 template <int kCols>
-__global__ void row_sum(float *out, const float *in, int rows, int cols_arg)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+row_sum(float *out, const float *in, int rows, int cols_arg)
 {
 	const int cols = kCols == 0 ? cols_arg : kCols;
 	int r = blockIdx.x * BLOCK_SIZE + threadIdx.x;

@@ -16,6 +16,9 @@
 #define UNROLL 4
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #pragma kt param MATMUL_BM values(16, 32, 64, 128, 256) default(64)
 #pragma kt constraint MATMUL_BM % 16 == 0
@@ -24,6 +27,8 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #pragma kt param MATMUL_BK values(2, 4, 8, 16, 32, 64) default(16)
 #pragma kt constraint 4 * (MATMUL_BK) * (MATMUL_BM) + 4 * (MATMUL_BN) * (MATMUL_BK) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem N values(?)
 // ktc: complete and uncomment: #pragma kt problem M values(?)
 // ktc: complete and uncomment: #pragma kt problem K values(?)
@@ -36,7 +41,11 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 // ktc: complete and uncomment: #pragma kt arg A float[?] in
 // ktc: complete and uncomment: #pragma kt arg B float[?] in
 template <int BM, int BN, int BK>
-__global__ void matmul_kernel(const float *__restrict__ A,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(256, MIN_BLOCKS)
+#endif
+matmul_kernel(const float *__restrict__ A,
 			      const float *__restrict__ B,
 			      float *__restrict__ C, int M, int N, int K)
 {

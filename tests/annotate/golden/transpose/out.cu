@@ -3,6 +3,10 @@
 // each thread moves TILE_DIM / BLOCK_ROWS elements.
 #include <cuda_runtime.h>
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
 #ifndef TILE_DIM
 #define TILE_DIM 32
 #endif
@@ -15,6 +19,8 @@
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 #pragma kt launch grid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM) block(TILE_DIM, BLOCK_ROWS)
@@ -22,7 +28,11 @@
 // ktc: complete and uncomment: #pragma kt arg in float[?] in
 #pragma kt arg rows int = rows
 #pragma kt arg cols int = cols
-__global__ void transpose_kernel(float *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(256, MIN_BLOCKS)
+#endif
+transpose_kernel(float *__restrict__ out,
 				 const float *__restrict__ in, int rows,
 				 int cols)
 {

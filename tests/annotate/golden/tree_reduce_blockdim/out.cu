@@ -6,14 +6,23 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(256)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
 #pragma kt arg x float[n] in
 // ktc: complete and uncomment: #pragma kt arg sums float[?] out
 #pragma kt arg n int = n
-__global__ void block_sum(const float *x, float *sums, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+block_sum(const float *x, float *sums, int n)
 {
 	__shared__ float sh[1024];
 	int tid = threadIdx.x;

@@ -13,6 +13,9 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #ifndef VEC
 #define VEC 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
 template <> struct kt_vec<2> { typedef unsigned short t; };
@@ -29,6 +32,8 @@ __device__ __forceinline__ float gelu(float v)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt constraint cols % VEC == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 #pragma kt launch grid(rows) block(BLOCK_SIZE)
@@ -36,7 +41,11 @@ __device__ __forceinline__ float gelu(float v)
 #pragma kt arg x float[rows * cols] in
 #pragma kt arg bias float[cols] in
 #pragma kt arg cols int = cols
-__global__ void gelu_bias_kernel(float *__restrict__ out,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+gelu_bias_kernel(float *__restrict__ out,
 				 const float *__restrict__ x,
 				 const float *__restrict__ bias, int cols)
 {

@@ -22,6 +22,9 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #define UNROLL_2 4
 #endif
 constexpr int kt_unroll_UNROLL_2 = UNROLL_2;
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 __device__ __forceinline__ float warp_max(float v)
 {
@@ -33,6 +36,8 @@ __device__ __forceinline__ float warp_max(float v)
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param UNROLL_2 values(1, 2, 4, 8, 16) default(4)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem hidden values(?)
 #pragma kt launch grid(((num_tokens + ((BLOCK_SIZE / 32) - 1)) / (BLOCK_SIZE / 32))) block(BLOCK_SIZE)
@@ -41,7 +46,11 @@ __device__ __forceinline__ float warp_max(float v)
 #pragma kt arg scale float[num_tokens] out
 #pragma kt arg num_tokens int64_t = num_tokens
 #pragma kt arg hidden int = hidden
-__global__ void per_token_quant_fp8_kernel(
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+per_token_quant_fp8_kernel(
 	const __nv_bfloat16 *__restrict__ input,
 	__nv_fp8_e4m3 *__restrict__ output, float *__restrict__ scale,
 	int64_t num_tokens, int hidden)

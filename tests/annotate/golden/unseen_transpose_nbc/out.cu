@@ -2,6 +2,10 @@
 // tile in shared memory with one padding column, 32x8 threads per block.
 #include <cuda_runtime.h>
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
 #ifndef TILE_DIM
 #define TILE_DIM 32
 #endif
@@ -14,11 +18,17 @@
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) * (1) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / TILE_DIM, n / TILE_DIM, 1) block(TILE_DIM, BLOCK_ROWS, 1)
 // ktc: complete and uncomment: #pragma kt arg odata float[?] out
 // ktc: complete and uncomment: #pragma kt arg idata float[?] in
-__global__ void transpose_no_bank_conflicts(float *odata, const float *idata)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(256, MIN_BLOCKS)
+#endif
+transpose_no_bank_conflicts(float *odata, const float *idata)
 {
 	__shared__ float tile[TILE_DIM][TILE_DIM + 1];
 

@@ -3,6 +3,12 @@
 // block size must stay WARP_SIZE; a wider block would count twice.
 #include "warp_macro.h"
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 32 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + 4096 - 1) / 4096) block(32, 1, 1)
 // ktc: complete and uncomment: #pragma kt arg x int[?] in
@@ -10,7 +16,11 @@
 #pragma kt arg dst int[1] inout
 #pragma kt arg chunk int = 4096
 #pragma kt arg n int = n
-__global__ void count_equal(const int *x, const int *y, int *dst, int chunk,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(32, MIN_BLOCKS)
+#endif
+count_equal(const int *x, const int *y, int *dst, int chunk,
                             int n)
 {
 	const int i0 = blockIdx.x * chunk;

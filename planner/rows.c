@@ -1,0 +1,770 @@
+/*
+ * rows.c - the refactors the built-in planner proposes for "one block per
+ * row" kernels (SGLang's and vLLM's activation, norm and quantisation
+ * kernels): row_split, hoist_loads and launch_bounds.
+ *
+ * Such a kernel takes its row from blockIdx.x and walks the row's columns
+ * with `for (T i = threadIdx.x; i < N; i += blockDim.x)`. The first two
+ * refactors change which thread runs which iteration, or in what order a
+ * thread runs its own, so both need the loop to be *elementwise*: every
+ * write of an iteration lands on a local of that iteration or on `A[off +
+ * i]` (and A is read only there), nothing is kept from one iteration to
+ * the next, and no thread talks to another (no barrier, shuffle, vote or
+ * atomic). Then any order and any assignment of iterations to threads
+ * computes the same. Everything is read from the AST, never from names.
+ */
+#include "planner/planner.h"
+
+#include <string.h>
+
+typedef KT_VEC(kt_plan_access) accesses;
+
+/* Calls through which threads talk to each other. */
+static bool talks(const fe_ast *a, int n)
+{
+	static const char *const calls[] = {
+	    "__sync",  "__shfl", "atomic",       "__ballot", "__any", "__all",
+	    "__match", "sync",   "__activemask", "__reduce", NULL};
+	for (const char *const *c = calls; *c; c++)
+		if (pl_has_call(a, n, *c))
+			return true;
+	return false;
+}
+
+/* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
+static bool column_loop(const fe_ast *a, int fs, int *var, int *bound,
+                        int *body)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_child(a, fs, 2);
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
+	                fe_nchildren(a, init) == 1
+	            ? a->n[init].first
+	            : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
+	    fe_var_init(a, v) < 0 ||
+	    fe_builtin(a, fe_var_init(a, v), "threadIdx") != 'x' || cond < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return false;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	int il = fe_strip(a, fe_child(a, inc, 0));
+	*bound = fe_child(a, cond, 1);
+	*var = v;
+	*body = fe_child(a, fs, 3);
+	return l >= 0 && a->n[l].ref == v && il >= 0 && a->n[il].ref == v &&
+	       fe_builtin(a, fe_child(a, inc, 1), "blockDim") == 'x' &&
+	       *bound >= 0 && !fe_refers_to(a, *bound, v) && *body >= 0;
+}
+
+/* What n writes (an assignment's left side, ++/--'s operand), or -1. */
+static int written(const fe_ast *a, int n)
+{
+	bool compound;
+	if (a->n[n].kind == CXCursor_UnaryOperator &&
+	    a->n[n].op >= CXUnaryOperator_PostInc &&
+	    a->n[n].op <= CXUnaryOperator_PreDec)
+		return fe_strip(a, a->n[n].first);
+	return fe_assign_lhs(a, n, &compound);
+}
+
+/* var itself is written after its declaration (not through it). */
+static bool reassigned(const fe_ast *a, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		int lhs = written(a, (int)i);
+		if (lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		    a->n[lhs].ref == var)
+			return true;
+	}
+	return false;
+}
+
+/* Every declaration n refers to lies in body (a pointer into locals). */
+static bool only_locals(const fe_ast *a, int n, int body)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl &&
+	    !pl_inside(a, x->ref, body))
+		return false;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_ParmDecl)
+		return false;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (!only_locals(a, c, body))
+			return false;
+	return true;
+}
+
+/* A write that stays inside the iteration: to a local of the body, or
+ * through a pointer the body made to its own locals. */
+static bool local_write(const fe_ast *a, int lhs, int body)
+{
+	int r = lhs;
+	while (r >= 0 && (a->n[r].kind == CXCursor_ArraySubscriptExpr ||
+	                  a->n[r].kind == CXCursor_MemberRefExpr ||
+	                  (a->n[r].kind == CXCursor_UnaryOperator &&
+	                   a->n[r].op == CXUnaryOperator_Deref)))
+		r = fe_strip(a, a->n[r].first);
+	if (r < 0 || a->n[r].kind != CXCursor_DeclRefExpr || a->n[r].ref < 0 ||
+	    a->n[a->n[r].ref].kind != CXCursor_VarDecl ||
+	    !pl_inside(a, a->n[r].ref, body))
+		return false;
+	int v = a->n[r].ref;
+	if (clang_getCursorType(a->n[v].cur).kind != CXType_Pointer)
+		return true;
+	int init = fe_var_init(a, v);
+	return init >= 0 && only_locals(a, init, body) && !reassigned(a, v);
+}
+
+/* A call that may write through a pointer or reference argument (an
+ * assignment operator's left side is checked as a write instead). */
+static bool call_may_write(const fe_ast *a, int n)
+{
+	bool compound;
+	if (fe_assign_lhs(a, n, &compound) >= 0)
+		return false;
+	CXCursor f = clang_getCursorReferenced(a->n[n].cur);
+	if (clang_Cursor_isNull(f)) {
+		/* unresolved (a dependent call): no pointer, no address */
+		for (int c = a->n[n].first; c >= 0; c = a->n[c].next) {
+			int s = fe_strip(a, c);
+			if (s >= 0 &&
+			    ((a->n[s].kind == CXCursor_UnaryOperator &&
+			      a->n[s].op == CXUnaryOperator_AddrOf) ||
+			     clang_getCursorType(a->n[s].cur).kind ==
+			         CXType_Pointer))
+				return true;
+		}
+		return false;
+	}
+	if (clang_getCursorKind(f) == CXCursor_CXXMethod &&
+	    !clang_CXXMethod_isConst(f) && !clang_CXXMethod_isStatic(f))
+		return true;
+	CXType t = clang_getCursorType(f);
+	int na = clang_getNumArgTypes(t);
+	for (int i = 0; i < na; i++) {
+		CXType p = clang_getArgType(t, (unsigned)i);
+		if ((p.kind == CXType_Pointer ||
+		     p.kind == CXType_LValueReference ||
+		     p.kind == CXType_RValueReference) &&
+		    !clang_isConstQualifiedType(clang_getPointeeType(p)))
+			return true;
+	}
+	return false;
+}
+
+static int find_access(const accesses *v, const char *name)
+{
+	for (size_t i = 0; i < v->len; i++)
+		if (!strcmp(v->items[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A store `A[off + i]` to an array declared outside the body. */
+static bool add_store(planner *P, accesses *st, int lhs, int var, int body)
+{
+	const fe_ast *a = P->a;
+	int base = fe_strip(a, a->n[lhs].first);
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    a->n[base].ref < 0 || pl_inside(a, a->n[base].ref, body))
+		return false;
+	const char *off = pl_offset_of(P, fe_child(a, lhs, 1), var);
+	int k = off ? find_access(st, a->n[base].name) : -1;
+	if (!off || (k >= 0 && strcmp(st->items[k].offset, off)))
+		return false;
+	kt_plan_access x = {pl_dup(P, a->n[base].name), off, false, true, NULL};
+	if (k < 0 && kt_vec_push(st, x))
+		P->oom = 1;
+	return true;
+}
+
+static bool ends_iteration(const fe_ast *a, int n)
+{
+	enum CXCursorKind k = a->n[n].kind;
+	return k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt ||
+	       k == CXCursor_GotoStmt;
+}
+
+/* The body's writes are elementwise; st gets the arrays it stores to,
+ * with their offsets (`offset` "" for a bare `A[i]`). */
+static bool elementwise(planner *P, int body, int var, accesses *st)
+{
+	const fe_ast *a = P->a;
+	if (talks(a, body))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!pl_inside(a, (int)i, body))
+			continue;
+		if (ends_iteration(a, (int)i) ||
+		    (x->kind == CXCursor_DeclRefExpr &&
+		     (!strcmp(x->name, "threadIdx") ||
+		      !strcmp(x->name, "blockDim") ||
+		      !strcmp(x->name, "gridDim"))))
+			return false;
+		if (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i))
+			return false;
+		int lhs = written(a, (int)i);
+		if (lhs < 0)
+			continue;
+		if (a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		    a->n[lhs].ref == var)
+			return false;
+		if (!local_write(a, lhs, body) &&
+		    (a->n[lhs].kind != CXCursor_ArraySubscriptExpr ||
+		     !add_store(P, st, lhs, var, body)))
+			return false;
+	}
+	/* a stored array is used only as `A[off + i]`, its one offset */
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		int k = x->kind == CXCursor_DeclRefExpr &&
+		                pl_inside(a, (int)i, body)
+		            ? find_access(st, x->name)
+		            : -1;
+		if (k < 0)
+			continue;
+		int up = fe_up(a, (int)i);
+		const char *off =
+		    up >= 0 && a->n[up].kind == CXCursor_ArraySubscriptExpr &&
+		            fe_strip(a, a->n[up].first) == (int)i
+		        ? pl_offset_of(P, fe_child(a, up, 1), var)
+		        : NULL;
+		if (!off || strcmp(off, st->items[k].offset))
+			return false;
+	}
+	return !P->oom;
+}
+
+/* -------------------------------------------------------- (d) row split */
+
+/* `if (c) return;` with c the same for every thread of the block. */
+static bool block_exit(const fe_ast *a, int s)
+{
+	if (a->n[s].kind != CXCursor_IfStmt || fe_nchildren(a, s) != 2)
+		return false;
+	int then = fe_child(a, s, 1);
+	if (then >= 0 && a->n[then].kind == CXCursor_CompoundStmt &&
+	    fe_nchildren(a, then) == 1)
+		then = a->n[then].first;
+	return then >= 0 && a->n[then].kind == CXCursor_ReturnStmt &&
+	       a->n[then].first < 0 && !fe_mentions(a, s, "threadIdx");
+}
+
+/* The loop a top-level statement is (through a `#pragma unroll`), or -1. */
+static int loop_of(const fe_ast *a, int s)
+{
+	if (a->n[s].kind == CXCursor_ForStmt)
+		return s;
+	/* libclang shows a loop under `#pragma unroll` as an unexposed
+	 * statement holding it */
+	if (a->n[s].kind == CXCursor_UnexposedStmt && fe_nchildren(a, s) == 1 &&
+	    a->n[a->n[s].first].kind == CXCursor_ForStmt)
+		return a->n[s].first;
+	return -1;
+}
+
+/* n lies in the start or the step of one of the loops. */
+static bool in_header(const fe_ast *a, int n, const int *loops, size_t nl)
+{
+	for (size_t i = 0; i < nl; i++) {
+		int init = fe_child(a, loops[i], 0);
+		int step = fe_child(a, fe_child(a, loops[i], 2), 1);
+		if (pl_inside(a, n, init) || pl_inside(a, n, step))
+			return true;
+	}
+	return false;
+}
+
+/* The kernel takes its row from blockIdx.x alone; threadIdx and
+ * blockDim appear only in the column loops' headers. */
+static bool row_kernel(const fe_ast *a, int body, const int *loops, size_t nl)
+{
+	bool row = false;
+	if (pl_has_shared(a, body) || talks(a, body))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr ||
+		    !pl_inside(a, (int)i, body))
+			continue;
+		if (!strcmp(x->name, "gridDim"))
+			return false;
+		if (!strcmp(x->name, "blockIdx")) {
+			if (fe_builtin(a, x->parent, "blockIdx") != 'x')
+				return false;
+			row = true;
+		}
+		if ((!strcmp(x->name, "threadIdx") ||
+		     !strcmp(x->name, "blockDim")) &&
+		    !in_header(a, (int)i, loops, nl))
+			return false;
+	}
+	return row;
+}
+
+static bool is_dim3(const fe_ast *a, int n)
+{
+	CXString s = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
+	bool r = strstr(clang_getCString(s), "dim3") != NULL;
+	clang_disposeString(s);
+	return r;
+}
+
+/* The operand to make `dim3(G, SPLIT)`: the launch's grid when it is a
+ * scalar, or the one argument of a one-dimensional `dim3 g(G)` that only
+ * this launch uses. -1 otherwise. */
+static int grid_x(const fe_ast *a, const fe_launch *L)
+{
+	int g = L->op[0] >= 0 ? fe_strip(a, L->op[0]) : -1;
+	if (g < 0 || fe_dim3(a, g) >= 0 ||
+	    (L->shared >= 0 && pl_inside(a, g, L->shared)))
+		return -1;
+	if (is_dim3(a, g) && a->n[g].kind == CXCursor_DeclRefExpr &&
+	    a->n[g].ref >= 0) {
+		int v = a->n[g].ref, uses = 0;
+		for (size_t i = 0; i < a->len; i++)
+			uses += a->n[i].kind == CXCursor_DeclRefExpr &&
+			        a->n[i].ref == v;
+		/* fe_strip takes a one-argument dim3(x) to x */
+		g = uses == 1 && !fe_assigned(a, v)
+		        ? fe_strip(a, fe_def_before(a, v, a->n[g].b))
+		        : -1;
+	}
+	return g >= 0 && !is_dim3(a, g) && a->n[g].spelled && a->n[g].in_main
+	           ? g
+	           : -1;
+}
+
+static int row_split(planner *P, int k, const int *loops, size_t nl)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	int g = K->launches.len ? grid_x(a, &K->launches.items[0]) : -1;
+	if (!nl || g < 0 || !row_kernel(a, K->body, loops, nl))
+		return KT_OK;
+	static const int64_t v[] = {1, 2, 4, 8, 16, 32};
+	int p = pl_add_param(P, pl_unique_name(P, "SPLIT", K->name),
+	                     KT_ROLE_GRID, pl_dup(P, K->name), 1, v, 6);
+	if (p < 0)
+		return KT_ENOMEM;
+	P->params.items[p].p.evidence =
+	    pl_say(P,
+	           "'%s' gives each block one row (blockIdx.x) and walks "
+	           "its columns with block-strided loops",
+	           K->name);
+	for (size_t i = 0; i < nl; i++) {
+		int var = a->n[fe_child(a, loops[i], 0)].first;
+		kt_plan_refactor r = {
+		    .kind = KT_REFACTOR_ROW_SPLIT,
+		    .kernel = pl_dup(P, K->name),
+		    .param = P->params.items[p].p.name,
+		    .region = pl_range(P, loops[i]),
+		    .index_var = pl_dup(P, a->n[var].name),
+		    .grid = pl_range(P, g),
+		    .launch = 0,
+		    .note = "SPLIT blocks share a row along y: the column loop "
+		            "starts at blockIdx.y * blockDim.x + threadIdx.x "
+		            "and strides by blockDim.x * gridDim.y"};
+		pl_add_refactor(P, r);
+	}
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+/* ------------------------------------------------------ (e) hoist loads */
+
+/* n runs whenever its iteration does: no branch between it and body. */
+static bool unconditional(const fe_ast *a, int n, int body)
+{
+	for (int p = a->n[n].parent; p >= 0 && p != body; p = a->n[p].parent) {
+		enum CXCursorKind k = a->n[p].kind;
+		if (k == CXCursor_IfStmt || k == CXCursor_ConditionalOperator ||
+		    k == CXCursor_SwitchStmt || k == CXCursor_WhileStmt ||
+		    k == CXCursor_DoStmt || k == CXCursor_ForStmt ||
+		    (k == CXCursor_BinaryOperator &&
+		     (a->n[p].op == CXBinaryOperator_LAnd ||
+		      a->n[p].op == CXBinaryOperator_LOr)))
+			return false;
+	}
+	return true;
+}
+
+/* The kernel parameter a pointer comes from (through local pointers
+ * initialised from one pointer), or -1. */
+static int root_param(const fe_ast *a, int decl, int depth)
+{
+	if (decl < 0 || depth > 8)
+		return -1;
+	if (a->n[decl].kind == CXCursor_ParmDecl)
+		return decl;
+	int init = a->n[decl].kind == CXCursor_VarDecl && !reassigned(a, decl)
+	               ? fe_var_init(a, decl)
+	               : -1;
+	int from = -1;
+	for (size_t i = 0; init >= 0 && i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr || x->ref < 0 ||
+		    !pl_inside(a, (int)i, init) ||
+		    clang_getCursorType(a->n[x->ref].cur).kind !=
+		        CXType_Pointer)
+			continue;
+		if (from >= 0 && from != x->ref)
+			return -1;
+		from = x->ref;
+	}
+	return root_param(a, from, depth + 1);
+}
+
+/* Every stored array comes from a `__restrict__` kernel parameter: no
+ * other pointer reaches its elements, so its loads may move. */
+static bool stores_restrict(const fe_ast *a, const accesses *st, int body)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr ||
+		    !pl_inside(a, (int)i, body) || find_access(st, x->name) < 0)
+			continue;
+		int p = root_param(a, x->ref, 0);
+		if (p < 0 || !clang_isRestrictQualifiedType(
+		                 clang_getCursorType(a->n[p].cur)))
+			return false;
+	}
+	return true;
+}
+
+/* The pointer decl comes from a parameter other than those the loop
+ * stores through: restrict says nothing of two pointers made from one
+ * parameter (`in = buf; out = buf + n`), so such a load stays. */
+static bool apart_from_stores(const fe_ast *a, int decl, const accesses *st,
+                              int body)
+{
+	int root = root_param(a, decl, 0);
+	for (size_t i = 0; root >= 0 && i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind == CXCursor_DeclRefExpr &&
+		    pl_inside(a, (int)i, body) &&
+		    find_access(st, x->name) >= 0 &&
+		    root_param(a, x->ref, 0) == root)
+			return false;
+	}
+	return root >= 0;
+}
+
+/* The type of a register holding subscript n, or NULL. */
+static const char *reg_type(planner *P, int n)
+{
+	CXType t =
+	    clang_getUnqualifiedType(clang_getCursorType(P->a->n[n].cur));
+	CXString s = clang_getTypeSpelling(t);
+	const char *r = clang_getCString(s);
+	r = *r && !strstr(r, "type-parameter") && !strstr(r, "dependent") &&
+	            clang_Type_getSizeOf(t) != CXTypeLayoutError_Invalid
+	        ? pl_say(P, "%s", r)
+	        : NULL;
+	clang_disposeString(s);
+	return r;
+}
+
+/* No declaration n refers to lies in body (loop-invariant but for i). */
+static bool only_outside(const fe_ast *a, int n, int body)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    pl_inside(a, x->ref, body))
+		return false;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (!only_outside(a, c, body))
+			return false;
+	return true;
+}
+
+/* The loads to hoist: `A[off + i]` of arrays the loop does not store to,
+ * off the same for every iteration, read at least once unconditionally. */
+static bool hoisted_loads(planner *P, int body, int var, const accesses *st,
+                          accesses *ld)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
+		    !pl_inside(a, (int)i, body) ||
+		    !unconditional(a, (int)i, body))
+			continue;
+		int base = fe_strip(a, a->n[i].first), up = fe_up(a, (int)i);
+		int idx = fe_child(a, (int)i, 1);
+		const char *off = pl_offset_of(P, idx, var);
+		if (!off || base < 0 ||
+		    a->n[base].kind != CXCursor_DeclRefExpr ||
+		    a->n[base].ref < 0 || pl_inside(a, a->n[base].ref, body) ||
+		    find_access(st, a->n[base].name) >= 0 ||
+		    !only_outside(a, idx, body) ||
+		    !apart_from_stores(a, a->n[base].ref, st, body) ||
+		    (up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
+		     a->n[up].op == CXUnaryOperator_AddrOf))
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < ld->len && !seen; k++)
+			seen = !strcmp(ld->items[k].name, a->n[base].name) &&
+			       !strcmp(ld->items[k].offset, off);
+		const char *type = seen ? NULL : reg_type(P, (int)i);
+		kt_plan_access x = {pl_dup(P, a->n[base].name), off, true,
+		                    false, type};
+		if (type && kt_vec_push(ld, x))
+			P->oom = 1;
+	}
+	return ld->len > 0 && !P->oom;
+}
+
+static kt_plan_access *plan_accesses(planner *P, const accesses *v)
+{
+	kt_plan_access *r = kt_plan_alloc(P->plan, v->len * sizeof(*r));
+	if (!r) {
+		P->oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < v->len; i++) {
+		r[i] = v->items[i];
+		if (!*r[i].offset)
+			r[i].offset = NULL;
+	}
+	return r;
+}
+
+/* A vectorize refactor of the plan rewrites loop fs already. */
+static bool vectorized(const planner *P, kt_range loop)
+{
+	for (size_t i = 0; i < P->refactors.len; i++) {
+		const kt_plan_refactor *r = &P->refactors.items[i];
+		if (r->kind == KT_REFACTOR_VECTORIZE &&
+		    r->region.begin.offset == loop.begin.offset)
+			return true;
+	}
+	return false;
+}
+
+static int hoist_loads(planner *P, int k, int fs, int var, int bound, int body,
+                       const accesses *st, int *param)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	accesses ld = {0};
+	if (!st->len || vectorized(P, pl_range(P, fs)) ||
+	    !stores_restrict(a, st, body) ||
+	    !hoisted_loads(P, body, var, st, &ld)) {
+		kt_vec_release(&ld);
+		return P->oom ? KT_ENOMEM : KT_OK;
+	}
+	static const int64_t v[] = {1, 2, 4, 8};
+	if (*param < 0)
+		*param = pl_add_param(P, pl_unique_name(P, "ITEMS", K->name),
+		                      KT_ROLE_ITEMS_PER_THREAD,
+		                      pl_dup(P, K->name), 1, v, 4);
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_HOIST_LOADS,
+	    .kernel = pl_dup(P, K->name),
+	    .region = pl_range(P, fs),
+	    .index_var = pl_dup(P, a->n[var].name),
+	    .bound = pl_src(P, fe_strip(a, bound)),
+	    .arrays = plan_accesses(P, &ld),
+	    .narrays = ld.len,
+	    .launch = -1,
+	    .note = "each thread loads ITEMS iterations' inputs into "
+	            "registers before it computes and stores them"};
+	kt_vec_release(&ld);
+	if (*param < 0 || !r.arrays)
+		return KT_ENOMEM;
+	r.param = P->params.items[*param].p.name;
+	P->params.items[*param].p.evidence =
+	    pl_say(P,
+	           "a block-strided elementwise loop of '%s': one load in "
+	           "flight per thread",
+	           K->name);
+	pl_add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+/* ---------------------------------------------------- (f) launch bounds */
+
+/* The kernel already has launch bounds, or an attribute that may be. */
+static bool has_bounds(const fe_ast *a, const fe_kern *K)
+{
+	size_t len;
+	const char *t = fe_text(a, K->node, &len);
+	size_t head = K->loc > a->n[K->node].b ? K->loc - a->n[K->node].b : 0;
+	for (size_t i = 0; i + 6 <= head && i < len; i++)
+		if (!strncmp(t + i, "bounds", 6) ||
+		    !strncmp(t + i, "maxnreg", 7))
+			return true;
+	for (int c = a->n[K->node].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_UnexposedAttr)
+			return true;
+	return false;
+}
+
+/* Some use of parameter p (any, with p < 0) lies in node n. */
+static bool param_use_in(const planner *P, int n, int p)
+{
+	const fe_node *x = &P->a->n[n];
+	for (size_t i = 0; i < P->params.len; i++) {
+		const pl_param *q = &P->params.items[i];
+		for (size_t u = 0; (p < 0 || (size_t)p == i) && u < q->uses.len;
+		     u++)
+			if (q->uses.items[u].range.begin.offset >= x->b &&
+			    q->uses.items[u].range.end.offset <= x->e)
+				return true;
+	}
+	return false;
+}
+
+/* The first launch's block: its x operand, and the product of its other
+ * dims where they are literals no parameter replaces (else false). */
+static bool block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz)
+{
+	const fe_ast *a = P->a;
+	int op = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
+	int d = op >= 0 ? fe_dim3(a, op) : -1;
+	*yz = 1;
+	if (d < 0 && op >= 0 && is_dim3(a, op) &&
+	    a->n[op].kind == CXCursor_DeclRefExpr && a->n[op].ref >= 0)
+		op = fe_strip(a, fe_def_before(a, a->n[op].ref, a->n[op].b));
+	*x = d >= 0 ? fe_strip(a, fe_written(a, d, 0)) : op;
+	for (int k = 1, c; d >= 0 && (c = fe_written(a, d, k)) >= 0; k++) {
+		c = fe_strip(a, c);
+		if (c < 0 || !a->n[c].is_int || param_use_in(P, c, -1))
+			return false;
+		*yz *= a->n[c].ival;
+	}
+	/* a local holding the block size (`int threads = 256;`) */
+	if (*x >= 0 && a->n[*x].kind == CXCursor_DeclRefExpr &&
+	    a->n[*x].ref >= 0 && a->n[a->n[*x].ref].kind == CXCursor_VarDecl &&
+	    !reassigned(a, a->n[*x].ref))
+		*x = fe_strip(a, fe_var_init(a, a->n[*x].ref));
+	return *x >= 0 && !is_dim3(a, *x);
+}
+
+/* The most threads a block of the first launch has, as an expression:
+ * the kernel's one block-size parameter where the block's x is that
+ * parameter (or a clamp at it, `d / 8 < CAP ? d / 8 : CAP` rounded up to
+ * whole warps), or the block's literal size; times the
+ * block's other dims. NULL where it is not known. */
+static const char *max_threads(planner *P, const fe_kern *K)
+{
+	const fe_launch *L = &K->launches.items[0];
+	int p = -1, n = 0, x;
+	int64_t yz;
+	for (size_t i = 0; i < P->params.len; i++) {
+		const kt_plan_param *q = &P->params.items[i].p;
+		if (q->role == KT_ROLE_BLOCK_SIZE &&
+		    !strcmp(q->kernel, K->name))
+			p = (int)i, n++;
+	}
+	if (n > 1 || !block_dims(P, L, &x, &yz) || yz <= 0)
+		return NULL;
+	const fe_node *xn = &P->a->n[x];
+	if (n == 0) /* a literal block */
+		return xn->is_int && xn->ival > 0 && !param_use_in(P, x, -1)
+		           ? pl_say(P, "%lld", (long long)(xn->ival * yz))
+		           : NULL;
+	const pl_param *q = &P->params.items[p];
+	bool exact = false;
+	for (size_t u = 0; u < q->uses.len; u++) {
+		const kt_plan_use *use = &q->uses.items[u];
+		exact |= use->range.begin.offset == xn->b &&
+		         use->range.end.offset == xn->e && use->with &&
+		         !strcmp(use->with, q->p.name);
+	}
+	/* a clamp's cap is the block-size parameter (frontend/cap.c) */
+	if (!exact && !L->capped)
+		return NULL;
+	return yz == 1 ? q->p.name
+	               : pl_say(P, "%s * %lld", q->p.name, (long long)yz);
+}
+
+/* The kernel's name in its definition: the attribute goes before it. */
+static kt_range kernel_name(const planner *P, const fe_kern *K)
+{
+	return kt_fe_make_range(P->f->tu, K->loc,
+	                        K->loc + (uint32_t)strlen(K->name));
+}
+
+static int launch_bounds(planner *P, int k)
+{
+	const fe_kern *K = &P->f->kernels.items[k];
+	const char *mt =
+	    K->launches.len && !has_bounds(P->a, K) ? max_threads(P, K) : NULL;
+	if (!mt)
+		return KT_OK;
+	static const int64_t v[] = {0, 1, 2, 4};
+	int p = pl_add_param(P, pl_unique_name(P, "MIN_BLOCKS", K->name),
+	                     KT_ROLE_OTHER, pl_dup(P, K->name), 0, v, 4);
+	if (p < 0)
+		return KT_ENOMEM;
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_LAUNCH_BOUNDS,
+	    .kernel = pl_dup(P, K->name),
+	    .param = P->params.items[p].p.name,
+	    .max_threads = mt,
+	    .launch = -1,
+	    .note = "__launch_bounds__(max_threads, MIN_BLOCKS) when "
+	            "MIN_BLOCKS > 0: ptxas keeps registers low enough for "
+	            "MIN_BLOCKS blocks per multiprocessor"};
+	r.region = kernel_name(P, K);
+	P->params.items[p].p.evidence =
+	    pl_say(P,
+	           "'%s' has no launch bounds; its blocks have at most %s "
+	           "threads",
+	           K->name, mt);
+	pl_add_constraint(P, pl_say(P, "%s * %s <= DEVICE_MAX_THREADS_PER_SM",
+	                            mt, P->params.items[p].p.name));
+	pl_add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+/* ------------------------------------------------------------- the rows */
+
+/* s writes something: an assignment, ++/--, or a call that may write
+ * through an argument (a split block would do it once more). */
+static bool writes(const fe_ast *a, int s)
+{
+	for (size_t i = 0; i < a->len; i++)
+		if (pl_inside(a, (int)i, s) &&
+		    (written(a, (int)i) >= 0 ||
+		     (a->n[i].kind == CXCursor_CallExpr &&
+		      call_may_write(a, (int)i))))
+			return true;
+	return false;
+}
+
+int pl_row_refactors(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	int loops[16], items = -1, rc = KT_OK;
+	size_t nl = 0;
+	bool all = true; /* every top-level statement may run per split */
+	for (int s = a->n[K->body].first; s >= 0 && !rc; s = a->n[s].next) {
+		int fs = loop_of(a, s), var, bound, body;
+		accesses st = {0};
+		bool col = fs >= 0 && column_loop(a, fs, &var, &bound, &body) &&
+		           elementwise(P, body, var, &st);
+		if (col)
+			rc = hoist_loads(P, k, fs, var, bound, body, &st,
+			                 &items);
+		kt_vec_release(&st);
+		if (col && nl < 16)
+			loops[nl++] = fs;
+		else if (!(a->n[s].kind == CXCursor_DeclStmt &&
+		           !writes(a, s)) &&
+		         !block_exit(a, s) && a->n[s].kind != CXCursor_NullStmt)
+			all = false;
+	}
+	if (!rc && all)
+		rc = row_split(P, k, loops, nl);
+	return rc ? rc : launch_bounds(P, k);
+}
