@@ -263,6 +263,21 @@ static int *resolve_deps(builder *b, kt_expr *e, int *nparams)
 	return out;
 }
 
+/* Whether e names a problem variable (after resolve_deps). */
+static bool names_problem(const kt_model *m, const kt_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == KT_EXPR_SYMBOL && e->sym >= 0 &&
+	    (size_t)e->sym < m->nsymbols &&
+	    m->symbols[e->sym].kind == KT_SYM_PROBLEM)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (names_problem(m, e->args[i]))
+			return true;
+	return false;
+}
+
 static void resolve_model(builder *b)
 {
 	kt_model *m = b->m;
@@ -277,11 +292,14 @@ static void resolve_model(builder *b)
 		kt_constraint *c = &m->constraints[i];
 		int errors = b->g->diags->errors;
 		c->params = resolve_deps(b, c->expr, &c->nparams);
-		if (c->expr && c->nparams == 0 && errors == b->g->diags->errors)
-			gram_diag_at(b->g, KT_DIAG_WARNING, c->expr->loc,
-			             c->expr->len,
-			             "constraint does not depend on any "
-			             "parameter");
+		/* over problem variables alone it restricts the sizes (a
+		 * host's precondition): no warning */
+		if (c->expr && c->nparams == 0 &&
+		    errors == b->g->diags->errors && !names_problem(m, c->expr))
+			gram_diag_at(
+			    b->g, KT_DIAG_WARNING, c->expr->loc, c->expr->len,
+			    "constraint depends on no parameter and no "
+			    "problem variable");
 	}
 	for (int i = 0; i < 3; i++) {
 		resolve(b, m->launch.grid[i], nd);

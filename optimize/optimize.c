@@ -523,27 +523,30 @@ static int loop(run *R)
 	                       &R->in, &r->device, R->a);
 	kt_template_free(t0);
 	int rounds = R->o->rounds > 0 ? R->o->rounds : DEFAULT_ROUNDS;
-	r->stop = n ? "every proposal tried"
-	            : "the planner proposes no "
-	              "refactor for this kernel";
+	r->stop = "stopped during a round (the rounds before it are here)";
+	const char *end = n ? "every proposal tried"
+	                    : "the planner proposes no refactor for this "
+	                      "kernel";
 	for (size_t i = 0; i < n; i++) {
 		if (at_speed_of_light(r, &r->rounds[r->kept])) {
-			r->stop =
-			    "every shape within 10% of its speed-of-light "
-			    "estimate";
+			end = "every shape within 10% of its speed-of-light "
+			      "estimate";
 			break;
 		}
 		if ((int)r->nrounds > rounds) {
-			r->stop = "the rounds ran out (--rounds)";
+			end = "the rounds ran out (--rounds)";
 			break;
 		}
 		trial(R, &props[i], &kept);
 		save_summary(R);
 		if (stopped(R)) {
 			r->stop = "interrupted";
+			save_summary(R);
 			return kt_error(KT_EINTERRUPTED, "interrupted");
 		}
 	}
+	r->stop = end;
+	save_summary(R);
 	return 0;
 }
 

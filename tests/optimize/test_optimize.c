@@ -186,8 +186,16 @@ static void a_refactor_that_helps_is_kept(void)
 		             "BLOCK_SIZE=1024,ITEMS_PER_THREAD=8");
 		CHECK(it->best_ms[1] < r->rounds[0].best_ms[1]);
 		CHECK(r->floor_ms == 0.002);
+		CHECK_EQ_STR(r->stop, "every proposal tried");
 	}
 	CHECK(exists(dir, "summary.json"));
+	char path[512], *json = NULL;
+	size_t len = 0;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	CHECK_EQ_INT(kt_fs_read(&json, &len, path), 0);
+	/* written when the loop ended, not only after each round */
+	CHECK(json && strstr(json, "\"stop\":\t\"every proposal tried\""));
+	kt_free(json);
 	CHECK(exists(dir, "round-0.kt.cu") && exists(dir, "round-1.kt.cu"));
 	CHECK(exists(dir, "round-1-shape-1.t4"));
 	kt_optimize_report_free(r);
