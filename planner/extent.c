@@ -798,6 +798,19 @@ static void binary_span(reach *R, int n, span *s)
 	s->has_hi &= !s->hi.bad;
 }
 
+/* r += t (a term whose atoms may have been rewritten: products again). */
+static void add_term(pl_poly *r, const pl_term *t)
+{
+	pl_poly m;
+	pl_poly_const(&m, t->c);
+	for (int k = 0; k < t->deg; k++) {
+		pl_poly v;
+		pl_poly_var(&v, t->atom[k]);
+		pl_poly_mul(&m, &v);
+	}
+	pl_poly_add(r, &m, 1);
+}
+
 /* d ≥ 0 given the atoms of mask are: every coefficient ≥ 0, once each
  * term -k * c * (x / c) * m (x ≥ 0) is replaced by the smaller -k * x *
  * m (c * (x / c) ≤ x). */
@@ -820,14 +833,7 @@ static bool nonneg(const reach *R, const pl_poly *d, uint32_t mask)
 				t.atom[k] = (uint8_t)x;
 			}
 		}
-		pl_poly m;
-		pl_poly_const(&m, t.c);
-		for (int k = 0; k < t.deg; k++) {
-			pl_poly v;
-			pl_poly_var(&v, t.atom[k]);
-			pl_poly_mul(&m, &v);
-		}
-		pl_poly_add(&r, &m, 1);
+		add_term(&r, &t);
 	}
 	return pl_poly_nonneg(&r, mask);
 }
@@ -1013,14 +1019,7 @@ static void exact_division(reach *R, pl_poly *p)
 				t.atom[k] = (uint8_t)n;
 			}
 		}
-		pl_poly m;
-		pl_poly_const(&m, t.c);
-		for (int k = 0; k < t.deg; k++) {
-			pl_poly v;
-			pl_poly_var(&v, t.atom[k]);
-			pl_poly_mul(&m, &v);
-		}
-		pl_poly_add(&r, &m, 1);
+		add_term(&r, &t);
 	}
 	*p = r;
 }
