@@ -71,7 +71,11 @@ static int record(kt_rw_run *out, const kt_plan *p, const kt_model *m,
 		const kt_check_value *v = &r->values[i];
 		kt_value val = m->params[v->param].values[v->value_index];
 		size_t pi = plan_param(p, m, m->params[v->param].name);
-		if (!v->run || v->status == KT_STATUS_OK || val.is_float ||
+		/* a value that does not fit the device beside the others'
+		 * defaults (registers for 1024 threads) is not wrong: the
+		 * tuner pairs it with what fits */
+		if (!v->run || v->status == KT_STATUS_OK ||
+		    v->status == KT_STATUS_CONSTRAINTS || val.is_float ||
 		    pi == SIZE_MAX)
 			continue;
 		kt_str why = KT_STR_INIT;
