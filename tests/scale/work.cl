@@ -27,8 +27,13 @@ __kernel void work(__global float *z, __global const float *x, int n)
 		return;
 	float s = x[i], t = 0.0f;
 	for (int p = 0; p < PASSES * SPIN; p++) {
-		float u = s;
-		for (int k = 0; k < 1000; k++) /* the same value, more work */
+		/* starts at s + p and halves its distance to s 1000 times:
+		 * exactly s at the end, but a value the compiler cannot hoist
+		 * out of the pass loop (starting at s, it did: PoCL's LLVM
+		 * computed u once, every configuration cost the same and the
+		 * best was noise) */
+		float u = s + (float)p;
+		for (int k = 0; k < 1000; k++)
 			u = u * 0.5f + s * 0.5f;
 		t += u;
 	}
