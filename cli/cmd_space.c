@@ -67,10 +67,7 @@ static double now_ms(void)
 
 static bool known_device(const char *name)
 {
-	for (size_t i = 0; i < kt_device_nconsts; i++)
-		if (!strcmp(kt_device_consts[i].name, name))
-			return true;
-	return false;
+	return kt_device_const_index(name) >= 0;
 }
 
 /* Sets NAME (len bytes of text) to v in every kernel that has it. */

@@ -211,6 +211,11 @@ const size_t kt_device_nconsts =
 _Static_assert(sizeof(kt_device_consts) / sizeof(kt_device_consts[0]) < 64,
                "kt_device_info holds 64 device constants");
 
+int kt_device_const_index(const char *name)
+{
+	return gram_device_lookup(name, strlen(name));
+}
+
 int gram_device_lookup(const char *name, size_t n)
 {
 	for (size_t i = 0; i < kt_device_nconsts; i++)

@@ -103,14 +103,13 @@ static double blocks(const kt_model *m, const kt_opt_inputs *in, size_t s)
 	return n;
 }
 
-static int64_t sm_count(const kt_device_info *dev)
+int64_t kt_opt_device_value(const kt_device_info *dev, const char *name)
 {
-	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
-		if (!strcmp(kt_device_consts[i].name, "DEVICE_SM_COUNT"))
-			return dev && dev->has_const[i]
-			           ? dev->consts[i]
-			           : kt_device_consts[i].fallback;
-	return 0;
+	int i = kt_device_const_index(name);
+	if (i < 0)
+		return 0;
+	return dev && dev->has_const[i] ? dev->consts[i]
+	                                : kt_device_consts[i].fallback;
 }
 
 static double rate(const kt_plan_refactor *r, const kt_model *m,
@@ -118,7 +117,7 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
                    kt_arena *a, const char **why)
 {
 	const char *k = kt_refactor_kind_name(r->kind);
-	int64_t sms = sm_count(dev);
+	int64_t sms = kt_opt_device_value(dev, "DEVICE_SM_COUNT");
 	double fewest = 0;
 	size_t at = 0;
 	for (size_t s = 0; s < in->nshapes; s++) {

@@ -92,6 +92,10 @@ size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
 void kt_opt_problem(kt_value *vals, const kt_model *m, const kt_opt_inputs *in,
                     size_t s);
 
+/* The device's value of the DEVICE_* constant name (its fallback where
+ * the backend did not give one); 0 for an unknown name. */
+int64_t kt_opt_device_value(const kt_device_info *dev, const char *name);
+
 /* Bytes the kernel must move at problem values prob: each buffer's length
  * times its element size, twice for inout; 0 when a length cannot be
  * evaluated. */

@@ -74,15 +74,6 @@ static bool stopped(const run *R)
 	return R->o->stop && *R->o->stop;
 }
 
-static int64_t dev_const(const kt_device_info *dev, const char *name)
-{
-	for (size_t i = 0; i < kt_device_nconsts && i < 64; i++)
-		if (!strcmp(kt_device_consts[i].name, name))
-			return dev->has_const[i] ? dev->consts[i]
-			                         : kt_device_consts[i].fallback;
-	return 0;
-}
-
 /* ------------------------------------------------------------- setup */
 
 static int choose_kernel(run *R)
@@ -247,7 +238,7 @@ static const kt_tune_entry *plausible_best(run *R, const kt_tune_report *tr,
                                            size_t s, size_t *hacks)
 {
 	const kt_optimize_report *r = R->rep;
-	double l2 = (double)dev_const(&r->device, "DEVICE_L2_SIZE");
+	double l2 = (double)kt_opt_device_value(&r->device, "DEVICE_L2_SIZE");
 	const kt_tune_entry *best = NULL;
 	for (size_t i = 0; i < tr->nentries; i++) {
 		const kt_tune_entry *e = &tr->entries[i];

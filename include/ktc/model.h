@@ -366,6 +366,8 @@ typedef struct kt_device_const_info {
 } kt_device_const_info;
 extern KT_API const kt_device_const_info kt_device_consts[];
 extern KT_API const size_t kt_device_nconsts;
+/* The index in kt_device_consts of the constant called name, or -1. */
+KT_API int kt_device_const_index(const char *name);
 
 #ifdef __cplusplus
 }

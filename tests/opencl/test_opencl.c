@@ -88,14 +88,6 @@ static void release_all(kt_result *r, size_t n)
 		kt_result_release(&r[i]);
 }
 
-static int const_index(const char *name)
-{
-	for (size_t i = 0; i < kt_device_nconsts; i++)
-		if (!strcmp(kt_device_consts[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 static void test_open_reports_the_device(void)
 {
 	kt_template *t = load("faults.cl");
@@ -103,8 +95,8 @@ static void test_open_reports_the_device(void)
 	kt_device_info info;
 	CHECK(b && !b->ops->device_info(b, &info));
 	if (b) {
-		int wg = const_index("DEVICE_MAX_WORK_GROUP_SIZE");
-		int cu = const_index("DEVICE_COMPUTE_UNITS");
+		int wg = kt_device_const_index("DEVICE_MAX_WORK_GROUP_SIZE");
+		int cu = kt_device_const_index("DEVICE_COMPUTE_UNITS");
 		CHECK_EQ_STR(info.backend, "opencl");
 		CHECK(info.name[0] != '\0');
 		CHECK(wg >= 0 && info.has_const[wg] && info.consts[wg] >= 1);
