@@ -974,23 +974,27 @@ static const kt_plan_access *access_of(const kt_plan_refactor *r,
 	return NULL;
 }
 
-/* The loop body with each access to a vectorized array made a register. */
-static char *vector_body(gen *g, const kt_plan_refactor *r,
-                         const kt_rewrite_loop *l)
+/* What a subscript of a loop body becomes (arena text), "" when it stays,
+ * NULL when out of memory. */
+typedef const char *(*sub_with_fn)(gen *g, const kt_plan_refactor *r,
+                                   const kt_rewrite_loop *l,
+                                   const kt_rewrite_subscript *sub);
+
+/* The loop body with its subscripts replaced as with() says. */
+static char *body_with(gen *g, const kt_plan_refactor *r,
+                       const kt_rewrite_loop *l, sub_with_fn with)
 {
 	edit_vec ex = {0};
 	char *res = NULL;
 	for (size_t i = 0; i < g->f->nsubscripts; i++) {
 		const kt_rewrite_subscript *sub = &g->f->subscripts[i];
 		if (sub->range.begin.offset < l->body.begin.offset ||
-		    sub->range.end.offset > l->body.end.offset ||
-		    !access_of(r, sub->base))
+		    sub->range.end.offset > l->body.end.offset)
 			continue;
-		char *with =
-		    kt_arena_printf(g->arena, "kt_%s[kt_e]", sub->base);
-		kt_edit e = {sub->range.begin.offset, sub->range.end.offset,
-		             with, -1, R_CODE};
-		if (!with || kt_vec_push(&ex, e))
+		const char *w = with(g, r, l, sub);
+		kt_edit e = {sub->range.begin.offset, sub->range.end.offset, w,
+		             -1, R_CODE};
+		if (!w || (*w && kt_vec_push(&ex, e)))
 			goto done;
 	}
 	res = sub_apply(g, l->body.begin.offset, l->body.end.offset, ex.items,
@@ -998,6 +1002,17 @@ static char *vector_body(gen *g, const kt_plan_refactor *r,
 done:
 	kt_vec_release(&ex);
 	return res;
+}
+
+/* An access to a vectorized array: its register. */
+static const char *vector_register(gen *g, const kt_plan_refactor *r,
+                                   const kt_rewrite_loop *l,
+                                   const kt_rewrite_subscript *sub)
+{
+	(void)l;
+	return access_of(r, sub->base)
+	           ? kt_arena_printf(g->arena, "kt_%s[kt_e]", sub->base)
+	           : "";
 }
 
 /* `kt_vec<VEC * SIZE>::t`, and `&a[offset + kt_v * VEC]`, as text. */
@@ -1069,7 +1084,7 @@ static int vec_parts_get(gen *g, const kt_plan_refactor *r,
 	    sub_apply(g, l->bound.begin.offset, l->bound.end.offset, NULL, 0);
 	v->plain =
 	    sub_apply(g, l->body.begin.offset, l->body.end.offset, NULL, 0);
-	v->vbody = vector_body(g, r, l);
+	v->vbody = body_with(g, r, l, vector_register);
 	if (!v->orig || !v->start || !v->step || !v->bound || !v->plain ||
 	    !v->vbody)
 		return KT_ENOMEM;
@@ -1276,36 +1291,16 @@ static bool index_is(gen *g, const kt_rewrite_subscript *sub, const char *off,
 	return same;
 }
 
-/* The loop body with each hoisted load read from its register. */
-static char *hoisted_body(gen *g, const kt_plan_refactor *r,
-                          const kt_rewrite_loop *l)
+/* A hoisted load: the register it was read into. */
+static const char *hoisted_register(gen *g, const kt_plan_refactor *r,
+                                    const kt_rewrite_loop *l,
+                                    const kt_rewrite_subscript *sub)
 {
-	edit_vec ex = {0};
-	char *res = NULL;
-	for (size_t i = 0; i < g->f->nsubscripts; i++) {
-		const kt_rewrite_subscript *sub = &g->f->subscripts[i];
-		if (sub->range.begin.offset < l->body.begin.offset ||
-		    sub->range.end.offset > l->body.end.offset)
-			continue;
-		for (size_t k = 0; k < r->narrays; k++) {
-			const kt_plan_access *a = &r->arrays[k];
-			if (strcmp(a->name, sub->base) ||
-			    !index_is(g, sub, a->offset, l->var))
-				continue;
-			char *with =
-			    kt_arena_printf(g->arena, "kt_ld%zu[kt_j]", k);
-			kt_edit e = {sub->range.begin.offset,
-			             sub->range.end.offset, with, -1, R_CODE};
-			if (!with || kt_vec_push(&ex, e))
-				goto done;
-			break;
-		}
-	}
-	res = sub_apply(g, l->body.begin.offset, l->body.end.offset, ex.items,
-	                ex.len);
-done:
-	kt_vec_release(&ex);
-	return res;
+	for (size_t k = 0; k < r->narrays; k++)
+		if (!strcmp(r->arrays[k].name, sub->base) &&
+		    index_is(g, sub, r->arrays[k].offset, l->var))
+			return kt_arena_printf(g->arena, "kt_ld%zu[kt_j]", k);
+	return "";
 }
 
 static int hoist_text(gen *g, kt_str *s, const kt_plan_refactor *r,
@@ -1394,7 +1389,7 @@ static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
 	    sub_apply(g, l->step.begin.offset, l->step.end.offset, NULL, 0);
 	v.bound =
 	    sub_apply(g, l->bound.begin.offset, l->bound.end.offset, NULL, 0);
-	v.vbody = hoisted_body(g, r, l);
+	v.vbody = body_with(g, r, l, hoisted_register);
 	if (!ind || !v.pragma || !v.orig || !v.start || !v.step || !v.bound ||
 	    !v.vbody || !(v.orig = reindent(g, v.orig, ind, "")) ||
 	    !(v.vbody = reindent(g, v.vbody, ind,
