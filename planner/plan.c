@@ -21,7 +21,7 @@
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "stride_follows_block", "vectorize", "items_per_thread",
     "grid_stride",          "row_split", "hoist_loads",
-    "launch_bounds",
+    "launch_bounds",        "pack_stores",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)

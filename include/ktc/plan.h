@@ -79,6 +79,11 @@ typedef enum kt_refactor_kind {
 	KT_REFACTOR_HOIST_LOADS,
 	/* (f) `__launch_bounds__(max_threads, param)` when param > 0. */
 	KT_REFACTOR_LAUNCH_BOUNDS,
+	/* (g) a loop of a constant count (`bound`) that stores one narrow
+	 * element per iteration to `A[offset + index_var]` writes them into
+	 * registers and stores them as one vector after the loop, when
+	 * param is 1. */
+	KT_REFACTOR_PACK_STORES,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
