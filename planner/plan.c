@@ -19,8 +19,8 @@
 #include <string.h>
 
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-    "stride_follows_block", "vectorize", "items_per_thread",
-    "grid_stride",          "row_split", "hoist_loads",
+    "stride_follows_block", "vectorize",   "items_per_thread",
+    "grid_stride",          "row_split",   "hoist_loads",
     "launch_bounds",        "pack_stores",
 };
 
