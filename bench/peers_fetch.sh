@@ -76,6 +76,7 @@ done
 todo=$fi_roots
 seen=
 while [ -n "$todo" ]; do
+	# shellcheck disable=SC2086 # a list of paths without blanks
 	set -- $todo
 	f=$1
 	shift
@@ -84,6 +85,7 @@ while [ -n "$todo" ]; do
 	seen="$seen $f"
 	mkdir -p "$out/flashinfer/$(dirname "$f")"
 	git -C "$fi" show "$fi_commit:$f" >"$out/flashinfer/$f"
+	# shellcheck disable=SC2013 # include names have no blanks
 	for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$out/flashinfer/$f"); do
 		rel=$(python3 -c 'import os, sys; print(os.path.normpath(sys.argv[1]))' "$(dirname "$f")/$inc")
 		if git -C "$fi" cat-file -e "$fi_commit:$rel" 2>/dev/null; then

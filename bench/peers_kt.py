@@ -8,10 +8,12 @@ reference with answer= and a tolerance, and every configuration is compiled
 and timed by Kernel Tuner itself.
 
   peers_kt.py TEMPLATE SPACE_JSON --strategy brute_force|bayes_opt
-      [--budget N] [--time-limit S] [--seed S] [--lang CUPY|NVCUDA]
+      [--budget N] [--time-limit S] [--seed S] [--lang auto|CUPY|NVCUDA]
       --cache FILE --meta FILE
 
-The reference is the template's default configuration run once by Kernel
+--lang auto (the default) takes CuPy's backend, else cuda-python's, the
+first that runs the reference. The reference is the template's default
+configuration run once by Kernel
 Tuner's run_kernel (ktc's reference too). The check is Kernel Tuner's
 answer= with a verify= function that reads bf16 bits as float32 (numpy has
 no bf16) and compares with np.allclose at the template's tolerance (ktc's
@@ -52,7 +54,7 @@ def main():
     ap.add_argument("--budget", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--lang", default="CUPY")
+    ap.add_argument("--lang", default="auto")
     ap.add_argument("--cache", required=True)
     ap.add_argument("--meta", required=True)
     a = ap.parse_args()
@@ -88,10 +90,21 @@ def run(a, meta):
     arguments = tpl.inputs(a.seed)
     outs = [i for i, x in enumerate(tpl.args) if x.get("dir") in ("out", "inout")]
 
-    ref = kernel_tuner.run_kernel(tpl.kernel, tpl.source, problem_size, arguments,
-                                  tpl.default, grid_div_x=grid_div_x, lang=a.lang,
-                                  compiler_options=options, block_size_names=block_names,
-                                  quiet=True)
+    errors = []
+    for lang in (["CUPY", "NVCUDA"] if a.lang == "auto" else [a.lang]):
+        try:
+            ref = kernel_tuner.run_kernel(tpl.kernel, tpl.source, problem_size, arguments,
+                                          tpl.default, grid_div_x=grid_div_x, lang=lang,
+                                          compiler_options=options,
+                                          block_size_names=block_names, quiet=True)
+            break
+        except Exception as e:  # this backend does not work here: the next one
+            errors.append("%s: %s: %s" % (lang, type(e).__name__, str(e)[:300]))
+    else:
+        raise RuntimeError("no Kernel Tuner backend ran the default configuration: "
+                           + "; ".join(errors))
+    meta["lang"] = lang
+    meta["lang_errors"] = errors
     answer = [ref[i] if i in outs else None for i in range(len(arguments))]
     types = [x.get("type") for x in tpl.args]
     as_f32 = [peers_tpl.bf16_to_f32(ref[i]) if types[i] == "bf16" else None
@@ -119,7 +132,7 @@ def run(a, meta):
     results, env = kernel_tuner.tune_kernel(
         tpl.kernel, tpl.source, problem_size, arguments, tpl.params,
         grid_div_x=grid_div_x, restrictions=tpl.python_constraints() or None,
-        answer=answer, atol=tpl.atol, verify=verify, lang=a.lang,
+        answer=answer, atol=tpl.atol, verify=verify, lang=lang,
         compiler_options=options, block_size_names=block_names,
         strategy=a.strategy, strategy_options=strategy_options or None,
         cache=a.cache, quiet=True, seed=a.seed)
