@@ -59,12 +59,14 @@ shapes=${SHAPES:-128,1024,4096,512,256,16384,64,1,16}
 tpl=tests/cuda/silu_mul.kt.cu
 start=$(date +%s)
 work=$(mktemp -d)
-log() { printf '[%4ds] %s\n' "$(($(date +%s) - start))" "$*"; }
+exec 3>&1 # progress goes here, also from commands whose output is redirected
+log() { printf '[%4ds] %s\n' "$(($(date +%s) - start))" "$*" >&3; }
 pack() {
 	[ -n "${OUT:-}" ] || return 0
 	local files=("${res#"$root"/}")
 	[ -f "$report" ] && files+=("${report#"$root"/}")
-	tar -czf "$OUT/peers.tgz.tmp" -C "$root" "${files[@]}" && mv "$OUT/peers.tgz.tmp" "$OUT/peers.tgz"
+	tar -czf "$OUT/peers.tgz.tmp" -C "$root" "${files[@]}" 2>/dev/null &&
+		mv "$OUT/peers.tgz.tmp" "$OUT/peers.tgz"
 }
 trap 'pack; rm -rf "$work"' EXIT
 [ -x "$ktc" ] || { echo "peers.sh: no ktc at '$ktc' (set KTC)" >&2; exit 1; }
@@ -127,7 +129,7 @@ for s in brute_force bayes; do
 	[ $s = bayes ] && n=$bayes
 	log "ktc tune $tpl -s $s -n $n"
 	mkdir -p "$work/xdg-$s"
-	run "ktc-$s" 0 env XDG_CACHE_HOME="$work/xdg-$s" "$ktc" tune "$tpl" --backend cuda -s "$s" -n "$n" \
+	run "ktc-$s" 240 env XDG_CACHE_HOME="$work/xdg-$s" "$ktc" tune "$tpl" --backend cuda -s "$s" -n "$n" \
 		--seed 1 --batch "$batch" --no-cache -o "$res/ktc-$s.t4.json" --json -q \
 		>"$res/ktc-$s.summary.json" 2>"$res/ktc-$s.log"
 done
@@ -143,7 +145,7 @@ for s in bayes_opt brute_force; do
 	tail -n 3 "$res/kt-$s.log"
 done
 log "neutral harness: the whole space, then each run's best"
-python3 bench/peers_time.py space "$tpl" "$res/space.json" --arch "$arch" --out "$res/space-times.json" \
+timeout 150 python3 bench/peers_time.py space "$tpl" "$res/space.json" --arch "$arch" --out "$res/space-times.json" \
 	--run ktc-brute_force="$res/ktc-brute_force.t4.json" --run ktc-bayes="$res/ktc-bayes.t4.json" \
 	--run kt-brute_force="$res/kt-brute_force.cache.json" --run kt-bayes_opt="$res/kt-bayes_opt.cache.json" \
 	2>&1 | tee "$res/space-times.log" | tail -n 5
@@ -202,7 +204,8 @@ wait $sgl_build || { log "SGLang's build failed:"; cat "$res/sgl-build.log"; }
 cp "$work/ktc"/*.key "$res/sglang/" 2>/dev/null
 if [ -f "$work/sgl/libsgl.so" ]; then
 	log "timing SGLang's and ktc's kernels"
-	python3 bench/peers_time.py kernels --sgl "$work/sgl/libsgl.so" --ktc "$work/ktc" \
+	left=$((total + 60 - $(date +%s) + start))
+	timeout $((left > 60 ? left : 60)) python3 bench/peers_time.py kernels --sgl "$work/sgl/libsgl.so" --ktc "$work/ktc" \
 		--shapes "$shapes" --out "$res/kernels.json" 2>&1 | tee "$res/kernels.log"
 fi
 

@@ -62,6 +62,10 @@ def read_kt_cache(path):
     if s and s[-3:] not in ("}\n}", "}}}"):
         if s.endswith(","):
             s = s[:-1]
+        try:
+            return json.loads(s + "}\n}")
+        except ValueError:  # a last line cut short by the stop: drop it
+            s = s[:s.rindex("\n")].rstrip().rstrip(",")
         s += "}\n}"
     return json.loads(s)
 
@@ -203,8 +207,10 @@ def part1(res, w, goals, plots):
     rates, series = {}, []
     for tool, strategy, name, r in runs:
         if r is None:
-            w.append("| %s | %s | did not run (no `%s`) |  |  |  |  |  |  |  |  |  |  |"
-                     % (tool, strategy, name))
+            meta = load_json(os.path.join(res, name.replace(".cache.json", ".meta.json"))) or {}
+            why = meta.get("outcome") or "no `%s`" % name
+            w.append("| %s | %s | did not run (%s) |  |  |  |  |  |  |  |  |  |  |"
+                     % (tool, strategy, why.replace("|", "/")[:300]))
             continue
         n = len(r["entries"])
         cpm = 60.0 * n / r["wall"] if r["wall"] else None

@@ -97,10 +97,20 @@ def compile_one(job):
     return key, path, lowered.decode(), None
 
 
+def cuda_include():
+    """The toolkit's include folders: CUDA_HOME, else nvcc's, else /usr/local/cuda."""
+    import shutil
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if not home and shutil.which("nvcc"):
+        home = os.path.dirname(os.path.dirname(os.path.realpath(shutil.which("nvcc"))))
+    home = home or "/usr/local/cuda"
+    return [d for d in (os.path.join(home, "include"), os.path.join(home, "include", "cccl"))
+            if os.path.isdir(d)]
+
+
 def compile_space(tpl, arch, workdir, jobs):
     import multiprocessing as mp
-    inc = [d for d in ("/usr/local/cuda/include", "/usr/local/cuda/include/cccl")
-           if os.path.isdir(d)]
+    inc = cuda_include()
     base = ["--gpu-architecture=sm_%s" % arch, "--std=c++17", "--diag-suppress=161"]
     base += ["-I" + d for d in inc]
     work = []
@@ -411,12 +421,18 @@ def cmd_kernels(a):
             except Exception as e:  # a shape that fails is a result too
                 row["error"] = "%s: %s" % (type(e).__name__, str(e)[:300])
             out["rows"].append(row)
+            write_json(a.out, out)  # so far: a run stopped from outside keeps it
             print("peers_time: %-26s T=%-6d %s" % (sample, T, "  ".join(
                 "%s %.2f us" % (n, v["us"]) for n, v in row["impls"].items()
                 if isinstance(v.get("us"), float)) or row.get("error", "")), flush=True)
-    with open(a.out, "w") as f:
-        json.dump(out, f, indent=1)
+    write_json(a.out, out)
     return 0
+
+
+def write_json(path, obj):
+    with open(path + ".tmp", "w") as f:
+        json.dump(obj, f, indent=1)
+    os.replace(path + ".tmp", path)
 
 
 def main():
