@@ -307,9 +307,12 @@ def part2(res, w, goals, plots):
     w.append("- **SGLang**: its kernel files at the commit below, built with nvcc for this GPU "
              "(`bench/peers_sgl.cu`: the device code of each file as it is, up to its torch "
              "entry point, which is restated as a C function: the same grid, block, template "
-             "arguments and launch attributes). fused_add_rmsnorm runs with PDL on, as "
+             "arguments and launch attributes). fused_add_rmsnorm is sgl-kernel's build of "
+             "FlashInfer's kernel at the commit sgl-kernel pins (SGLang's Python calls the "
+             "FlashInfer package's own build instead where one is installed), with PDL on, as "
              "SGLang's Python asks on Hopper; per_token_group_quant_8bit is v2, the kernel "
-             "SGLang's Python calls for group size 128 (v1 beside it).")
+             "SGLang's Python calls for group size 128 (v1 beside it), with row-major "
+             "float scales [T, D / 128].")
     w.append("- **ktc**: the samples' templates (`samples/cuda/`), tuned per token count T by "
              "`ktc tune --backend cuda -s bayes` (budget and limit in the command above), the "
              "best written out by `ktc apply` and built with nvcc with the same flags, "

@@ -403,9 +403,13 @@ def cmd_kernels(a):
                     rc = fn(b)
                     torch.cuda.synchronize()
                     got = b.results()
+                    if rc != 0:  # a launch error: its message in the row, no time
+                        row["impls"][name] = {"rc": rc, "error": "launch error %d" % rc}
+                        continue
                     match = {k: close_fraction(torch, got[k], r, rt, at)
                              for k, (r, rt, at) in ref.items()}
                     row["impls"][name] = {"rc": rc, "match": match, "us": []}
+                impls = [(n, fn) for n, fn in impls if "us" in row["impls"][n]]
                 b.restore()
                 for r in range(ROUNDS):
                     for name, fn in impls:
@@ -413,7 +417,7 @@ def cmd_kernels(a):
                         row["impls"][name]["us"] += ts
                         if rcs != {0}:
                             row["impls"][name]["rc"] = sorted(rcs)
-                for name in row["impls"]:
+                for name, fn in impls:
                     ts = sorted(row["impls"][name].pop("us"))
                     row["impls"][name]["us"] = ts[len(ts) // 2]
                     row["impls"][name]["runs"] = len(ts)
