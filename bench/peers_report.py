@@ -249,6 +249,15 @@ def part1(res, w, goals, plots):
                 m.get("version", "?"), m.get("lang", "?"), strategy,
                 m.get("outcome", "stopped by bench/peers.sh at its limit (%s s); its cache "
                       "file holds what it finished" % r.get("limit"))))
+            # the most favourable reading: tune_kernel's own time, without the
+            # process start, imports, inputs and reference
+            t_in = m.get("t_reference")
+            t_out = m.get("t_tuned") or (r["entries"][-1]["t"] if r["entries"] else None)
+            if t_in and t_out and t_out > t_in and r["entries"]:
+                w.append("  Inside `tune_kernel` alone it took %s s: %s configurations a minute "
+                         "(the process started %s s before the call)." % (
+                             fmt(t_out - t_in), fmt(60 * len(r["entries"]) / (t_out - t_in)),
+                             fmt(t_in - r["t0"])))
     w.append("")
     if series and land:
         plots.append(("convergence", lambda path: plot_convergence(path, series, land, opt_key)))
