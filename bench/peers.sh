@@ -25,9 +25,10 @@
 #   WHL       Kernel Tuner's wheels and those of its dependencies the
 #             machine lacks, installed into a temporary folder (.whl)
 #   RESULTS   raw results and plots (docs/results/peers); REPORT (docs/peers.md)
-#   TOTAL     seconds the whole run may take (510): part 2 starts no new
-#             tuning once TOTAL - 110 have passed, and the report says
-#             which shapes were left out
+#   TOTAL     seconds the whole run should take (500): part 2 starts no
+#             new tuning once TOTAL - 110 have passed (the report says
+#             which shapes were left out) and its harness is stopped at
+#             TOTAL + 20; with the report that ends within 9 minutes
 #   KT_LIMIT  seconds each Kernel Tuner run may take (90): its brute force
 #             is stopped then and its cache file read
 #   BAYES     configurations of the model-based runs (60), BATCH ktc's
@@ -48,7 +49,7 @@ sgl=${SGL:-$root/.sgl}
 whl=${WHL:-$root/.whl}
 res=${RESULTS:-$root/docs/results/peers}
 report=${REPORT:-$root/docs/peers.md}
-total=${TOTAL:-510}
+total=${TOTAL:-500}
 kt_limit=${KT_LIMIT:-90}
 bayes=${BAYES:-60}
 batch=${BATCH:-16}
@@ -129,7 +130,7 @@ for s in brute_force bayes; do
 	[ $s = bayes ] && n=$bayes
 	log "ktc tune $tpl -s $s -n $n"
 	mkdir -p "$work/xdg-$s"
-	run "ktc-$s" 240 env XDG_CACHE_HOME="$work/xdg-$s" "$ktc" tune "$tpl" --backend cuda -s "$s" -n "$n" \
+	run "ktc-$s" 150 env XDG_CACHE_HOME="$work/xdg-$s" "$ktc" tune "$tpl" --backend cuda -s "$s" -n "$n" \
 		--seed 1 --batch "$batch" --no-cache -o "$res/ktc-$s.t4.json" --json -q \
 		>"$res/ktc-$s.summary.json" 2>"$res/ktc-$s.log"
 done
@@ -181,10 +182,11 @@ while read -r s k shape problem; do
 	# shellcheck disable=SC2086 # the problem options are words
 	"$ktc" tune "samples/cuda/$s/$s.kt.cu" --backend cuda -k "$k" $problem -s bayes -n "$budget" \
 		--seed 1 --batch "$batch" --time-limit "$tune_limit" --no-cache \
-		-o "$res/sglang/$name.t4.json" --json -q >"$res/sglang/$name.summary.json" 2>"$res/sglang/$name.log"
+		-o "$res/sglang/$name.t4.json" --json -q </dev/null \
+		>"$res/sglang/$name.summary.json" 2>"$res/sglang/$name.log"
 	rc=$?
 	"$ktc" apply "samples/cuda/$s/$s.kt.cu" "$res/sglang/$name.t4.json" -k "$k" \
-		-o "$work/ktc/$name.kt.cu" >>"$res/sglang/$name.log" 2>&1 &&
+		-o "$work/ktc/$name.kt.cu" </dev/null >>"$res/sglang/$name.log" 2>&1 &&
 		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["best"]["key"])' \
 			"$res/sglang/$name.summary.json" >"$work/ktc/$name.key" 2>/dev/null
 	log "$name: tune exit $rc, best $(cat "$work/ktc/$name.key" 2>/dev/null || echo none)"
@@ -204,7 +206,7 @@ wait $sgl_build || { log "SGLang's build failed:"; cat "$res/sgl-build.log"; }
 cp "$work/ktc"/*.key "$res/sglang/" 2>/dev/null
 if [ -f "$work/sgl/libsgl.so" ]; then
 	log "timing SGLang's and ktc's kernels"
-	left=$((total + 60 - $(date +%s) + start))
+	left=$((total + 20 - $(date +%s) + start))
 	timeout $((left > 60 ? left : 60)) python3 bench/peers_time.py kernels --sgl "$work/sgl/libsgl.so" --ktc "$work/ktc" \
 		--shapes "$shapes" --out "$res/kernels.json" 2>&1 | tee "$res/kernels.log"
 fi
