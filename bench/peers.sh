@@ -189,6 +189,8 @@ while read -r s k shape problem; do
 		-o "$work/ktc/$name.kt.cu" </dev/null >>"$res/sglang/$name.log" 2>&1 &&
 		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["best"]["key"])' \
 			"$res/sglang/$name.summary.json" >"$work/ktc/$name.key" 2>/dev/null
+	echo "$k" >"$work/ktc/$name.kernel"
+	echo "$problem" >"$work/ktc/$name.problem"
 	log "$name: tune exit $rc, best $(cat "$work/ktc/$name.key" 2>/dev/null || echo none)"
 done <"$work/problems"
 
@@ -209,6 +211,21 @@ if [ -f "$work/sgl/libsgl.so" ]; then
 	left=$((total + 20 - $(date +%s) + start))
 	timeout $((left > 60 ? left : 60)) python3 bench/peers_time.py kernels --sgl "$work/sgl/libsgl.so" --ktc "$work/ktc" \
 		--shapes "$shapes" --out "$res/kernels.json" 2>&1 | tee "$res/kernels.log"
+fi
+
+# The profiler on ktc's best where a goal was missed, while time is left:
+# the report's "why" quotes its counters.
+if [ -f "$res/kernels.json" ]; then
+	python3 bench/peers_report.py --missed "$res" >"$work/missed" 2>/dev/null
+	while read -r name; do
+		[ $(($(date +%s) - start)) -lt $((total + 10)) ] || { log "no time left to profile"; break; }
+		[ -f "$work/ktc/$name.kt.cu" ] || continue
+		log "profile $name (ktc's best; a goal missed)"
+		# shellcheck disable=SC2046 # the problem options are words
+		timeout 15 "$ktc" tune "$work/ktc/$name.kt.cu" --backend cuda -k "$(cat "$work/ktc/$name.kernel")" \
+			$(cat "$work/ktc/$name.problem") -n 1 --profile --no-cache \
+			-o "$res/sglang/$name.profile.t4.json" -q </dev/null >/dev/null 2>>"$res/sglang/$name.log"
+	done <"$work/missed"
 fi
 
 log "report"

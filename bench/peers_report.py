@@ -370,7 +370,8 @@ def part2(res, w, goals, plots):
             goal, why = goal_of(sample, r["T"], sp, us.get("sglang"), floor,
                                 "%s-T%d" % (sample, r["T"]) in skipped, r.get("error"))
             if goal[1] is False:
-                misses.append((sample, r["T"], goal[0], why))
+                prof = profile_note(res, "%s-T%d" % (sample, r["T"]), r["bytes"])
+                misses.append((sample, r["T"], goal[0], why + (prof and "; " + prof)))
             tally.append((sample, r["T"], sp))
             match = ", ".join(pct(min(im[n]["match"].values())) if n in im and im[n].get("match")
                               else "-" for n in names + ["ktc"])
@@ -441,6 +442,28 @@ def plot_speedups(path, tally):
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def profile_note(res, name, nbytes):
+    """What `ktc tune --profile` (CUPTI) counted for ktc's best at a missed
+    shape: bytes through DRAM against the minimum, occupancy, SM load."""
+    p = load_json(os.path.join(res, "sglang", name + ".profile.t4.json"))
+    if not p or not p.get("results") or p["results"][0].get("invalidity") != "correct":
+        return ""
+    m = {x["name"]: x["value"] for x in p["results"][0].get("measurements", [])}
+    parts = []
+    if "dram_read" in m and "dram_write" in m:
+        parts.append("%.2f MB read from DRAM and %.2f MB written for a minimum of %.2f MB"
+                     % (m["dram_read"] / 1e6, m["dram_write"] / 1e6, nbytes / 1e6))
+    for key, label in (("registers", "registers"), ("blocks_per_sm", "blocks per SM")):
+        if key in m:
+            parts.append("%d %s" % (m[key], label))
+    for key, label in (("achieved_occupancy", "achieved occupancy"),
+                       ("sm_throughput", "SM throughput")):
+        if key in m:
+            parts.append("%s %.0f%%" % (label, m[key]))
+    return ("ktc's best under the profiler (`ktc tune --profile`, one launch): "
+            + ", ".join(parts)) if parts else ""
 
 
 def pct(x):
@@ -534,9 +557,28 @@ def header(res, w):
     w.append("")
 
 
+def missed(res):
+    """sample-T<T> of each measured shape whose goal ktc missed (for the
+    profiler runs of bench/peers.sh)."""
+    k = load_json(os.path.join(res, "kernels.json")) or {}
+    bw, empty = k.get("copy_bw"), k.get("empty_us")
+    for r in k.get("rows", []):
+        im = r["impls"]
+        sgl, ktc = (im.get(n, {}).get("us") for n in ("sglang", "ktc"))
+        if not (isinstance(sgl, float) and isinstance(ktc, float) and bw):
+            continue
+        floor = max(empty or 0, r["bytes"] / bw * 1e6)
+        goal, why = goal_of(r["sample"], r["T"], sgl / ktc, sgl, floor, False, None)
+        if goal[1] is False:
+            print("%s-T%d" % (r["sample"], r["T"]))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--missed":
+        return missed(argv[2])
     if len(argv) != 3:
-        sys.stderr.write("usage: peers_report.py RESULTS REPORT\n")
+        sys.stderr.write("usage: peers_report.py RESULTS REPORT | --missed RESULTS\n")
         return 2
     res, report = argv[1], argv[2]
     w, goals, plots = [], [], []

@@ -37,5 +37,8 @@ expect '| per_token_group_quant_8bit (fp8): at least 1.4x at T >= 4096 | met at 
 expect 'Inside `tune_kernel` alone it took 85 s: 70.6 configurations a minute (the process started 5 s before the call).'
 expect '- fused_add_rmsnorm, T=1 (never slower): not tuned within the run'"'"'s time'
 expect '- merge_state_v2 (merge_attn_states), T=128 (at least 1.2x): not reached'
+expect 'ktc'"'"'s best under the profiler (`ktc tune --profile`, one launch): 2.20 MB read from DRAM and 1.00 MB written for a minimum of 3.19 MB, 32 registers, 8 blocks per SM, achieved occupancy 87%, SM throughput 6%'
+[ "$("$py" "$root/bench/peers_report.py" --missed "$tmp/res" | tr '\n' ' ')" = "silu_and_mul-T4096 merge_attn_states-T128 " ] ||
+	{ echo "FAIL: --missed"; fail=1; }
 [ $fail = 0 ] && echo "peers report: ok"
 exit $fail
