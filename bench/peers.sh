@@ -213,6 +213,7 @@ if [ -f "$work/sgl/libsgl.so" ]; then
 		--shapes "$shapes" --out "$res/kernels.json" 2>&1 | tee "$res/kernels.log"
 fi
 
+pack
 # The profiler on ktc's best where a goal was missed, while time is left:
 # the report's "why" quotes its counters.
 if [ -f "$res/kernels.json" ]; then
