@@ -12,6 +12,7 @@
 #include "ktc/model.h"
 #include "ktc/optimize.h"
 #include "ktc/plan.h"
+#include "ktc/tune.h"
 #include "util/arena.h"
 
 #include <stdbool.h>
@@ -70,6 +71,32 @@ bool kt_opt_creates(const kt_plan *p, const kt_plan_refactor *r);
  * its default stands there instead.
  */
 int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on);
+
+/* odd.c: the shapes around `at` (model order) that tuning does not
+ * visit: each integer problem variable at 1 and at (v / 2) | 1, the
+ * others as at `at`; at most max, written to out (max * nproblems). */
+size_t kt_opt_odd_shapes(const kt_model *m, const kt_value *at, kt_value *out,
+                         size_t max);
+
+typedef struct kt_opt_odd_ctx {
+	const kt_model *m;
+	const kt_value *at;  /* the tuned shape's problem values */
+	const kt_value *dev; /* the model's device values */
+	kt_backend *b;       /* the tuning's backend: its problem changes */
+	kt_arena *arena;
+} kt_opt_odd_ctx;
+
+/*
+ * The fastest of cands (correct at the tuned shape) that also gives the
+ * original's outputs at every odd shape where the original runs, trying
+ * at most 64; def (the default configuration, the original) when none
+ * does or it comes first. *set_aside counts those that did not hold, *why
+ * the first failure (arena text). Returns 0 or a backend's failure.
+ */
+int kt_opt_odd_best(const kt_tune_entry **best, const kt_opt_odd_ctx *c,
+                    const kt_tune_entry *const *cands, size_t ncands,
+                    const kt_tune_entry *def, size_t *set_aside,
+                    const char **why);
 
 /* A refactor proposed for a round: its index in the plan and why. */
 typedef struct kt_opt_proposal {

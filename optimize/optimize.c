@@ -265,13 +265,14 @@ static int probe_specials(run *R, kt_backend **b, const kt_model *m)
 	return 0;
 }
 
-/* The best correct entry that is not faster than the data allows. */
-static const kt_tune_entry *plausible_best(run *R, const kt_tune_report *tr,
-                                           size_t s, size_t *hacks)
+/* The correct entries that are not faster than the data allows (cands
+ * holds tr->nentries); their number. */
+static size_t plausible(run *R, const kt_tune_report *tr, size_t s,
+                        const kt_tune_entry **cands, size_t *hacks)
 {
 	const kt_optimize_report *r = R->rep;
 	double l2 = (double)kt_opt_device_value(&r->device, "DEVICE_L2_SIZE");
-	const kt_tune_entry *best = NULL;
+	size_t n = 0;
 	for (size_t i = 0; i < tr->nentries; i++) {
 		const kt_tune_entry *e = &tr->entries[i];
 		if (e->result.status != KT_STATUS_OK || e->result.time_ms <= 0)
@@ -281,10 +282,48 @@ static const kt_tune_entry *plausible_best(run *R, const kt_tune_report *tr,
 			(*hacks)++;
 			continue;
 		}
-		if (!best || e->result.time_ms < best->result.time_ms)
-			best = e;
+		cands[n++] = e;
 	}
-	return best;
+	return n;
+}
+
+/* The model's DEVICE_* values from the device the round ran on. */
+static void device_values(const run *R, const kt_model *m, kt_value *dev)
+{
+	for (size_t i = 0; i < m->ndevices; i++)
+		dev[i] = kt_int(
+		    kt_opt_device_value(&R->rep->device, m->devices[i].name));
+}
+
+/* The best of tr at shape s that also holds at the shapes around s. */
+static int best_of(run *R, kt_optimize_round *rd, const kt_model *m,
+                   kt_backend *b, const kt_tune_report *tr, size_t s,
+                   const kt_tune_entry **best, size_t *hacks)
+{
+	const kt_tune_entry **cands =
+	    kt_arena_alloc(R->a, (tr->nentries + 1) * sizeof(*cands));
+	kt_value prob[MAX_PROBLEMS],
+	    *dev = kt_arena_alloc(R->a, (m->ndevices + 1) * sizeof(*dev));
+	if (!cands || !dev)
+		return kt_error(KT_ENOMEM, "out of memory");
+	size_t n = plausible(R, tr, s, cands, hacks);
+	const kt_tune_entry *def = &tr->entries[0];
+	*best = NULL;
+	if (!n)
+		return 0;
+	kt_opt_problem(prob, m, &R->in, s);
+	device_values(R, m, dev);
+	kt_opt_odd_ctx c = {m, prob, dev, b, R->a};
+	size_t before = rd->odd_set_aside;
+	int rc = kt_opt_odd_best(best, &c, cands, n, def, &rd->odd_set_aside,
+	                         &rd->odd_note);
+	if (!rc && rd->odd_set_aside > before)
+		progress(R, rd->index, "verify", rd->refactor, s,
+		         "%s: %zu configuration(s) set aside, wrong around the "
+		         "shape: %s",
+		         R->rep->shapes[s], rd->odd_set_aside - before,
+		         rd->odd_note);
+	return rc;
 }
 
 /* Tunes model m at shape s; the round's numbers for s. */
@@ -314,9 +353,11 @@ static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
 	int rc = kt_tune_run(&tr, m, b, &to);
 	if (!rc && tr->stop == KT_TUNE_INTERRUPTED)
 		rc = kt_error(KT_EINTERRUPTED, "interrupted");
+	size_t hacks = 0;
+	const kt_tune_entry *best = NULL;
+	if (!rc)
+		rc = best_of(R, rd, m, b, tr, s, &best, &hacks);
 	if (!rc) {
-		size_t hacks = 0;
-		const kt_tune_entry *best = plausible_best(R, tr, s, &hacks);
 		const kt_tune_entry *def = &tr->entries[0];
 		rd->default_ms[s] = def->result.status == KT_STATUS_OK
 		                        ? def->result.time_ms

@@ -35,6 +35,10 @@ static cJSON *round_json(const kt_optimize_round *rd, size_t nshapes)
 	cJSON_AddBoolToObject(o, "tuned", rd->tuned);
 	cJSON_AddBoolToObject(o, "kept", rd->kept);
 	add_str(o, "verdict", rd->verdict);
+	cJSON_AddNumberToObject(o, "set_aside_around_shapes",
+	                        (double)rd->odd_set_aside);
+	if (rd->odd_note)
+		add_str(o, "set_aside_why", rd->odd_note);
 	if (rd->tuned) {
 		cJSON_AddNumberToObject(o, "geomean_ms", rd->score);
 		cJSON_AddItemToObject(o, "best_ms",

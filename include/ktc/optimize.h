@@ -96,6 +96,10 @@ typedef struct kt_optimize_round {
 	double *default_ms; /* per shape: the default configuration */
 	size_t *evaluated;  /* per shape: configurations visited */
 	double score;       /* geometric mean of best_ms over the shapes */
+	/* configurations faster at a shape but wrong around it (one token,
+	 * an odd length), and the first one's failure */
+	size_t odd_set_aside;
+	const char *odd_note;
 	const char *template_path;
 } kt_optimize_round;
 
