@@ -130,8 +130,8 @@ int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
                       const kt_cu_cfg *c, kt_cu_compiler *cc)
 {
 	const kt_model *m = b->base.model;
-	kt_cu_source src = {m->source, m->file,    c->name_expr,
-	                    b->arch,   c->defines, c->ndefines};
+	kt_cu_source src = {m->source,  m->file,     c->name_expr, b->arch,
+	                    c->defines, c->ndefines, NULL};
 	if (cc) {
 		int rc = kt_cu_compiler_run(cc, bin, &src, b->cache_dir);
 		if (rc >= 0)

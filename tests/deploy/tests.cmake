@@ -12,3 +12,13 @@ if(KTC_HAVE_OPENCL)
       LABELS "deploy;opencl" SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()
+
+# The runtime library: selection, the compile cache, refusals (NVRTC, no
+# GPU); the launch itself on a GPU (label gpu, 77 without one).
+if(TARGET ktcrt_core)
+  ktc_unit_test(test_rt ${CMAKE_CURRENT_LIST_DIR}/test_rt.c
+                $<TARGET_OBJECTS:ktcrt_core>)
+  target_compile_definitions(test_rt PRIVATE
+    KTC_DEPLOY_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
+  set_tests_properties(test_rt PROPERTIES LABELS "unit;deploy" TIMEOUT 300)
+endif()
