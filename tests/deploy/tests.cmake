@@ -22,3 +22,15 @@ if(TARGET ktcrt_core)
     KTC_DEPLOY_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
   set_tests_properties(test_rt PROPERTIES LABELS "unit;deploy" TIMEOUT 300)
 endif()
+
+# `ktc export`: the C it writes compiles and dispatches (needs nvcc: 77
+# without), and its refusals.
+if(KTC_HAVE_CUDA)
+  foreach(case compiles refusals)
+    add_test(NAME deploy_export_${case}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export_cli.sh ${case}
+                     $<TARGET_FILE:ktc>)
+    set_tests_properties(deploy_export_${case} PROPERTIES
+      LABELS "deploy;cuda" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
+endif()
