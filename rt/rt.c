@@ -53,6 +53,7 @@ typedef struct shape {
 	CUkernel fn;
 	uint32_t grid[3], block[3], smem;
 	uint64_t *scalars; /* per argument, the template's values */
+	uint64_t *counts;  /* per argument, elements of a buffer */
 	char *key;
 	kt_wisdom_match match;
 } shape;
@@ -194,6 +195,7 @@ static void kernel_free(kt_rt *rt, kt_rt_kernel *k)
 			rt->d.cuLibraryUnload(k->shapes[i].lib);
 		kt_free(k->shapes[i].problem);
 		kt_free(k->shapes[i].scalars);
+		kt_free(k->shapes[i].counts);
 		kt_free(k->shapes[i].key);
 	}
 	kt_free(k->shapes);
@@ -508,9 +510,10 @@ static int build_shape(kt_rt_kernel *k, const int64_t *problem, shape *s)
 	uint32_t *idx = kt_calloc(m->nparams + 1, sizeof(uint32_t));
 	s->problem = kt_calloc(m->nproblems + 1, sizeof(int64_t));
 	s->scalars = kt_calloc(m->nargs + 1, sizeof(uint64_t));
+	s->counts = kt_calloc(m->nargs + 1, sizeof(uint64_t));
 	kt_cu_cfg cfg = {0};
 	kt_cu_binary bin = {0};
-	int rc = vals && idx && s->problem && s->scalars
+	int rc = vals && idx && s->problem && s->scalars && s->counts
 	             ? 0
 	             : kt_error(KT_ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < m->nproblems; i++) {
@@ -530,6 +533,7 @@ static int build_shape(kt_rt_kernel *k, const int64_t *problem, shape *s)
 		memcpy(s->block, cfg.block, sizeof(s->block));
 		s->smem = cfg.smem;
 		memcpy(s->scalars, cfg.scalars, m->nargs * sizeof(uint64_t));
+		memcpy(s->counts, cfg.counts, m->nargs * sizeof(uint64_t));
 	}
 	kt_cu_binary_release(&bin);
 	kt_cu_cfg_release(&cfg);
@@ -562,6 +566,7 @@ static int resolve(kt_rt_kernel *k, const int64_t *problem, shape *out)
 				k->rt->d.cuLibraryUnload(s->lib);
 			kt_free(s->problem);
 			kt_free(s->scalars);
+			kt_free(s->counts);
 			kt_free(s->key);
 		} else {
 			at = (ptrdiff_t)k->n++;
@@ -602,6 +607,21 @@ int kt_rt_choice(kt_rt_kernel *k, const int64_t *problem, char *key, size_t cap,
 	if (match)
 		*match = kt_wisdom_match_name(s.match);
 	return 0;
+}
+
+int kt_rt_arg_count(kt_rt_kernel *k, const int64_t *problem, size_t i,
+                    uint64_t *count)
+{
+	shape s;
+	*count = 0;
+	if (i >= k->m->nargs)
+		return kt_error(KT_EINVALID,
+		                "kernel '%s' has %zu arguments, not %zu",
+		                k->m->kernel, k->m->nargs, i + 1);
+	int rc = lookup(k, problem, &s);
+	if (!rc)
+		*count = s.counts[i];
+	return rc;
 }
 
 int kt_rt_launch(kt_rt_kernel *k, const int64_t *problem, void *const *args,

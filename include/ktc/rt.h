@@ -89,6 +89,14 @@ KT_RT_API const char *kt_rt_arg_type(const kt_rt_kernel *k, size_t i);
 KT_RT_API int kt_rt_arg_is_buffer(const kt_rt_kernel *k, size_t i);
 
 /*
+ * The number of elements buffer argument i needs at the shape problem
+ * (its `arg NAME TYPE[COUNT]` count there), for callers that check their
+ * buffers; 0 for a scalar. Prepares the shape first (kt_rt_prepare).
+ */
+KT_RT_API int kt_rt_arg_count(kt_rt_kernel *k, const int64_t *problem, size_t i,
+                              uint64_t *count);
+
+/*
  * Launches k at the shape problem (kt_rt_nproblems values) on stream (a
  * CUstream; NULL: the default stream). args holds one pointer per kernel
  * argument, as cuLaunchKernel's kernelParams: for a buffer, a pointer to

@@ -102,6 +102,13 @@ static void rt_picks_exact_nearest_and_default(void)
 		CHECK_EQ_INT(kt_rt_arg_is_buffer(k, 1), 1);
 		CHECK_EQ_INT(kt_rt_arg_is_buffer(k, 3), 0);
 		choice(k, 1024, "BLOCK=64,ITEMS=1", "exact");
+		uint64_t count = 0;
+		int64_t n = 4000;
+		CHECK_EQ_INT(kt_rt_arg_count(k, &n, 1, &count), 0);
+		CHECK_EQ_INT(count, 4000);
+		CHECK_EQ_INT(kt_rt_arg_count(k, &n, 3, &count), 0);
+		CHECK_EQ_INT(count, 0);
+		CHECK_EQ_INT(kt_rt_arg_count(k, &n, 4, &count), KT_EINVALID);
 		choice(k, 65536, "BLOCK=256,ITEMS=4", "exact");
 		choice(k, 2048, "BLOCK=64,ITEMS=1", "nearest");
 		choice(k, 40000, "BLOCK=256,ITEMS=4", "nearest");
