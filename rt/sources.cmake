@@ -40,3 +40,8 @@ install(TARGETS ktcrt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 configure_file(${KTC_RT_DIR}/ktcrt.pc.in ktcrt.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/ktcrt.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# The Python package over the runtime (python/ktc): PREFIX/share/ktc/python
+# on PYTHONPATH; it finds PREFIX/lib/libktcrt.so.0 from there.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/ktc
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ktc/python
+        PATTERN __pycache__ EXCLUDE)

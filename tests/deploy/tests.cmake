@@ -34,3 +34,15 @@ if(KTC_HAVE_CUDA)
       LABELS "deploy;cuda" SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()
+
+# The Python package over the runtime (python/ktc): offline without torch;
+# its tensor and GPU tests skip themselves where torch or a GPU is missing.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(TARGET ktcrt AND Python3_Interpreter_FOUND)
+  add_test(NAME deploy_python
+           COMMAND ${Python3_EXECUTABLE} -m unittest -v test_python
+           WORKING_DIRECTORY ${CMAKE_CURRENT_LIST_DIR})
+  set_tests_properties(deploy_python PROPERTIES LABELS "deploy;python"
+    TIMEOUT 300
+    ENVIRONMENT "KTC_RT_LIB=$<TARGET_FILE:ktcrt>;PYTHONPATH=${CMAKE_SOURCE_DIR}/python")
+endif()

@@ -5,7 +5,7 @@
 # links no libclang. Then tests/install/rt_offline.c is built against it
 # twice, by a separate CMake project (find_package(ktc), ktc::rt) and with
 # pkg-config, and each compiles a shape of tests/deploy/inputs/scale.kt.cu
-# with NVRTC (no GPU needed).
+# with NVRTC (no GPU needed); so does the installed Python package.
 set -u
 src=$1 build=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-rt-install-XXXXXX")
@@ -45,4 +45,14 @@ for prog in "$tmp/cmake/rt_offline" "$tmp/rt_pc"; do
 		fail "unexpected output of $prog"
 done
 ls "$tmp/cache"/*.cubin >/dev/null 2>&1 || fail "no cubin in the cache"
+# the Python package finds the installed library by itself
+if command -v python3 >/dev/null; then
+	out=$(env -u KTC_RT_LIB PYTHONPATH="$p/share/ktc/python" python3 -c '
+import ktc, sys
+rt = ktc.Runtime(cache_dir=sys.argv[2], offline=("GPU", "sm_90a", 1))
+print(ktc.Kernel(sys.argv[1], runtime=rt).choice(N=1024))' "$tpl" "$tmp/cache") ||
+		fail "the installed Python package: $out"
+	[ "$out" = "('BLOCK=128,ITEMS=1', 'default')" ] ||
+		fail "the installed Python package printed '$out'"
+fi
 echo "rt_check: installed runtime builds, links and compiles"
