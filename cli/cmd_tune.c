@@ -42,7 +42,7 @@ enum {
 
 typedef struct options {
 	const char *kernel, *backend, *from, *strategy, *cache, *out, *device;
-	const char *devices, *job, *wisdom;
+	const char *devices, *job, *wisdom, *objective;
 	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
 	int nproblem, nsettings;
 	long budget, seed, batch, runs, space_limit, workers, warm;
@@ -90,9 +90,14 @@ static const char *pick_backend(const options *o, const char *path)
  * gets its own file instead of a refused one.
  */
 static char *default_cache(const char *file, const kt_model *m,
-                           const kt_value *problem, const kt_device_info *dev)
+                           const kt_value *problem, const kt_device_info *dev,
+                           const char *objective)
 {
 	uint64_t h = kt_hash(KT_HASH_INIT, dev->name, strlen(dev->name));
+	/* the graph objective's times are another file's; the cold one's
+	 * paths stay what they were before objectives existed */
+	if (objective && strcmp(objective, "cold"))
+		h = kt_hash(h, objective, strlen(objective));
 	for (size_t i = 0; i < m->nproblems; i++) {
 		double d = kt_value_as_double(problem[i]);
 		h = kt_hash(h, m->problems[i].name,
@@ -326,6 +331,14 @@ static int open_backend(session *s, const options *o)
 		        kt_backend_names());
 		return 1;
 	}
+	if (o->objective && !strcmp(o->objective, "graph") &&
+	    strcmp(name, "cuda") && strcmp(name, "sim")) {
+		fprintf(stderr,
+		        "ktc tune: --objective graph needs the cuda backend "
+		        "(or sim, replaying results measured so), not '%s'\n",
+		        name);
+		return 2;
+	}
 	kt_backend_options bo = {
 	    .from = o->from,
 	    .device = o->device,
@@ -336,6 +349,7 @@ static int open_backend(session *s, const options *o)
 	    .seed = (uint64_t)o->seed,
 	    .sim_delay_ms = o->sim_delay,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
+	    .objective = o->objective,
 	};
 	kt_pool_options po = {
 	    .backend = name,
@@ -369,7 +383,8 @@ static int choose_cache(session *s, const options *o)
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
 	}
-	s->cache = default_cache(s->m->file, s->m, s->problem, &dev);
+	s->cache =
+	    default_cache(s->m->file, s->m, s->problem, &dev, o->objective);
 	if (!s->cache) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
@@ -410,6 +425,7 @@ static int tune(session *s, const options *o, const kt_value *warm,
 	    .stop = &stop_requested,
 	    .warm = warm,
 	    .nwarm = nwarm,
+	    .objective = o->objective,
 	};
 	cli_catch_signals(on_signal);
 	int rc = kt_tune_run(&s->report, s->m, s->b, &to);
@@ -460,8 +476,11 @@ static int check_options(const options *o)
 	    : !(o->rank_timeout >= 0 && o->rank_timeout <= MAX_SECONDS)
 	        ? "--rank-timeout must be from 0 to 1000000 seconds"
 	    : o->warm < 0 || o->warm > 64 ? "--warm must be from 0 to 64"
-	    : o->no_cache && o->cache     ? "--cache and --no-cache conflict"
-	                                  : NULL;
+	    : o->objective && strcmp(o->objective, "cold") &&
+	            strcmp(o->objective, "graph")
+	        ? "--objective must be cold or graph"
+	    : o->no_cache && o->cache ? "--cache and --no-cache conflict"
+	                              : NULL;
 	if (bad)
 		fprintf(stderr, "ktc tune: %s\n", bad);
 	return bad ? 2 : 0;
@@ -579,6 +598,11 @@ static int warm_start(kt_value **out, size_t *n, const session *s, size_t at,
 	return 0;
 }
 
+static const char *objective(const options *o)
+{
+	return o->objective ? o->objective : "cold";
+}
+
 /* "sm_90a" -> "9.0", "sm_100" -> "10.0"; "" when arch says nothing. */
 static void compute_capability(char *buf, size_t cap, const char *arch)
 {
@@ -619,7 +643,7 @@ static int open_wisdom(session *s, const options *o)
 		return 0;
 	}
 	kt_wisdom_free(old);
-	if (kt_wisdom_new(&s->wisdom, s->m, s->t->path, hash, "cold")) {
+	if (kt_wisdom_new(&s->wisdom, s->m, s->t->path, hash, objective(o))) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
 	}
@@ -717,6 +741,8 @@ static int run_shape(session *s, const options *o, const char *path, size_t i)
 		status = tune(s, o, warm, nwarm);
 	kt_free(warm);
 	kt_diags_print(&s->diags, stderr, isatty(2));
+	kt_diags_release(&s->diags);
+	kt_diags_init(&s->diags);
 	print_shape(s, o, status);
 	status |= record_wisdom(s, o);
 	s->done[i] = s->report;
@@ -740,6 +766,7 @@ static int run(const options *o, const char *path)
 	int failed = status;
 	for (size_t i = 0; !status && i < s.nshapes && !stop_requested; i++)
 		failed |= run_shape(&s, o, path, i);
+	kt_diags_print(&s.diags, stderr, isatty(2)); /* of opening, if any */
 	if (s.json) {
 		print_json(s.json);
 		cJSON_Delete(s.json);
@@ -812,6 +839,10 @@ static int parse(options *o, int argc, char **argv, int *npos)
 	    KT_OPT_STRING_(0, "wisdom", &o->wisdom, "FILE",
 	                   "write each shape's best configuration and time "
 	                   "to FILE (JSON, docs/deploy.md)"),
+	    KT_OPT_STRING_(0, "objective", &o->objective, "cold|graph",
+	                   "what a time measures: one launch on a cold L2 "
+	                   "(default), or graph: the steady state of "
+	                   "back-to-back launches in a CUDA graph (cuda)"),
 	    KT_OPT_INT_(0, "warm", &o->warm, "N",
 	                "a grid: start each shape with the N best "
 	                "configurations of the nearest shape done (default "

@@ -169,6 +169,9 @@ static int set_up(run *r)
 	if ((rc = kt_results_info_from_model(&r->info, m, r->problem,
 	                                     &r->rep->device)))
 		return rc;
+	if (r->opt->objective && strcmp(r->opt->objective, "cold") &&
+	    !(r->info.objective = kt_strdup(r->opt->objective)))
+		return kt_error(KT_ENOMEM, "out of memory");
 	if (r->opt->cache_path &&
 	    (rc = kt_cache_open(&r->cache, r->opt->cache_path, &r->info,
 	                        r->opt->force_new)))

@@ -101,6 +101,10 @@ typedef struct kt_tune_options {
 	 */
 	const kt_value *warm;
 	size_t nwarm;
+	/* what the backend's times measure ("cold", NULL: the same, or
+	 * "graph"; kt_backend_options.objective): recorded in the cache's
+	 * header and the T4 file, so results of one never answer the other */
+	const char *objective;
 } kt_tune_options;
 
 /* The outcome of a run. */

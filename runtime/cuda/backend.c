@@ -332,6 +332,14 @@ static int copy_options(kt_cu_backend *b, const kt_backend_options *opt)
 	b->warmup_runs =
 	    opt->warmup_runs > 0 ? opt->warmup_runs : KT_CU_WARMUP_RUNS;
 	b->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : KT_CU_TIMEOUT_S;
+	if (opt->objective && strcmp(opt->objective, "cold") &&
+	    strcmp(opt->objective, "graph"))
+		return kt_error(KT_EINVALID,
+		                "unknown objective '%s' (cold or graph)",
+		                opt->objective);
+	b->graph = opt->objective && !strcmp(opt->objective, "graph");
+	b->opt.objective =
+	    NULL; /* b->graph says it; the text is the caller's */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	b->threads = opt->compile_threads > 0 ? opt->compile_threads
 	             : cores > 0              ? (int)cores

@@ -46,3 +46,13 @@ if(TARGET ktcrt AND Python3_Interpreter_FOUND)
     TIMEOUT 300
     ENVIRONMENT "KTC_RT_LIB=$<TARGET_FILE:ktcrt>;PYTHONPATH=${CMAKE_SOURCE_DIR}/python")
 endif()
+
+# `ktc tune --objective graph|cold`: separate caches, refusals (sim, no GPU).
+foreach(case separate_caches refusals)
+  add_test(NAME deploy_objective_${case}
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/objective_cli.sh ${case}
+                   $<TARGET_FILE:ktc>
+                   ${CMAKE_SOURCE_DIR}/tests/tune/inputs/scale.kt.cu)
+  set_tests_properties(deploy_objective_${case} PROPERTIES
+    LABELS deploy TIMEOUT 120)
+endforeach()
