@@ -369,6 +369,18 @@ int kt_rt_arg_is_buffer(const kt_rt_kernel *k, size_t i)
 	return i < k->m->nargs && k->m->args[i].count != NULL;
 }
 
+int kt_rt_arg_dir(const kt_rt_kernel *k, size_t i)
+{
+	if (!kt_rt_arg_is_buffer(k, i))
+		return -1;
+	switch (k->m->args[i].dir) {
+	case KT_ARG_IN: return 0;
+	case KT_ARG_OUT: return 1;
+	case KT_ARG_INOUT: return 2;
+	}
+	return -1;
+}
+
 /* ---- resolving a shape ----------------------------------------------- */
 
 /* The index in k->shapes of problem, or -1; the caller holds the lock. */

@@ -87,6 +87,9 @@ KT_RT_API size_t kt_rt_nargs(const kt_rt_kernel *k);
 KT_RT_API const char *kt_rt_arg_name(const kt_rt_kernel *k, size_t i);
 KT_RT_API const char *kt_rt_arg_type(const kt_rt_kernel *k, size_t i);
 KT_RT_API int kt_rt_arg_is_buffer(const kt_rt_kernel *k, size_t i);
+/* A buffer's direction as the template declares it: 0 in, 1 out, 2 inout
+ * (-1 for a scalar). */
+KT_RT_API int kt_rt_arg_dir(const kt_rt_kernel *k, size_t i);
 
 /*
  * The number of elements buffer argument i needs at the shape problem

@@ -101,6 +101,9 @@ static void rt_picks_exact_nearest_and_default(void)
 		CHECK_EQ_STR(kt_rt_arg_type(k, 0), "f32");
 		CHECK_EQ_INT(kt_rt_arg_is_buffer(k, 1), 1);
 		CHECK_EQ_INT(kt_rt_arg_is_buffer(k, 3), 0);
+		CHECK_EQ_INT(kt_rt_arg_dir(k, 0), 1);
+		CHECK_EQ_INT(kt_rt_arg_dir(k, 1), 0);
+		CHECK_EQ_INT(kt_rt_arg_dir(k, 2), -1);
 		choice(k, 1024, "BLOCK=64,ITEMS=1", "exact");
 		uint64_t count = 0;
 		int64_t n = 4000;
