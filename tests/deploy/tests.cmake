@@ -56,3 +56,17 @@ foreach(case separate_caches refusals)
   set_tests_properties(deploy_objective_${case} PROPERTIES
     LABELS deploy TIMEOUT 120)
 endforeach()
+
+# The deploy benchmark's programs (bench/deploy.sh runs them on a GPU; not
+# tests): they link the runtime library and libcuda (the toolkit's stub
+# here, the driver's on the GPU machine).
+if(TARGET ktcrt)
+  foreach(prog deploy_bench rt_overhead)
+    string(REPLACE "_" "-" exe "ktc-${prog}")
+    add_executable(${exe} ${CMAKE_SOURCE_DIR}/bench/${prog}.c)
+    target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/include
+                               ${CUDA_INCLUDE_DIR})
+    target_link_libraries(${exe} PRIVATE ktcrt ${CUDA_DRIVER_LIBRARY}
+                          ${NVRTC_LIBRARY} m)
+  endforeach()
+endif()
