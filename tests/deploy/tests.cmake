@@ -21,6 +21,11 @@ if(TARGET ktcrt_core)
   target_compile_definitions(test_rt PRIVATE
     KTC_DEPLOY_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
   set_tests_properties(test_rt PROPERTIES LABELS "unit;deploy" TIMEOUT 300)
+  ktc_unit_test(test_rt_gpu ${CMAKE_CURRENT_LIST_DIR}/test_rt_gpu.c
+                $<TARGET_OBJECTS:ktcrt_core>)
+  target_compile_definitions(test_rt_gpu PRIVATE
+    KTC_DEPLOY_INPUTS="${CMAKE_CURRENT_LIST_DIR}/inputs")
+  set_tests_properties(test_rt_gpu PROPERTIES LABELS "gpu;deploy" TIMEOUT 300)
 endif()
 
 # `ktc export`: the C it writes compiles and dispatches (needs nvcc: 77

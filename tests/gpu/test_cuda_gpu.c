@@ -11,7 +11,9 @@
  *   types.kt.cu   every argument type: each input left out is caught, the
  *                 scalars arrive as declared
  *   cheat_graph.kt.cu  a kernel timed as a CUDA graph that skips every
- *                 PERIOD-th run: caught whichever run is last
+ *                 PERIOD-th run: caught whichever run is last, with the
+ *                 cold objective and with the graph objective (--objective
+ *                 graph, back-to-back launches)
  * Exits 77 without a CUDA device.
  *
  * The program is its own CUDA worker: the backend starts
@@ -81,6 +83,17 @@ static const expect types[] = {
 
 /* RUNS timed runs as one graph (the kernel takes microseconds): each run's
  * outputs are checked, not only the last's */
+/* The graph objective: back-to-back launches timed, then as many checked
+ * from poisoned outputs, so a kernel that skips every PERIOD-th launch
+ * (which would leave the last launch's answer in place) is caught */
+static const expect steady_cheats[] = {
+    {{0, 1}, KT_STATUS_OK, NULL, "graph_steady", 20},
+    {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 1}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 2}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{0, 0}, KT_STATUS_OK, NULL, "graph_runs_checked", RUNS},
+};
+
 static const expect graph_cheats[] = {
     {{0, 1}, KT_STATUS_OK, NULL, "graph_runs_checked", RUNS},
     {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
@@ -124,8 +137,9 @@ static void check_measured(const kt_result *r)
 }
 
 /* Evaluates the cases of one template in one batch; *skip: no device. */
-static void run_template(const char *name, const expect *cases, size_t n,
-                         bool *skip)
+/* cases of template name, timed for objective (NULL: cold) */
+static void run_objective(const char *name, const char *objective,
+                          const expect *cases, size_t n, bool *skip)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -143,7 +157,8 @@ static void run_template(const char *name, const expect *cases, size_t n,
 	kt_backend_options opt = {.worker_exe = "/proc/self/exe",
 	                          .timeout_s = 4,
 	                          .timed_runs = RUNS,
-	                          .seed = 7};
+	                          .seed = 7,
+	                          .objective = objective};
 	int rc = kt_backend_open(&b, "cuda", m, &opt);
 	if (rc) {
 		*skip = rc == KT_EUNSUPPORTED ||
@@ -192,6 +207,12 @@ done:
 	kt_diags_release(&d);
 }
 
+static void run_template(const char *name, const expect *cases, size_t n,
+                         bool *skip)
+{
+	run_objective(name, NULL, cases, n, skip);
+}
+
 static bool skip;
 
 static void every_fault_costs_one_configuration(void)
@@ -224,6 +245,12 @@ static void every_stream_run_is_checked_on_the_gpu(void)
 	             sizeof(stream_cheats) / sizeof(stream_cheats[0]), &skip);
 }
 
+static void graph_objective_checks_every_launch(void)
+{
+	run_objective("cheat_graph.kt.cu", "graph", steady_cheats,
+	              sizeof(steady_cheats) / sizeof(steady_cheats[0]), &skip);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -236,5 +263,6 @@ int main(int argc, char **argv)
 	RUN(every_argument_type_arrives);
 	RUN(every_graph_run_is_checked);
 	RUN(every_stream_run_is_checked_on_the_gpu);
+	RUN(graph_objective_checks_every_launch);
 	return check_summary();
 }
