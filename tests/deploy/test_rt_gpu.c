@@ -4,6 +4,8 @@
  * shapes compute what they should with the configuration the wisdom
  * gives; launches captured in a CUDA graph replay; four threads launching
  * at once at different shapes all compute right. Exits 77 without a GPU.
+ *
+ *   test_rt_gpu [SCALE.kt.cu]   (default: the source tree's)
  */
 #include "check.h"
 
@@ -145,7 +147,7 @@ static void threads_launch_at_once(void)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	kt_rt_options o = {0};
 	if (!mkdtemp(dir))
@@ -159,7 +161,7 @@ int main(void)
 		       kt_rt_error()[0] ? kt_rt_error() : kt_error_last());
 		return 77;
 	}
-	const char *tpl = KTC_DEPLOY_INPUTS "/scale.kt.cu";
+	const char *tpl = argc > 1 ? argv[1] : KTC_DEPLOY_INPUTS "/scale.kt.cu";
 	write_wisdom(tpl, wis, kt_rt_device_name(rt));
 	if (kt_rt_load(&k, rt, tpl, NULL, wis)) {
 		fprintf(stderr, "kt_rt_load: %s\n", kt_rt_error());
