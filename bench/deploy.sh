@@ -15,12 +15,13 @@
 #             graph, from four threads) and test_cuda_gpu (the backend's
 #             faults and cheats, the graph objective's among them)
 #   tune      for silu_and_mul, fused_add_rmsnorm, per_token_group_quant_fp8
-#             (samples/cuda/): `ktc tune` over T = 1..16384 (12 shapes,
-#             the cold objective) and over T = 1..1024 (8 shapes, the graph
+#             (samples/cuda/): `ktc tune` over T = 1..16384 (8 shapes, the
+#             cold objective) and over T = 1..1024 (8 shapes, the graph
 #             objective), each warm-started from its neighbours, writing a
 #             wisdom file per sample and objective (OUT/wisdom/)
-#   measure   ktc-deploy-bench per sample at the 12 shapes and 3 untuned
-#             ones, cold and graph: the original (the template's defaults,
+#   measure   ktc-deploy-bench per sample at 15 shapes T = 1..16384 (some
+#             tuned for neither objective), cold and graph: the original
+#             (the template's defaults,
 #             which compile to the original kernel), the single best
 #             configuration (the one tuned at T=4096, used at every shape),
 #             per-shape dispatch (the wisdom; graph mode uses the graph
@@ -32,10 +33,12 @@
 #             and the measured section of docs/deploy.md (DOCS=0: not)
 #
 # Environment: BUDGET configurations per shape, default included (12);
-# BATCH (6); STRATEGY (bayes); TIME_LIMIT seconds per shape (4); STEPS
+# BATCH (6); STRATEGY (bayes); TIME_LIMIT seconds per shape (3); STEPS
 # (default: check tune measure overhead report); ONLY a regular expression
-# on sample names. The defaults keep the whole run under about 8 minutes
-# on one H100 or H200. Clocks and power settings are read, never changed.
+# on sample names; COLD_SHAPES, GRAPH_SHAPES the tuning grids' T. The
+# defaults are meant to keep the run under 8 minutes on one H100 or H200
+# (an estimate: not yet run on one); OUT/steps.txt times every step.
+# Clocks and power settings are read, never changed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:?usage: bench/deploy.sh BIN [OUT]}
@@ -44,7 +47,7 @@ out=${2:-$root/deploy-results}
 budget=${BUDGET:-12}
 batch=${BATCH:-6}
 strategy=${STRATEGY:-bayes}
-time_limit=${TIME_LIMIT:-4}
+time_limit=${TIME_LIMIT:-3}
 steps=${STEPS:-check tune measure overhead report}
 only=${ONLY:-.}
 mkdir -p "$out/wisdom" "$out/work"
@@ -52,8 +55,8 @@ out=$(cd "$out" && pwd)
 export LD_LIBRARY_PATH=$bin:${LD_LIBRARY_PATH:-}
 ktc=$bin/ktc
 
-cold_shapes=1,4,16,64,128,256,512,1024,2048,4096,8192,16384
-graph_shapes=1,4,16,64,128,256,512,1024
+cold_shapes=${COLD_SHAPES:-1,4,16,64,256,1024,4096,16384}
+graph_shapes=${GRAPH_SHAPES:-1,4,16,64,128,256,512,1024}
 measured=1,3,4,16,64,100,128,256,512,1024,2048,3000,4096,8192,16384
 # sample kernel fixed-problem
 samples='
