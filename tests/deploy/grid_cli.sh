@@ -7,6 +7,9 @@
 #                and writes the same wisdom
 #   warm_start   a shape's first configuration after the default is one of
 #                the best of the nearest shape tuned before it
+#   killed       a grid run killed with SIGKILL in its second shape and
+#                started again answers the first shape from its cache and
+#                ends with every shape in the wisdom
 #   refusals     -o and --cache with a grid, a malformed list: exit 2
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
 set -eu
@@ -77,6 +80,37 @@ for n, prev in ((4096, 1000), (100000, 4096)):
     default = caches[n][0]["key"]
     want = [k for _, k in done if k != default][:2]
     assert caches[n][1]["key"] in want, (n, caches[n][1]["key"], want)
+'
+	;;
+killed)
+	"$ktc" tune twice.cl --backend opencl --problem N=1000,4096,100000 \
+		-n 5 --batch 1 --seed 3 -q --wisdom w.json > out.txt 2> err.txt &
+	pid=$!
+	# wait for the second shape's cache to hold a result, then kill
+	for _ in $(seq 600); do
+		n=$(cat .ktc/cache/*.jsonl 2>/dev/null | wc -l)
+		[ "$n" -ge 8 ] && break
+		sleep 0.05
+	done
+	if ! kill -9 $pid 2>/dev/null; then
+		grep -q "no OpenCL platform" err.txt &&
+			{ echo "no OpenCL platform: skipped"; exit 77; }
+		fail "the run ended before it was killed"
+	fi
+	wait $pid 2>/dev/null || :
+	py '
+import json
+w = json.load(open("w.json"))
+assert [s["problem"]["N"] for s in w["shapes"]] == [1000], w
+'
+	grid --wisdom w.json --json
+	py '
+import json
+runs = json.load(open("out.txt"))
+assert runs[0]["evaluated"] == 0 and runs[0]["from_cache"] == 5, runs[0]
+assert runs[1]["from_cache"] >= 1, runs[1]
+w = json.load(open("w.json"))
+assert [s["problem"]["N"] for s in w["shapes"]] == [1000, 4096, 100000], w
 '
 	;;
 refusals)
