@@ -205,6 +205,10 @@ static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
 {
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
 	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
+	if (o->objective && !strcmp(o->objective, "graph"))
+		fprintf(out,
+		        "objective  graph: the steady state of back-to-back "
+		        "launches in a CUDA graph\n");
 	fprintf(out, "strategy   %s, seed %ld (stopped: %s)\n",
 	        r->strategy ? r->strategy : "?", o->seed,
 	        kt_tune_stop_name(r->stop));
@@ -245,6 +249,8 @@ static cJSON *summary_json(const kt_tune_report *r, const kt_model *m,
 	cJSON_AddStringToObject(j, "device", r->device.name);
 	cJSON_AddStringToObject(j, "backend", r->device.backend);
 	cJSON_AddStringToObject(j, "strategy", r->strategy ? r->strategy : "");
+	cJSON_AddStringToObject(j, "objective",
+	                        o->objective ? o->objective : "cold");
 	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
 	cJSON_AddStringToObject(j, "stop", kt_tune_stop_name(r->stop));
 	cJSON_AddBoolToObject(j, "ok", status == 0);

@@ -29,6 +29,8 @@ separate_caches)
 	graph=$(sed -n 's/^cache *//p' graph.txt)
 	[ -n "$cold" ] && [ -n "$graph" ] || fail "no cache lines"
 	[ "$cold" != "$graph" ] || fail "one cache for both objectives: $cold"
+	grep -q '^objective  graph: ' graph.txt || fail "no objective line"
+	! grep -q '^objective' cold.txt || fail "an objective line for cold"
 	# the cold path is the one from before objectives (a hash of the
 	# device and the problem alone): golden tune_golden_default_cache
 	head -1 "$graph" | grep -q '"objective":"graph"' ||
