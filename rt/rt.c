@@ -5,11 +5,12 @@
  * The design choice a reader needs: a launch looks its shape up in a
  * small table of shapes already resolved (problem values -> loaded
  * kernel, launch geometry, scalar arguments) under a read lock, and
- * allocates nothing; only the first launch at a shape takes the write
- * lock to select the configuration (kt_wisdom_select), evaluate it
- * (kt_cu_cfg_make, the tuner's own code), compile it (kt_cu_compile,
- * the tuner's NVRTC path and cache, keyed here by device and driver too)
- * and load it as a CUDA library, so it launches in any context.
+ * allocates nothing; only the first launch at a shape selects the
+ * configuration (kt_wisdom_select), evaluates it (kt_cu_cfg_make, the
+ * tuner's own code), compiles it (kt_cu_compile, the tuner's NVRTC path
+ * and cache, keyed here by device and driver too) and loads it as a CUDA
+ * library, so it launches in any context; then it takes the write lock
+ * for as long as adding the shape to the table takes.
  */
 #include "ktc/rt.h"
 
@@ -188,16 +189,12 @@ const char *kt_rt_cache_dir(const kt_rt *rt)
 	return rt->cache_dir;
 }
 
+static void shape_release(kt_rt *rt, shape *s);
+
 static void kernel_free(kt_rt *rt, kt_rt_kernel *k)
 {
-	for (size_t i = 0; i < k->n; i++) {
-		if (rt->online && k->shapes[i].lib)
-			rt->d.cuLibraryUnload(k->shapes[i].lib);
-		kt_free(k->shapes[i].problem);
-		kt_free(k->shapes[i].scalars);
-		kt_free(k->shapes[i].counts);
-		kt_free(k->shapes[i].key);
-	}
+	for (size_t i = 0; i < k->n; i++)
+		shape_release(rt, &k->shapes[i]);
 	kt_free(k->shapes);
 	pthread_rwlock_destroy(&k->lock);
 	kt_wisdom_free(k->w);
@@ -554,12 +551,34 @@ static int build_shape(kt_rt_kernel *k, const int64_t *problem, shape *s)
 	return rc;
 }
 
-/* The shape of problem, resolved now if it was not; *out a copy. */
+static void shape_release(kt_rt *rt, shape *s)
+{
+	if (rt->online && s->lib)
+		rt->d.cuLibraryUnload(s->lib);
+	kt_free(s->problem);
+	kt_free(s->scalars);
+	kt_free(s->counts);
+	kt_free(s->key);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The shape of problem, resolved now if it was not; *out a copy. The
+ * compile runs outside the lock, so launches at other shapes go on
+ * meanwhile; two threads that resolve the same new shape at once both
+ * build it (the second from the disk cache, mostly) and the first to
+ * take the lock keeps its own.
+ */
 static int resolve(kt_rt_kernel *k, const int64_t *problem, shape *out)
 {
+	shape s = {0};
+	int rc = build_shape(k, problem, &s);
+	if (rc) {
+		shape_release(k->rt, &s);
+		return rc;
+	}
 	pthread_rwlock_wrlock(&k->lock);
 	ptrdiff_t at = find_shape(k, problem);
-	int rc = 0;
 	if (at < 0 && k->n == k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 8;
 		shape *p = kt_realloc(k->shapes, cap * sizeof(*p));
@@ -570,19 +589,10 @@ static int resolve(kt_rt_kernel *k, const int64_t *problem, shape *out)
 		}
 	}
 	if (!rc && at < 0) {
-		shape *s = &k->shapes[k->n];
-		memset(s, 0, sizeof(*s));
-		rc = build_shape(k, problem, s);
-		if (rc) {
-			if (s->lib)
-				k->rt->d.cuLibraryUnload(s->lib);
-			kt_free(s->problem);
-			kt_free(s->scalars);
-			kt_free(s->counts);
-			kt_free(s->key);
-		} else {
-			at = (ptrdiff_t)k->n++;
-		}
+		at = (ptrdiff_t)k->n++;
+		k->shapes[at] = s;
+	} else {
+		shape_release(k->rt, &s); /* another thread's came first */
 	}
 	if (!rc)
 		*out = k->shapes[at];

@@ -12,6 +12,7 @@
 #include "util/fs.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,78 @@ static void rt_picks_exact_nearest_and_default(void)
 	rt = open_offline("GPU A", 13000);
 	if (rt && kt_rt_load(&k, rt, tpl, NULL, NULL) == 0)
 		choice(k, 1024, "BLOCK=128,ITEMS=1", "default");
+	kt_rt_close(rt);
+}
+
+/* Counts allocations while counting is on. */
+static volatile int counting;
+static volatile long allocations;
+
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	(void)ud;
+	(void)osize;
+	if (nsize == 0) {
+		free(ptr);
+		return NULL;
+	}
+	if (counting)
+		allocations++;
+	return realloc(ptr, nsize);
+}
+
+/* After the first call at a shape, the lookup a launch makes allocates
+ * nothing (kt_rt_prepare is that lookup without the driver call). */
+static void rt_lookup_after_the_first_call_allocates_nothing(void)
+{
+	kt_rt *rt = open_offline("GPU A", 13000);
+	kt_rt_kernel *k = NULL;
+	int64_t shapes[3] = {1024, 3000, 65536};
+	if (rt && kt_rt_load(&k, rt, tpl, NULL, wis) == 0) {
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ_INT(kt_rt_prepare(k, &shapes[i]), 0);
+		kt_set_allocator(counting_alloc, NULL);
+		counting = 1;
+		for (int i = 0; i < 3000; i++)
+			CHECK_EQ_INT(kt_rt_prepare(k, &shapes[i % 3]), 0);
+		counting = 0;
+		kt_set_allocator(NULL, NULL);
+		CHECK_EQ_INT(allocations, 0);
+	}
+	kt_rt_close(rt);
+}
+
+/* Threads resolving shapes at once, the same and different ones, all
+ * get the configuration the wisdom gives. */
+static void *prepare_many(void *arg)
+{
+	kt_rt_kernel *k = arg;
+	intptr_t bad = 0;
+	for (int i = 0; i < 40 && !bad; i++) {
+		int64_t n = 1024 * (1 + i % 7);
+		char key[64];
+		bad = kt_rt_choice(k, &n, key, sizeof(key), NULL) ||
+		      strcmp(key, "BLOCK=64,ITEMS=1");
+	}
+	return (void *)bad;
+}
+
+static void rt_threads_resolve_shapes_at_once(void)
+{
+	kt_rt *rt = open_offline("GPU A", 13000);
+	kt_rt_kernel *k = NULL;
+	if (!rt || kt_rt_load(&k, rt, tpl, NULL, wis)) {
+		kt_rt_close(rt);
+		return;
+	}
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_INT(pthread_create(&th[i], NULL, prepare_many, k), 0);
+	for (int i = 0; i < 4; i++) {
+		void *bad = (void *)1;
+		pthread_join(th[i], &bad);
+		CHECK(bad == NULL);
+	}
 	kt_rt_close(rt);
 }
 
@@ -271,6 +344,8 @@ int main(void)
 	RUN(rt_refuses_a_wisdom_of_another_template);
 	RUN(rt_offline_does_not_launch);
 	RUN(rt_reports_a_configuration_that_does_not_compile);
+	RUN(rt_lookup_after_the_first_call_allocates_nothing);
+	RUN(rt_threads_resolve_shapes_at_once);
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
