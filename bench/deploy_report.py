@@ -156,6 +156,24 @@ def report(out):
             text.append("### %s, %s\n" % (s, mode))
             text.extend(lines)
             text.append("")
+    text.append("### Tuning\n")
+    text.append("| sample | objective | shapes | configurations visited "
+                "(evaluated) | tuning time |")
+    text.append("|---|---|---|---|---|")
+    for s in SAMPLES:
+        for obj in ("cold", "graph"):
+            path = os.path.join(out, "tune-%s-%s.json" % (s, obj))
+            try:
+                runs = json.load(open(path))
+            except (OSError, ValueError):
+                continue
+            runs = runs if isinstance(runs, list) else [runs]
+            text.append("| %s | %s | %d (%d ok) | %d (%d) | %.1f s |" % (
+                s, obj, len(runs), sum(1 for r in runs if r.get("ok")),
+                sum(r.get("visited", 0) for r in runs),
+                sum(r.get("evaluated", 0) for r in runs),
+                sum(r.get("elapsed_s", 0) for r in runs)))
+    text.append("")
     text.append("### Summary\n")
     text.append("| sample | mode | geometric mean speed-up T ≤ 1024 | all T "
                 "| worst | slower than the original by > 3 % | outputs "
