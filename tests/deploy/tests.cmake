@@ -42,8 +42,10 @@ endif()
 
 # The Python package over the runtime (python/ktc): offline without torch;
 # its tensor and GPU tests skip themselves where torch or a GPU is missing.
+# (Not under the sanitizers: python3 cannot load a library built with
+# them unless their runtime is preloaded.)
 find_package(Python3 COMPONENTS Interpreter QUIET)
-if(TARGET ktcrt AND Python3_Interpreter_FOUND)
+if(TARGET ktcrt AND Python3_Interpreter_FOUND AND NOT KTC_SANITIZE)
   add_test(NAME deploy_python
            COMMAND ${Python3_EXECUTABLE} -m unittest -v test_python
            WORKING_DIRECTORY ${CMAKE_CURRENT_LIST_DIR})
