@@ -64,6 +64,85 @@ int cli_problem_values(kt_value *vals, const kt_model *m,
 	return 0;
 }
 
+/* The values of one NAME=V,V,... text into list (at most max). */
+static int parse_list(kt_value *list, size_t *n, size_t max, const char *text,
+                      const char *cmd, const char *def)
+{
+	char buf[64];
+	*n = 0;
+	for (const char *p = text;; p++) {
+		size_t len = strcspn(p, ",");
+		kt_value v;
+		if (len == 0 || len >= sizeof(buf) || *n == max)
+			goto bad;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (cli_parse_number(buf, &v))
+			goto bad;
+		list[(*n)++] = v;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+bad:
+	fprintf(stderr,
+	        "%s: expected --problem NAME=NUMBER[,NUMBER...], not '%s'\n",
+	        cmd, def);
+	return -1;
+}
+
+enum { MAX_VALUES = 256 };
+
+int cli_problem_grid(kt_value **grid, size_t *nshapes, const kt_model *m,
+                     const char *const *defs, int ndefs, size_t max,
+                     const char *cmd)
+{
+	size_t np = m->nproblems, total = 1;
+	kt_value *lists = kt_calloc(np * MAX_VALUES + 1, sizeof(kt_value));
+	size_t *counts = kt_calloc(np + 1, sizeof(size_t));
+	*grid = NULL;
+	int rc = lists && counts ? 0 : -1;
+	for (size_t i = 0; !rc && i < np; i++) {
+		lists[i * MAX_VALUES] =
+		    m->problems[i].values[m->problems[i].default_index];
+		counts[i] = 1;
+	}
+	for (int k = 0; !rc && k < ndefs; k++) {
+		const char *eq = strchr(defs[k], '=');
+		size_t len = eq ? (size_t)(eq - defs[k]) : 0;
+		int i = eq && len ? problem_index(m, defs[k], len) : -1;
+		if (eq && len && i < 0) {
+			fprintf(stderr,
+			        "%s: kernel '%s' has no problem variable "
+			        "'%.*s'\n",
+			        cmd, m->kernel, (int)len, defs[k]);
+			rc = -1;
+		} else {
+			rc = parse_list(
+			    &lists[(size_t)(i < 0 ? 0 : i) * MAX_VALUES],
+			    &counts[i < 0 ? 0 : i], MAX_VALUES,
+			    eq && len ? eq + 1 : "", cmd, defs[k]);
+		}
+	}
+	for (size_t i = 0; !rc && i < np; i++)
+		if ((total *= counts[i]) > max) {
+			fprintf(stderr,
+			        "%s: --problem names more than %zu shapes\n",
+			        cmd, max);
+			rc = -1;
+		}
+	if (!rc && !(*grid = kt_calloc(total * np + 1, sizeof(kt_value))))
+		rc = -1;
+	for (size_t s = 0; !rc && s < total; s++)
+		for (size_t i = np, rest = s; i-- > 0; rest /= counts[i])
+			(*grid)[s * np + i] =
+			    lists[i * MAX_VALUES + rest % counts[i]];
+	*nshapes = rc ? 0 : total;
+	kt_free(lists);
+	kt_free(counts);
+	return rc;
+}
+
 uint64_t cli_space_limit(long n)
 {
 	return n > 0 ? (uint64_t)n : UINT64_MAX;

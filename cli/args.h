@@ -19,6 +19,17 @@ int cli_problem_values(kt_value *vals, const kt_model *m,
                        const char *const *defs, int ndefs, const char *cmd);
 
 /*
+ * The grid of shapes the --problem texts NAME=V[,V...] name: the product
+ * of each variable's list (its default where no text names it), the first
+ * variable varying slowest. *grid holds *nshapes rows of m->nproblems
+ * values (kt_free it). Returns -1 after a message prefixed with cmd, as
+ * cli_problem_values, also for a grid of more than max shapes.
+ */
+int cli_problem_grid(kt_value **grid, size_t *nshapes, const kt_model *m,
+                     const char *const *defs, int ndefs, size_t max,
+                     const char *cmd);
+
+/*
  * The model of t that kernel names, or the only one when kernel is NULL;
  * otherwise NULL after a message prefixed with cmd, with *status 2 when t
  * has several kernels and none was named (usage), else 1.

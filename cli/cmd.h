@@ -9,5 +9,6 @@ int cmd_tune(int argc, char **argv);
 int cmd_landscape(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

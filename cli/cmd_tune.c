@@ -15,6 +15,7 @@
 #include "ktc/pool.h"
 #include "ktc/results.h"
 #include "ktc/tune.h"
+#include "ktc/wisdom.h"
 #include "util/fs.h"
 #include "util/opt.h"
 #include "util/str.h"
@@ -31,14 +32,20 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_LIST = 64, DEFAULT_BUDGET = 100, DEFAULT_BATCH = 8 };
+enum {
+	MAX_LIST = 64,
+	DEFAULT_BUDGET = 100,
+	DEFAULT_BATCH = 8,
+	DEFAULT_WARM = 4,
+	MAX_SHAPES = 4096
+};
 
 typedef struct options {
 	const char *kernel, *backend, *from, *strategy, *cache, *out, *device;
-	const char *devices, *job;
+	const char *devices, *job, *wisdom, *objective;
 	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
 	int nproblem, nsettings;
-	long budget, seed, batch, runs, space_limit, workers;
+	long budget, seed, batch, runs, space_limit, workers, warm;
 	double time_limit, timeout, sim_delay, rank_timeout;
 	bool json, quiet, compile_only, profile, no_cache, force_new, specials;
 	unsigned job_index; /* which job of --job FILE (0 without one) */
@@ -83,9 +90,14 @@ static const char *pick_backend(const options *o, const char *path)
  * gets its own file instead of a refused one.
  */
 static char *default_cache(const char *file, const kt_model *m,
-                           const kt_value *problem, const kt_device_info *dev)
+                           const kt_value *problem, const kt_device_info *dev,
+                           const char *objective)
 {
 	uint64_t h = kt_hash(KT_HASH_INIT, dev->name, strlen(dev->name));
+	/* the graph objective's times are another file's; the cold one's
+	 * paths stay what they were before objectives existed */
+	if (objective && strcmp(objective, "cold"))
+		h = kt_hash(h, objective, strlen(objective));
 	for (size_t i = 0; i < m->nproblems; i++) {
 		double d = kt_value_as_double(problem[i]);
 		h = kt_hash(h, m->problems[i].name,
@@ -193,6 +205,10 @@ static void print_summary(FILE *out, const kt_tune_report *r, const kt_model *m,
 {
 	fprintf(out, "kernel     %s (%s)\n", m->kernel, m->file);
 	fprintf(out, "device     %s (%s)\n", r->device.name, r->device.backend);
+	if (o->objective && !strcmp(o->objective, "graph"))
+		fprintf(out,
+		        "objective  graph: the steady state of back-to-back "
+		        "launches in a CUDA graph\n");
 	fprintf(out, "strategy   %s, seed %ld (stopped: %s)\n",
 	        r->strategy ? r->strategy : "?", o->seed,
 	        kt_tune_stop_name(r->stop));
@@ -224,8 +240,8 @@ static cJSON *entry_json(const kt_tune_entry *e)
 	return j;
 }
 
-static void print_json(const kt_tune_report *r, const kt_model *m,
-                       const options *o, const char *cache, int status)
+static cJSON *summary_json(const kt_tune_report *r, const kt_model *m,
+                           const options *o, const char *cache, int status)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "kernel", m->kernel);
@@ -233,6 +249,8 @@ static void print_json(const kt_tune_report *r, const kt_model *m,
 	cJSON_AddStringToObject(j, "device", r->device.name);
 	cJSON_AddStringToObject(j, "backend", r->device.backend);
 	cJSON_AddStringToObject(j, "strategy", r->strategy ? r->strategy : "");
+	cJSON_AddStringToObject(j, "objective",
+	                        o->objective ? o->objective : "cold");
 	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
 	cJSON_AddStringToObject(j, "stop", kt_tune_stop_name(r->stop));
 	cJSON_AddBoolToObject(j, "ok", status == 0);
@@ -259,11 +277,15 @@ static void print_json(const kt_tune_report *r, const kt_model *m,
 	cJSON_AddItemToObject(j, "results",
 	                      o->out ? cJSON_CreateString(o->out)
 	                             : cJSON_CreateNull());
-	char *text = cJSON_Print(j);
+	return j;
+}
+
+static void print_json(cJSON *j)
+{
+	char *text = j ? cJSON_Print(j) : NULL;
 	if (text)
 		printf("%s\n", text);
 	cJSON_free(text);
-	cJSON_Delete(j);
 }
 
 /* ---- the command ----------------------------------------------------------
@@ -275,9 +297,14 @@ typedef struct session {
 	kt_template *t;
 	const kt_model *m;
 	kt_backend *b;
-	kt_value *problem;
+	kt_value *problem; /* the shape being tuned: a row of grid */
+	kt_value *grid;    /* nshapes rows of m->nproblems values */
+	size_t nshapes;
 	char *cache;
 	kt_tune_report *report;
+	kt_tune_report **done; /* per shape, for the warm starts */
+	kt_wisdom *wisdom;
+	cJSON *json; /* the summaries of a grid (--json) */
 } session;
 
 static int open_template(session *s, const char *path, const options *o)
@@ -292,13 +319,12 @@ static int open_template(session *s, const char *path, const options *o)
 	s->m = cli_pick_model(s->t, o->kernel, "ktc tune", &status);
 	if (!s->m)
 		return status;
-	s->problem = kt_calloc(s->m->nproblems + 1, sizeof(kt_value));
-	if (!s->problem)
-		return 1;
-	return cli_problem_values(s->problem, s->m, o->problem, o->nproblem,
-	                          "ktc tune")
-	           ? 2
-	           : 0;
+	if (cli_problem_grid(&s->grid, &s->nshapes, s->m, o->problem,
+	                     o->nproblem, MAX_SHAPES, "ktc tune"))
+		return 2;
+	s->problem = s->grid;
+	s->done = kt_calloc(s->nshapes + 1, sizeof(*s->done));
+	return s->done ? 0 : 1;
 }
 
 static int open_backend(session *s, const options *o)
@@ -311,6 +337,14 @@ static int open_backend(session *s, const options *o)
 		        kt_backend_names());
 		return 1;
 	}
+	if (o->objective && !strcmp(o->objective, "graph") &&
+	    strcmp(name, "cuda") && strcmp(name, "sim")) {
+		fprintf(stderr,
+		        "ktc tune: --objective graph needs the cuda backend "
+		        "(or sim, replaying results measured so), not '%s'\n",
+		        name);
+		return 2;
+	}
 	kt_backend_options bo = {
 	    .from = o->from,
 	    .device = o->device,
@@ -322,6 +356,7 @@ static int open_backend(session *s, const options *o)
 	    .specials = o->specials,
 	    .sim_delay_ms = o->sim_delay,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
+	    .objective = o->objective,
 	};
 	kt_pool_options po = {
 	    .backend = name,
@@ -355,7 +390,8 @@ static int choose_cache(session *s, const options *o)
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
 	}
-	s->cache = default_cache(s->m->file, s->m, s->problem, &dev);
+	s->cache =
+	    default_cache(s->m->file, s->m, s->problem, &dev, o->objective);
 	if (!s->cache) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		return 1;
@@ -372,7 +408,8 @@ static size_t term_width(void)
 	return 79;
 }
 
-static int tune(session *s, const options *o)
+static int tune(session *s, const options *o, const kt_value *warm,
+                size_t nwarm)
 {
 	display d = {.tty = isatty(2), .quiet = o->quiet};
 	if (d.tty)
@@ -394,6 +431,9 @@ static int tune(session *s, const options *o)
 	    .diags = &s->diags,
 	    .space_limit = cli_space_limit(o->space_limit),
 	    .stop = &stop_requested,
+	    .warm = warm,
+	    .nwarm = nwarm,
+	    .objective = o->objective,
 	};
 	cli_catch_signals(on_signal);
 	int rc = kt_tune_run(&s->report, s->m, s->b, &to);
@@ -443,6 +483,10 @@ static int check_options(const options *o)
 	        ? "--workers must be from 1 to 256"
 	    : !(o->rank_timeout >= 0 && o->rank_timeout <= MAX_SECONDS)
 	        ? "--rank-timeout must be from 0 to 1000000 seconds"
+	    : o->warm < 0 || o->warm > 64 ? "--warm must be from 0 to 64"
+	    : o->objective && strcmp(o->objective, "cold") &&
+	            strcmp(o->objective, "graph")
+	        ? "--objective must be cold or graph"
 	    : o->no_cache && o->cache ? "--cache and --no-cache conflict"
 	                              : NULL;
 	if (bad)
@@ -482,31 +526,272 @@ static int check_output(const session *s, const options *o, const char *path)
 	return 0;
 }
 
+/* ---- a grid of shapes -------------------------------------------------- */
+
+/* "T=64,D=14336" for the shape being tuned. */
+static void shape_label(char *buf, size_t cap, const session *s)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->m->nproblems && n < cap; i++) {
+		char v[64];
+		kt_value_format(v, sizeof(v), s->problem[i]);
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s=%s", i ? "," : "",
+		                      s->m->problems[i].name, v);
+	}
+}
+
+/* Entries of r that are correct, by time: the first k into out. */
+static size_t best_entries(const kt_tune_entry **out, size_t k,
+                           const kt_tune_report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nentries; i++) {
+		const kt_tune_entry *e = &r->entries[i];
+		if (e->result.status != KT_STATUS_OK)
+			continue;
+		size_t at = n < k ? n++ : k;
+		while (at > 0 &&
+		       out[at - 1]->result.time_ms > e->result.time_ms) {
+			if (at < k)
+				out[at] = out[at - 1];
+			at--;
+		}
+		if (at < k)
+			out[at] = e;
+	}
+	return n;
+}
+
+/*
+ * The warm start of shape `at`: the best `warm` configurations of the
+ * nearest shape done, then the best of each other shape done, nearer
+ * first. *out holds *n configurations (kt_free it).
+ */
+static int warm_start(kt_value **out, size_t *n, const session *s, size_t at,
+                      size_t warm)
+{
+	size_t np = s->m->nproblems, nparams = s->m->nparams, k = 0;
+	const kt_tune_entry **best = kt_calloc(warm + 1, sizeof(*best));
+	size_t *order = kt_calloc(at + 1, sizeof(size_t));
+	*out = kt_calloc((warm + at + 1) * nparams + 1, sizeof(kt_value));
+	*n = 0;
+	if (!best || !order || !*out) {
+		kt_free(best);
+		kt_free(order);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < at; i++) /* shapes done, nearest first */
+		if (s->done[i]) {
+			size_t j = k++;
+			double d = kt_wisdom_distance(&s->grid[i * np],
+			                              &s->grid[at * np], np);
+			while (j > 0 &&
+			       kt_wisdom_distance(&s->grid[order[j - 1] * np],
+			                          &s->grid[at * np], np) > d) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+	for (size_t i = 0; i < k; i++) {
+		size_t got =
+		    best_entries(best, i ? 1 : warm, s->done[order[i]]);
+		for (size_t e = 0; e < got && e < (i ? 1 : warm); e++)
+			memcpy(&(*out)[(*n)++ * nparams], best[e]->values,
+			       nparams * sizeof(kt_value));
+	}
+	kt_free(best);
+	kt_free(order);
+	return 0;
+}
+
+static const char *objective(const options *o)
+{
+	return o->objective ? o->objective : "cold";
+}
+
+/* "sm_90a" -> "9.0", "sm_100" -> "10.0"; "" when arch says nothing. */
+static void compute_capability(char *buf, size_t cap, const char *arch)
+{
+	int v = 0;
+	buf[0] = '\0';
+	if (sscanf(arch, "sm_%d", &v) == 1 && v >= 10)
+		snprintf(buf, cap, "%d.%d", v / 10, v % 10);
+}
+
+/*
+ * The wisdom file to update (--wisdom): the shapes of an existing file
+ * for the same kernel, template, device and objective are kept beside
+ * this run's; anything else is started afresh.
+ */
+static int open_wisdom(session *s, const options *o)
+{
+	if (!o->wisdom)
+		return 0;
+	kt_device_info dev;
+	uint64_t hash =
+	    kt_hash(KT_HASH_INIT, s->t->source, strlen(s->t->source));
+	if (s->b->ops->device_info(s->b, &dev) ||
+	    kt_fs_check_output(o->wisdom)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	kt_wisdom *old = NULL;
+	if (access(o->wisdom, F_OK) == 0 && kt_wisdom_load(&old, o->wisdom))
+		fprintf(stderr,
+		        "ktc tune: warning: %s; starting the wisdom afresh\n",
+		        kt_error_last());
+	if (old && old->template_hash == hash &&
+	    !strcmp(old->kernel, s->m->kernel) &&
+	    !strcmp(old->device, dev.name) && !strcmp(old->objective, "cold") &&
+	    old->nparams == s->m->nparams &&
+	    old->nproblems == s->m->nproblems) {
+		s->wisdom = old;
+		return 0;
+	}
+	kt_wisdom_free(old);
+	if (kt_wisdom_new(&s->wisdom, s->m, s->t->path, hash, objective(o))) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	snprintf(s->wisdom->device, sizeof(s->wisdom->device), "%s", dev.name);
+	snprintf(s->wisdom->arch, sizeof(s->wisdom->arch), "%s", dev.arch);
+	snprintf(s->wisdom->driver, sizeof(s->wisdom->driver), "%s",
+	         dev.driver);
+	compute_capability(s->wisdom->compute_capability,
+	                   sizeof(s->wisdom->compute_capability), dev.arch);
+	return 0;
+}
+
+/* The shape just tuned into the wisdom file, written at once. */
+static int record_wisdom(session *s, const options *o)
+{
+	const kt_tune_report *r = s->report;
+	if (!s->wisdom || !r || !r->best || !r->nentries ||
+	    r->stop == KT_TUNE_INTERRUPTED || r->stop == KT_TUNE_ERROR)
+		return 0;
+	if (kt_wisdom_set(s->wisdom, s->problem, r->best->values,
+	                  r->best->result.time_ms,
+	                  r->entries[0].result.time_ms) ||
+	    kt_wisdom_write(s->wisdom, o->wisdom)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		return 1;
+	}
+	return 0;
+}
+
+/* Options that name one file for a whole run cannot serve a grid. */
+static int check_grid(const session *s, const options *o)
+{
+	if (s->nshapes < 2)
+		return 0;
+	const char *bad = o->out     ? "-o writes one T4 file"
+	                  : o->cache ? "--cache names one cache file"
+	                             : NULL;
+	if (bad)
+		fprintf(stderr,
+		        "ktc tune: %s, and --problem names %zu shapes; each "
+		        "shape has its own cache under .ktc/cache and its "
+		        "best goes to --wisdom FILE\n",
+		        bad, s->nshapes);
+	return bad ? 2 : 0;
+}
+
+static void print_shape(session *s, const options *o, int status)
+{
+	if (o->json) {
+		cJSON *j = s->report ? summary_json(s->report, s->m, o,
+		                                    s->cache, status)
+		                     : NULL;
+		if (j && s->nshapes > 1) {
+			cJSON *p = cJSON_AddObjectToObject(j, "problem");
+			for (size_t i = 0; i < s->m->nproblems; i++)
+				cJSON_AddNumberToObject(
+				    p, s->m->problems[i].name,
+				    kt_value_as_double(s->problem[i]));
+		}
+		if (j && s->json)
+			cJSON_AddItemToArray(s->json, j);
+		else if (j) {
+			print_json(j);
+			cJSON_Delete(j);
+		}
+	} else if (s->report && s->report->nentries) {
+		print_summary(stdout, s->report, s->m, o, s->cache);
+	}
+	fflush(stdout);
+}
+
+/* Tunes shape i of the grid; the report is kept for later warm starts. */
+static int run_shape(session *s, const options *o, const char *path, size_t i)
+{
+	s->problem = &s->grid[i * s->m->nproblems];
+	kt_free(s->cache);
+	s->cache = NULL;
+	int status = choose_cache(s, o);
+	if (!status)
+		status = check_output(s, o, path);
+	kt_value *warm = NULL;
+	size_t nwarm = 0;
+	if (!status && warm_start(&warm, &nwarm, s, i, (size_t)o->warm)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		status = 1;
+	}
+	if (!status && s->nshapes > 1 && !o->json) {
+		char label[256];
+		shape_label(label, sizeof(label), s);
+		printf("%s== shape %zu/%zu: %s\n", i ? "\n" : "", i + 1,
+		       s->nshapes, label);
+		fflush(stdout);
+	}
+	if (!status)
+		status = tune(s, o, warm, nwarm);
+	kt_free(warm);
+	kt_diags_print(&s->diags, stderr, isatty(2));
+	kt_diags_release(&s->diags);
+	kt_diags_init(&s->diags);
+	print_shape(s, o, status);
+	status |= record_wisdom(s, o);
+	s->done[i] = s->report;
+	s->report = NULL;
+	return status;
+}
+
 static int run(const options *o, const char *path)
 {
 	session s = {0};
 	kt_diags_init(&s.diags);
 	int status = open_template(&s, path, o);
 	if (!status)
+		status = check_grid(&s, o);
+	if (!status)
 		status = open_backend(&s, o);
 	if (!status)
-		status = choose_cache(&s, o);
-	if (!status)
-		status = check_output(&s, o, path);
-	if (!status)
-		status = tune(&s, o);
-	kt_diags_print(&s.diags, stderr, isatty(2));
-	if (s.report && o->json)
-		print_json(s.report, s.m, o, s.cache, status);
-	else if (s.report && s.report->nentries)
-		print_summary(stdout, s.report, s.m, o, s.cache);
-	kt_tune_report_free(s.report);
+		status = open_wisdom(&s, o);
+	if (!status && o->json && s.nshapes > 1)
+		s.json = cJSON_CreateArray();
+	int failed = status;
+	for (size_t i = 0; !status && i < s.nshapes && !stop_requested; i++)
+		failed |= run_shape(&s, o, path, i);
+	kt_diags_print(&s.diags, stderr, isatty(2)); /* of opening, if any */
+	if (s.json) {
+		print_json(s.json);
+		cJSON_Delete(s.json);
+	}
+	if (!status && s.wisdom && !o->json)
+		printf("%swisdom     %s (%zu shapes)\n",
+		       s.nshapes > 1 ? "\n" : "", o->wisdom, s.wisdom->nshapes);
+	for (size_t i = 0; s.done && i < s.nshapes; i++)
+		kt_tune_report_free(s.done[i]);
+	kt_free(s.done);
+	kt_wisdom_free(s.wisdom);
 	kt_backend_free(s.b);
 	kt_free(s.cache);
-	kt_free(s.problem);
+	kt_free(s.grid);
 	kt_template_free(s.t);
 	kt_diags_release(&s.diags);
-	return status;
+	return status ? status : failed ? 1 : 0;
 }
 
 static const char TUNE_SUMMARY[] =
@@ -529,6 +814,7 @@ static int parse(options *o, int argc, char **argv, int *npos)
 	*o = (options){.budget = DEFAULT_BUDGET,
 	               .seed = 1,
 	               .batch = DEFAULT_BATCH,
+	               .warm = DEFAULT_WARM,
 	               .space_limit = KT_SPACE_MAX_BINDINGS};
 	const kt_opt opts[] = {
 	    KT_OPT_STRING_('k', "kernel", &o->kernel, "NAME",
@@ -555,8 +841,20 @@ static int parse(options *o, int argc, char **argv, int *npos)
 	        0, "batch", &o->batch, "N",
 	        "configurations asked for and compiled at once (default 8)"),
 	    KT_OPT_LIST_('p', "problem", o->problem, &o->nproblem, MAX_LIST,
-	                 "NAME=V",
-	                 "a problem variable's value (default: its default)"),
+	                 "NAME=V[,V...]",
+	                 "a problem variable's values (default: its default); "
+	                 "lists make a grid of shapes, each tuned in turn"),
+	    KT_OPT_STRING_(0, "wisdom", &o->wisdom, "FILE",
+	                   "write each shape's best configuration and time "
+	                   "to FILE (JSON, docs/deploy.md)"),
+	    KT_OPT_STRING_(0, "objective", &o->objective, "cold|graph",
+	                   "what a time measures: one launch on a cold L2 "
+	                   "(default), or graph: the steady state of "
+	                   "back-to-back launches in a CUDA graph (cuda)"),
+	    KT_OPT_INT_(0, "warm", &o->warm, "N",
+	                "a grid: start each shape with the N best "
+	                "configurations of the nearest shape done (default "
+	                "4; 0: none)"),
 	    KT_OPT_INT_(0, "space-limit", &o->space_limit, "N",
 	                "values bound while building the space before giving "
 	                "up (default 33554432; 0: no limit)"),
@@ -746,7 +1044,8 @@ static int serve(const options *cmd, const char *path, const jobs *j)
 		                 st ? "cannot open the job here" : NULL))
 			status = 1;
 		kt_backend_free(s.b);
-		kt_free(s.problem);
+		kt_free(s.grid);
+		kt_free(s.done);
 		kt_template_free(s.t);
 		kt_diags_release(&s.diags);
 	}

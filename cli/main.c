@@ -29,6 +29,10 @@ static const struct command {
     {"check", cmd_check,
      "run every value of every parameter against the default"},
     {"apply", cmd_apply, "write a template with its best configuration fixed"},
+#ifdef KTC_HAVE_CUDA
+    {"export", cmd_export,
+     "write C that launches a tuned kernel by shape, compiled by nvcc"},
+#endif
 };
 
 static void usage(FILE *out)

@@ -12,5 +12,8 @@ if(KTC_HAVE_LIBCLANG)
   list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_annotate.c
        ${CMAKE_CURRENT_LIST_DIR}/cmd_optimize.c)
 endif()
+if(KTC_HAVE_CUDA)
+  list(APPEND KTC_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cmd_export.c)
+endif()
 add_executable(ktc ${KTC_CLI_SOURCES})
 target_link_libraries(ktc PRIVATE ktc_lib)

@@ -25,7 +25,8 @@ layers="util grammar tuner runtime frontend planner rewriter optimize cli"
 # the stage each public header belongs to
 api="common:util diag:util model:grammar eval:tuner space:tuner pool:runtime
 strategy:tuner results:tuner tune:tuner check:tuner frontend:frontend plan:planner
-annotate:planner rewrite:rewriter optimize:optimize"
+annotate:planner rewrite:rewriter optimize:optimize wisdom:tuner
+export:runtime"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-graph-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -51,6 +51,9 @@ static int parse_header(kt_results_info *info, const cJSON *h)
 	if ((s = kt_json_get_string(h, "kernel")) &&
 	    !(info->kernel = kt_strdup(s)))
 		rc = KT_ENOMEM;
+	if ((s = kt_json_get_string(h, "objective")) &&
+	    !(info->objective = kt_strdup(s)))
+		rc = KT_ENOMEM;
 	if (rc)
 		return kt_error(KT_ENOMEM, "out of memory");
 	if ((s = kt_json_get_string(h, "template_hash")))
@@ -279,6 +282,12 @@ static int write_line(kt_cache *c, cJSON *j)
 	return rc;
 }
 
+/* What the times of info measure: "cold" unless it says otherwise. */
+static const char *objective_of(const kt_results_info *info)
+{
+	return info->objective ? info->objective : "cold";
+}
+
 static cJSON *header_json(const kt_results_info *info)
 {
 	char hash[20];
@@ -291,6 +300,7 @@ static cJSON *header_json(const kt_results_info *info)
 	                        info->template_path ? info->template_path : "");
 	cJSON_AddStringToObject(h, "template_hash", hash);
 	cJSON_AddStringToObject(h, "kernel", info->kernel ? info->kernel : "");
+	cJSON_AddStringToObject(h, "objective", objective_of(info));
 	cJSON_AddItemToObject(h, "problem", kt_json_from_problem(info));
 	cJSON_AddItemToObject(h, "device", kt_json_from_device(&info->device));
 	if (info->specials)
@@ -392,6 +402,12 @@ static int check_header(const kt_results_info *have,
 		    KT_EINVALID,
 		    "cache '%s' was written for kernel '%s', not '%s'%s", path,
 		    have->kernel ? have->kernel : "", want->kernel, hint);
+	if (strcmp(objective_of(have), objective_of(want)))
+		return kt_error(
+		    KT_EINVALID,
+		    "cache '%s' was written for objective '%s', not "
+		    "'%s'%s",
+		    path, objective_of(have), objective_of(want), hint);
 	if (!same_problem(have, want)) {
 		char a[256], b[256];
 		format_problem(a, sizeof(a), have);

@@ -241,6 +241,7 @@ int kt_results_info_copy(kt_results_info *dst, const kt_results_info *src)
 	dst->ktc_version = dup_or_null(src->ktc_version, &rc);
 	dst->template_path = dup_or_null(src->template_path, &rc);
 	dst->kernel = dup_or_null(src->kernel, &rc);
+	dst->objective = dup_or_null(src->objective, &rc);
 	dst->strategy = dup_or_null(src->strategy, &rc);
 	dst->synthetic = dup_or_null(src->synthetic, &rc);
 	dst->problem_names =
@@ -269,6 +270,7 @@ void kt_results_info_release(kt_results_info *info)
 	kt_free(info->ktc_version);
 	kt_free(info->template_path);
 	kt_free(info->kernel);
+	kt_free(info->objective);
 	free_names(info->problem_names, info->nproblems);
 	kt_free(info->problem);
 	free_names(info->param_names, info->nparams);

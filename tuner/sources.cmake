@@ -15,7 +15,7 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/strat_bayes.c
 )
 # results: kt_result and status names, the append-only cache, T4 files,
-# the tuning driver, synthetic landscapes
+# the tuning driver, synthetic landscapes, wisdom files (per-shape bests)
 list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/result.c
   ${CMAKE_CURRENT_LIST_DIR}/results.c
@@ -24,4 +24,5 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tune.c
   ${CMAKE_CURRENT_LIST_DIR}/check.c
   ${CMAKE_CURRENT_LIST_DIR}/landscape.c
+  ${CMAKE_CURRENT_LIST_DIR}/wisdom.c
 )

@@ -104,6 +104,8 @@ static cJSON *metadata_json(const kt_results_info *info, const char *backend)
 	cJSON_AddStringToObject(m, "template_hash", hash);
 	cJSON_AddStringToObject(m, "kernel", info->kernel ? info->kernel : "");
 	cJSON_AddItemToObject(m, "problem", kt_json_from_problem(info));
+	if (info->objective)
+		cJSON_AddStringToObject(m, "objective", info->objective);
 	if (info->strategy)
 		cJSON_AddStringToObject(m, "strategy", info->strategy);
 	char seed[24];

@@ -170,6 +170,9 @@ static int set_up(run *r)
 	                                     &r->rep->device)))
 		return rc;
 	r->info.specials = r->opt->specials;
+	if (r->opt->objective && strcmp(r->opt->objective, "cold") &&
+	    !(r->info.objective = kt_strdup(r->opt->objective)))
+		return kt_error(KT_ENOMEM, "out of memory");
 	if (r->opt->cache_path &&
 	    (rc = kt_cache_open(&r->cache, r->opt->cache_path, &r->info,
 	                        r->opt->force_new)))
@@ -345,6 +348,50 @@ static int visit_default(run *r)
 	return kt_strategy_tell(r->strat, (uint64_t)d, objective(&e->result));
 }
 
+/* The space index of warm configuration w, or -1 outside the space. */
+static int64_t warm_index(const run *r, const kt_value *w, uint32_t *idx)
+{
+	for (size_t p = 0; p < r->m->nparams; p++) {
+		const kt_param *par = &r->m->params[p];
+		size_t k = 0;
+		while (k < par->nvalues && kt_value_as_double(par->values[k]) !=
+		                               kt_value_as_double(w[p]))
+			k++;
+		if (k == par->nvalues)
+			return -1;
+		idx[p] = (uint32_t)k;
+	}
+	return kt_space_index_of(r->space, idx);
+}
+
+/* The warm start (kt_tune_options.warm): visited after the default, in
+ * order, within the budget, and told to the strategy. */
+static int visit_warm(run *r)
+{
+	const kt_tune_options *o = r->opt;
+	size_t first = r->rep->nentries;
+	uint32_t *idx = kt_calloc(r->m->nparams + 1, sizeof(uint32_t));
+	if (!idx)
+		return kt_error(KT_ENOMEM, "out of memory");
+	int rc = 0;
+	for (size_t i = 0; !rc && i < o->nwarm; i++) {
+		int64_t at = warm_index(r, &o->warm[i * r->m->nparams], idx);
+		if (at >= 0 && find_entry(r, (uint64_t)at) < 0 &&
+		    r->rep->nentries < r->budget)
+			rc = add_entry(r, (uint64_t)at);
+	}
+	kt_free(idx);
+	if (rc || r->rep->nentries == first)
+		return rc;
+	if ((rc = answer(r, first, 0)))
+		return rc;
+	report_progress(r, first);
+	for (size_t i = first; !rc && i < r->rep->nentries; i++)
+		rc = kt_strategy_tell(r->strat, r->rep->entries[i].index,
+		                      objective(&r->rep->entries[i].result));
+	return rc;
+}
+
 /* ---- the loop --------------------------------------------------------- */
 
 /* Tells the strategy the objective of each asked configuration, in order. */
@@ -477,6 +524,8 @@ int kt_tune_run(kt_tune_report **out, const kt_model *m, kt_backend *b,
 	int rc = set_up(&r);
 	if (!rc)
 		rc = visit_default(&r);
+	if (!rc)
+		rc = visit_warm(&r);
 	if (!rc)
 		rc = loop(&r);
 	if (rc)

@@ -126,6 +126,14 @@ typedef struct kt_backend_options {
 	 * 32): a rewrite must treat them as the original does */
 	bool specials;
 	double sim_delay_ms; /* sim: sleep per evaluation (for tests) */
+	/*
+	 * cuda: what a time measures. "cold" (NULL: the same): one launch
+	 * after the L2 is flushed and the inputs restored. "graph": the
+	 * steady state of back-to-back launches replayed from a CUDA graph
+	 * (warm L2, no launch gaps), as a decode step in a captured graph
+	 * runs (docs/cuda-backend.md).
+	 */
+	const char *objective;
 	/* cuda: the program started as the worker and compiler processes
 	 * (`EXE __cuda-worker ...`, which must call kt_cuda_worker_main).
 	 * NULL: $KTC_WORKER_EXE, else the ktc installed with this library

@@ -32,6 +32,9 @@ typedef struct kt_results_info {
 	char *template_path;
 	uint64_t template_hash; /* kt_hash of the template's text; 0: unknown */
 	char *kernel;
+	/* what the times measure: "cold" (NULL: the same) or "graph"
+	 * (docs/cuda-backend.md); a cache answers only its own objective */
+	char *objective;
 	char **problem_names; /* one per problem variable */
 	kt_value *problem;
 	size_t nproblems;

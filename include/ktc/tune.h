@@ -95,6 +95,20 @@ typedef struct kt_tune_options {
 	/* set asynchronously (a signal handler) to stop after this batch, or
 	 * to abandon building the space */
 	volatile sig_atomic_t *stop;
+	/*
+	 * A warm start: nwarm configurations (m->nparams values each, one
+	 * after another) visited right after the default, before the
+	 * strategy asks, and told to it; they count against the budget.
+	 * One outside this space (a value not in its domain, a constraint
+	 * false at this problem) is skipped. `ktc tune` over a grid of
+	 * shapes passes the best configurations of the nearest shape done.
+	 */
+	const kt_value *warm;
+	size_t nwarm;
+	/* what the backend's times measure ("cold", NULL: the same, or
+	 * "graph"; kt_backend_options.objective): recorded in the cache's
+	 * header and the T4 file, so results of one never answer the other */
+	const char *objective;
 } kt_tune_options;
 
 /* The outcome of a run. */

@@ -22,46 +22,11 @@
 #include "util/cuda.h"
 #include "util/fs.h"
 
-/* DEVICE_* constants: their CUDA attribute, or a fixed value (attr < 0). */
-static const struct {
-	const char *name;
-	int attr;
-	int64_t fixed;
-} device_map[] = {
-    {"DEVICE_SM_COUNT", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0},
-    {"DEVICE_COMPUTE_UNITS", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0},
-    {"DEVICE_MAX_THREADS_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-     0},
-    {"DEVICE_MAX_WORK_GROUP_SIZE", CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-     0},
-    {"DEVICE_MAX_BLOCK_DIM_X", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 0},
-    {"DEVICE_MAX_BLOCK_DIM_Y", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 0},
-    {"DEVICE_MAX_BLOCK_DIM_Z", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 0},
-    {"DEVICE_MAX_GRID_DIM_X", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 0},
-    {"DEVICE_MAX_GRID_DIM_Y", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 0},
-    {"DEVICE_MAX_GRID_DIM_Z", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 0},
-    {"DEVICE_WARP_SIZE", CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0},
-    {"DEVICE_SMEM_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-     0},
-    {"DEVICE_LOCAL_MEM_SIZE", CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-     0},
-    {"DEVICE_SMEM_PER_BLOCK_OPTIN",
-     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0},
-    {"DEVICE_SMEM_PER_SM",
-     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 0},
-    {"DEVICE_REGS_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 0},
-    {"DEVICE_REGS_PER_SM", CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
-     0},
-    {"DEVICE_MAX_REGS_PER_THREAD", -1, 255}, /* every CUDA GPU since sm_35 */
-    {"DEVICE_MAX_THREADS_PER_SM",
-     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 0},
-    {"DEVICE_MAX_BLOCKS_PER_SM",
-     CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 0},
-    {"DEVICE_L2_SIZE", CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0},
-    {"DEVICE_CC_MAJOR", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0},
-    {"DEVICE_CC_MINOR", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0},
-};
-enum { NDEVICE_MAP = sizeof(device_map) / sizeof(device_map[0]) };
+/* The value of DEVICE_* constant name on this device; false if unknown. */
+static bool device_value(const kt_cu_backend *b, const char *name, int64_t *v)
+{
+	return kt_cu_device_value(b->attrs, name, v);
+}
 
 static int attr_index(int attr)
 {
@@ -69,34 +34,6 @@ static int attr_index(int attr)
 		if (kt_cu_attrs[i] == attr)
 			return i;
 	return -1;
-}
-
-/* The value of DEVICE_* constant name on this device; false if unknown. */
-static bool device_value(const kt_cu_backend *b, const char *name, int64_t *v)
-{
-	for (int i = 0; i < NDEVICE_MAP; i++) {
-		if (strcmp(device_map[i].name, name))
-			continue;
-		int k = attr_index(device_map[i].attr);
-		*v = device_map[i].attr < 0 ? device_map[i].fixed
-		     : k >= 0               ? b->attrs[k]
-		                            : 0;
-		return device_map[i].attr < 0 || k >= 0;
-	}
-	return false;
-}
-
-/* With no device (--compile-only): attributes from the grammar's
- * fallbacks, which describe an H100. */
-static void fallback_attrs(kt_cu_backend *b)
-{
-	for (int i = 0; i < NDEVICE_MAP; i++) {
-		int k = attr_index(device_map[i].attr);
-		for (size_t c = 0; k >= 0 && c < kt_device_nconsts; c++)
-			if (!strcmp(kt_device_consts[c].name,
-			            device_map[i].name))
-				b->attrs[k] = (int)kt_device_consts[c].fallback;
-	}
 }
 
 static void fill_info(kt_cu_backend *b)
@@ -130,7 +67,7 @@ static int choose_arch(kt_cu_backend *b)
 		         d && !strncmp(d, "sm_", 3) ? d : KT_CUDA_DEFAULT_ARCH);
 		snprintf(b->info.name, sizeof(b->info.name),
 		         "none (compile only, %s)", b->arch);
-		fallback_attrs(b);
+		kt_cu_fallback_attrs(b->attrs);
 		return 0;
 	}
 	int k = attr_index(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
@@ -193,8 +130,8 @@ int kt_cu_compile_cfg(kt_cu_binary *bin, const kt_cu_backend *b,
                       const kt_cu_cfg *c, kt_cu_compiler *cc)
 {
 	const kt_model *m = b->base.model;
-	kt_cu_source src = {m->source, m->file,    c->name_expr,
-	                    b->arch,   c->defines, c->ndefines};
+	kt_cu_source src = {m->source,  m->file,     c->name_expr, b->arch,
+	                    c->defines, c->ndefines, NULL};
 	if (cc) {
 		int rc = kt_cu_compiler_run(cc, bin, &src, b->cache_dir);
 		if (rc >= 0)
@@ -397,6 +334,14 @@ static int copy_options(kt_cu_backend *b, const kt_backend_options *opt)
 	b->warmup_runs =
 	    opt->warmup_runs > 0 ? opt->warmup_runs : KT_CU_WARMUP_RUNS;
 	b->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : KT_CU_TIMEOUT_S;
+	if (opt->objective && strcmp(opt->objective, "cold") &&
+	    strcmp(opt->objective, "graph"))
+		return kt_error(KT_EINVALID,
+		                "unknown objective '%s' (cold or graph)",
+		                opt->objective);
+	b->graph = opt->objective && !strcmp(opt->objective, "graph");
+	b->opt.objective =
+	    NULL; /* b->graph says it; the text is the caller's */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	b->threads = opt->compile_threads > 0 ? opt->compile_threads
 	             : cores > 0              ? (int)cores

@@ -28,7 +28,9 @@
 #define KT_CU_WARMUP_RUNS 5
 #define KT_CU_TIMEOUT_S 10.0
 #define KT_CU_GRAPH_BELOW_MS 0.1 /* kernels faster than this: graph replay */
-#define KT_CU_SEEDS_TUNED 2      /* input seeds checked at the tuned size */
+/* The graph objective: launches back to back in one graph, per timed run */
+#define KT_CU_GRAPH_BATCH 20
+#define KT_CU_SEEDS_TUNED 2 /* input seeds checked at the tuned size */
 
 /* A compiler process (runtime/cuda/compiler.c); pid 0 when not running. */
 typedef struct kt_cu_compiler {
@@ -65,6 +67,7 @@ typedef struct kt_cu_backend {
 	char *exe; /* kt_cu_worker_exe, owned */
 	int timed_runs, warmup_runs, threads;
 	double timeout_s;
+	bool graph; /* the graph objective (kt_backend_options.objective) */
 
 	kt_device_info info;
 	int attrs[KT_CU_NATTRS];

@@ -92,6 +92,8 @@ void kt_cu_cache_key(uint64_t key[2], const kt_cu_source *src, char **opts,
 		h = hash_str(h, src->name_expr);
 		for (size_t i = 0; i < nopts; i++)
 			h = hash_str(h, opts[i]);
+		if (src->salt)
+			h = hash_str(h, src->salt);
 		key[k] = h;
 	}
 }

@@ -23,6 +23,9 @@ typedef struct kt_cu_source {
 	const char *arch;      /* "sm_90a" */
 	char **defines;        /* "NAME=VALUE" each, passed as -D */
 	size_t ndefines;
+	/* more for the cache key (the runtime library: the device and the
+	 * driver); NULL: nothing, and the key is the tuner's */
+	const char *salt;
 } kt_cu_source;
 
 typedef struct kt_cu_binary {
@@ -52,7 +55,7 @@ void kt_cu_options_free(char **opts, size_t nopts);
 /*
  * The cache key: a 128-bit hash of the source text, every option (the -D
  * values and the architecture among them), the name expression, NVRTC's
- * version and the cache format's version.
+ * version, the cache format's version and src->salt when there is one.
  */
 void kt_cu_cache_key(uint64_t key[2], const kt_cu_source *src, char **opts,
                      size_t nopts);

@@ -18,6 +18,107 @@
 #include "util/num.h"
 #include "util/str.h"
 
+const int kt_cu_attrs[KT_CU_NATTRS] = {
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+    CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+    CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+    CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+    CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
+    CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+};
+
+/* DEVICE_* constants: their CUDA attribute, or a fixed value (attr < 0). */
+static const struct {
+	const char *name;
+	int attr;
+	int64_t fixed;
+} device_map[] = {
+    {"DEVICE_SM_COUNT", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0},
+    {"DEVICE_COMPUTE_UNITS", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0},
+    {"DEVICE_MAX_THREADS_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+     0},
+    {"DEVICE_MAX_WORK_GROUP_SIZE", CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+     0},
+    {"DEVICE_MAX_BLOCK_DIM_X", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 0},
+    {"DEVICE_MAX_BLOCK_DIM_Y", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 0},
+    {"DEVICE_MAX_BLOCK_DIM_Z", CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 0},
+    {"DEVICE_MAX_GRID_DIM_X", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 0},
+    {"DEVICE_MAX_GRID_DIM_Y", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 0},
+    {"DEVICE_MAX_GRID_DIM_Z", CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 0},
+    {"DEVICE_WARP_SIZE", CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0},
+    {"DEVICE_SMEM_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+     0},
+    {"DEVICE_LOCAL_MEM_SIZE", CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+     0},
+    {"DEVICE_SMEM_PER_BLOCK_OPTIN",
+     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0},
+    {"DEVICE_SMEM_PER_SM",
+     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 0},
+    {"DEVICE_REGS_PER_BLOCK", CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 0},
+    {"DEVICE_REGS_PER_SM", CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+     0},
+    {"DEVICE_MAX_REGS_PER_THREAD", -1, 255}, /* every CUDA GPU since sm_35 */
+    {"DEVICE_MAX_THREADS_PER_SM",
+     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 0},
+    {"DEVICE_MAX_BLOCKS_PER_SM",
+     CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 0},
+    {"DEVICE_L2_SIZE", CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0},
+    {"DEVICE_CC_MAJOR", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0},
+    {"DEVICE_CC_MINOR", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0},
+};
+enum { NDEVICE_MAP = sizeof(device_map) / sizeof(device_map[0]) };
+
+static int attr_index(int attr)
+{
+	for (int i = 0; i < KT_CU_NATTRS; i++)
+		if (kt_cu_attrs[i] == attr)
+			return i;
+	return -1;
+}
+
+bool kt_cu_device_value(const int *attrs, const char *name, int64_t *v)
+{
+	for (int i = 0; i < NDEVICE_MAP; i++) {
+		if (strcmp(device_map[i].name, name))
+			continue;
+		int k = attr_index(device_map[i].attr);
+		*v = device_map[i].attr < 0 ? device_map[i].fixed
+		     : k >= 0               ? attrs[k]
+		                            : 0;
+		return device_map[i].attr < 0 || k >= 0;
+	}
+	return false;
+}
+
+void kt_cu_fallback_attrs(int *attrs)
+{
+	for (int i = 0; i < NDEVICE_MAP; i++) {
+		int k = attr_index(device_map[i].attr);
+		for (size_t c = 0; k >= 0 && c < kt_device_nconsts; c++)
+			if (!strcmp(kt_device_consts[c].name,
+			            device_map[i].name))
+				attrs[k] = (int)kt_device_consts[c].fallback;
+	}
+}
+
 void kt_cu_format_value(char *buf, size_t n, kt_value v)
 {
 	if (!v.is_float) {

@@ -45,6 +45,14 @@ void kt_cu_cfg_release(kt_cu_cfg *c);
  */
 int kt_cu_cfg_limits(const kt_cu_cfg *c, const int *attrs, char *why, size_t n);
 
+/*
+ * The value of DEVICE_* constant name on a device whose attributes are
+ * attrs (one per kt_cu_attrs); false when ktc does not know the name.
+ */
+bool kt_cu_device_value(const int *attrs, const char *name, int64_t *v);
+/* Attributes from the grammar's fallbacks (an H100), for no device. */
+void kt_cu_fallback_attrs(int *attrs);
+
 /* A value as C source: "256", "(-3)", "0.5", "2.0". */
 void kt_cu_format_value(char *buf, size_t n, kt_value v);
 

@@ -29,6 +29,11 @@
 	X(cuDevicePrimaryCtxRetain)                                            \
 	X(cuDevicePrimaryCtxRelease)                                           \
 	X(cuCtxSetCurrent)                                                     \
+	X(cuCtxGetCurrent)                                                     \
+	X(cuLibraryLoadData)                                                   \
+	X(cuLibraryUnload)                                                     \
+	X(cuLibraryGetKernel)                                                  \
+	X(cuKernelSetAttribute)                                                \
 	X(cuModuleLoadData)                                                    \
 	X(cuModuleUnload)                                                      \
 	X(cuModuleGetFunction)                                                 \

@@ -270,7 +270,8 @@ static int send_eval(kt_cu_backend *b, const job *jobs, size_t n)
 	int rc = kt_cu_put_u32(&s, (uint32_t)n) |
 	         kt_cu_put_u32(&s, (uint32_t)b->timed_runs) |
 	         kt_cu_put_u32(&s, (uint32_t)b->warmup_runs) |
-	         kt_cu_put_f64(&s, KT_CU_GRAPH_BELOW_MS);
+	         kt_cu_put_f64(&s, KT_CU_GRAPH_BELOW_MS) |
+	         kt_cu_put_u32(&s, b->graph ? KT_CU_GRAPH_BATCH : 0);
 	for (size_t i = 0; !rc && i < n; i++) {
 		kt_cu_launch l;
 		kt_cu_launch_of(&l, &jobs[i].cfg, job_bin(jobs, i));

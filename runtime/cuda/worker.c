@@ -218,8 +218,8 @@ static int load_flush_kernel(kt_cu_worker *w)
 	snprintf(arch, sizeof(arch), "sm_%d%d",
 	         kt_cu_attr(w, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
 	         kt_cu_attr(w, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
-	kt_cu_source src = {flush_source, "ktc_flush.cu", "ktc_flush",
-	                    arch,         NULL,           0};
+	kt_cu_source src = {
+	    flush_source, "ktc_flush.cu", "ktc_flush", arch, NULL, 0, NULL};
 	kt_cu_binary bin;
 	int rc = kt_cu_compile(&bin, &src, NULL);
 	if (!rc && !bin.ok)

@@ -29,8 +29,8 @@ static char cache_dir[64];
 static void compiles_a_templated_kernel(void)
 {
 	char *defs[] = {"BLOCK=256"};
-	kt_cu_source src = {text,     "t.kt.cu", "scale<4, float>",
-	                    "sm_90a", defs,      1};
+	kt_cu_source src = {text, "t.kt.cu", "scale<4, float>", "sm_90a", defs,
+	                    1,    NULL};
 	kt_cu_binary b;
 	CHECK_EQ_INT(kt_cu_compile(&b, &src, NULL), 0);
 	CHECK(b.ok);
@@ -42,7 +42,7 @@ static void compiles_a_templated_kernel(void)
 
 static void compiles_a_plain_kernel_by_name(void)
 {
-	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_80", NULL, 0};
+	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_80", NULL, 0, NULL};
 	kt_cu_binary b;
 	CHECK_EQ_INT(kt_cu_compile(&b, &src, NULL), 0);
 	CHECK(b.ok);
@@ -53,7 +53,7 @@ static void compiles_a_plain_kernel_by_name(void)
 static void a_compile_error_keeps_its_log(void)
 {
 	char *defs[] = {"BLOCK=not_a_number"};
-	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_90a", defs, 1};
+	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_90a", defs, 1, NULL};
 	kt_cu_binary b;
 	CHECK_EQ_INT(kt_cu_compile(&b, &src, NULL), 0);
 	CHECK(!b.ok);
@@ -65,8 +65,8 @@ static void a_compile_error_keeps_its_log(void)
 static void cache_answers_the_second_time(void)
 {
 	char *defs[] = {"BLOCK=64"};
-	kt_cu_source src = {text,     "t.kt.cu", "scale<2, double>",
-	                    "sm_90a", defs,      1};
+	kt_cu_source src = {text, "t.kt.cu", "scale<2, double>", "sm_90a", defs,
+	                    1,    NULL};
 	kt_cu_binary a, b;
 	CHECK_EQ_INT(kt_cu_compile(&a, &src, cache_dir), 0);
 	CHECK_EQ_INT(kt_cu_compile(&b, &src, cache_dir), 0);
@@ -90,7 +90,7 @@ static void cache_answers_the_second_time(void)
 static void a_torn_cache_file_is_a_miss(void)
 {
 	char *defs[] = {"BLOCK=32"};
-	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_90a", defs, 1};
+	kt_cu_source src = {text, "t.kt.cu", "plain", "sm_90a", defs, 1, NULL};
 	kt_cu_binary a;
 	CHECK_EQ_INT(kt_cu_compile(&a, &src, cache_dir), 0);
 	char path[256];
@@ -107,7 +107,7 @@ static void a_torn_cache_file_is_a_miss(void)
 static void key_covers_defines_arch_and_kernel(void)
 {
 	char *d1[] = {"BLOCK=64"}, *d2[] = {"BLOCK=65"};
-	kt_cu_source a = {text, "t.kt.cu", "plain", "sm_90a", d1, 1};
+	kt_cu_source a = {text, "t.kt.cu", "plain", "sm_90a", d1, 1, NULL};
 	kt_cu_source b = a;
 	uint64_t ka[2], kb[2];
 	char **o = NULL;
@@ -138,7 +138,8 @@ static void key_covers_defines_arch_and_kernel(void)
 static void options_carry_the_required_flags(void)
 {
 	char *defs[] = {"TILE=16"};
-	kt_cu_source src = {text, "dir/t.kt.cu", "plain", "sm_90a", defs, 1};
+	kt_cu_source src = {text, "dir/t.kt.cu", "plain", "sm_90a", defs,
+	                    1,    NULL};
 	char **o = NULL;
 	size_t n = 0;
 	CHECK_EQ_INT(kt_cu_options(&o, &n, &src), 0);
@@ -160,7 +161,7 @@ static void pragma_lines_raise_no_warnings(void)
 	char *defs[] = {"BLOCK=oops"};
 	const char *tpl = "#pragma kt param BLOCK values(1, 2) default(1)\n"
 	                  "__global__ void k(int *y) { y[0] = BLOCK; }\n";
-	kt_cu_source src = {tpl, "p.kt.cu", "k", "sm_90a", defs, 1};
+	kt_cu_source src = {tpl, "p.kt.cu", "k", "sm_90a", defs, 1, NULL};
 	kt_cu_binary b;
 	CHECK_EQ_INT(kt_cu_compile(&b, &src, NULL), 0);
 	CHECK(!b.ok);
@@ -173,8 +174,8 @@ static void pragma_lines_raise_no_warnings(void)
 static void a_compiler_process_compiles_and_survives_a_crash(void)
 {
 	char *defs[] = {"BLOCK=128"};
-	kt_cu_source src = {text,     "t.kt.cu", "scale<2, float>",
-	                    "sm_90a", defs,      1};
+	kt_cu_source src = {text, "t.kt.cu", "scale<2, float>", "sm_90a", defs,
+	                    1,    NULL};
 	kt_cu_compiler c = {.fd = -1, .exe = "/proc/self/exe"};
 	kt_cu_binary here, there;
 	CHECK_EQ_INT(kt_cu_compile(&here, &src, NULL), 0);

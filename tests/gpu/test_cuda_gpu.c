@@ -11,7 +11,9 @@
  *   types.kt.cu   every argument type: each input left out is caught, the
  *                 scalars arrive as declared
  *   cheat_graph.kt.cu  a kernel timed as a CUDA graph that skips every
- *                 PERIOD-th run: caught whichever run is last
+ *                 PERIOD-th run: caught whichever run is last, with the
+ *                 cold objective and with the graph objective (--objective
+ *                 graph, back-to-back launches)
  *   specials.kt.cu  forms that agree on ordinary inputs and not on NaN or
  *                 Inf, checked with special input values mixed in
  * Exits 77 without a CUDA device.
@@ -83,6 +85,17 @@ static const expect types[] = {
 
 /* RUNS timed runs as one graph (the kernel takes microseconds): each run's
  * outputs are checked, not only the last's */
+/* The graph objective: back-to-back launches timed, then as many checked
+ * from poisoned outputs, so a kernel that skips every PERIOD-th launch
+ * (which would leave the last launch's answer in place) is caught */
+static const expect steady_cheats[] = {
+    {{0, 1}, KT_STATUS_OK, NULL, "graph_steady", 20},
+    {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 1}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{1, 2}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
+    {{0, 0}, KT_STATUS_OK, NULL, "graph_runs_checked", RUNS},
+};
+
 static const expect graph_cheats[] = {
     {{0, 1}, KT_STATUS_OK, NULL, "graph_runs_checked", RUNS},
     {{1, 0}, KT_STATUS_CORRECTNESS, "timed run", NULL, 0},
@@ -136,8 +149,9 @@ static void check_measured(const kt_result *r)
 }
 
 /* Evaluates the cases of one template in one batch; *skip: no device. */
-static void run_template(const char *name, const expect *cases, size_t n,
-                         bool *skip)
+/* cases of template name, timed for objective (NULL: cold) */
+static void run_objective(const char *name, const char *objective,
+                          const expect *cases, size_t n, bool *skip)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -156,7 +170,8 @@ static void run_template(const char *name, const expect *cases, size_t n,
 	                          .timeout_s = 4,
 	                          .timed_runs = RUNS,
 	                          .seed = 7,
-	                          .specials = with_specials};
+	                          .specials = with_specials,
+	                          .objective = objective};
 	int rc = kt_backend_open(&b, "cuda", m, &opt);
 	if (rc) {
 		*skip = rc == KT_EUNSUPPORTED ||
@@ -205,6 +220,12 @@ done:
 	kt_diags_release(&d);
 }
 
+static void run_template(const char *name, const expect *cases, size_t n,
+                         bool *skip)
+{
+	run_objective(name, NULL, cases, n, skip);
+}
+
 static bool skip;
 
 static void every_fault_costs_one_configuration(void)
@@ -245,6 +266,12 @@ static void special_input_values_are_checked(void)
 	with_specials = false;
 }
 
+static void graph_objective_checks_every_launch(void)
+{
+	run_objective("cheat_graph.kt.cu", "graph", steady_cheats,
+	              sizeof(steady_cheats) / sizeof(steady_cheats[0]), &skip);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -258,5 +285,6 @@ int main(int argc, char **argv)
 	RUN(every_graph_run_is_checked);
 	RUN(every_stream_run_is_checked_on_the_gpu);
 	RUN(special_input_values_are_checked);
+	RUN(graph_objective_checks_every_launch);
 	return check_summary();
 }

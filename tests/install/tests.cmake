@@ -9,3 +9,13 @@ if(NOT KTC_SANITIZE)
   set_tests_properties(install_find_package_and_pkg_config PROPERTIES
                        LABELS "install;opencl" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# The runtime library installed: ktc::rt from find_package in a separate
+# CMake project, and pkg-config's ktcrt; they compile a shape with NVRTC.
+if(TARGET ktcrt AND NOT KTC_SANITIZE)
+  add_test(NAME install_rt_find_package_and_pkg_config
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/rt_check.sh
+                   ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(install_rt_find_package_and_pkg_config PROPERTIES
+                       LABELS "install;deploy" TIMEOUT 300)
+endif()

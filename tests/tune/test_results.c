@@ -280,6 +280,30 @@ static void cache_refuses_a_header_that_does_not_match(void)
 	kt_results_info_release(&info);
 }
 
+/* Times of the graph objective (steady state of back-to-back launches)
+ * and of the cold one must not answer each other; a header without an
+ * objective (older caches) is a cold one. */
+static void cache_of_another_objective_is_refused(void)
+{
+	const char *path = tmp_path("objective.jsonl");
+	kt_results_info info, other;
+	make_info(&info, "saxpy", 1024, "NVIDIA H100");
+	write_three(path, &info);
+	make_info(&other, "saxpy", 1024, "NVIDIA H100");
+	other.objective = kt_strdup("graph");
+	expect_refusal(path, &other, "objective 'cold', not 'graph'");
+	const char *gpath = tmp_path("objective-graph.jsonl");
+	write_three(gpath, &other);
+	expect_refusal(gpath, &info, "objective 'graph', not 'cold'");
+	kt_cache *c = NULL;
+	CHECK_EQ_INT(kt_cache_open(&c, gpath, &other, false), 0);
+	if (c)
+		CHECK_EQ_STR(kt_cache_results(c)->info.objective, "graph");
+	kt_cache_close(c);
+	kt_results_info_release(&info);
+	kt_results_info_release(&other);
+}
+
 static void cache_force_new_keeps_the_old_file_aside(void)
 {
 	const char *path = tmp_path("force.jsonl");
@@ -627,6 +651,7 @@ int main(void)
 	RUN(cache_drops_a_truncated_last_line);
 	RUN(cache_refuses_a_damaged_middle_line);
 	RUN(cache_refuses_a_header_that_does_not_match);
+	RUN(cache_of_another_objective_is_refused);
 	RUN(cache_force_new_keeps_the_old_file_aside);
 	RUN(cache_is_locked_against_a_second_run);
 	RUN(t4_file_has_the_schema_fields);

@@ -358,6 +358,43 @@ static void tune_visits_the_default_first_and_finds_the_best(void)
 	kt_tune_report_free(r);
 }
 
+/* Warm configurations come right after the default, before the strategy's
+ * (those outside the space skipped, repeats visited once), and count
+ * against the budget. */
+static void tune_visits_warm_configurations_after_the_default(void)
+{
+	kt_value warm[] = {
+	    /* B, I, U */
+	    kt_int(256), kt_int(4), kt_int(2), /* valid */
+	    kt_int(512), kt_int(8), kt_int(1), /* B * I > 2048: skipped */
+	    kt_int(100), kt_int(1), kt_int(1), /* B=100 not in the domain */
+	    kt_int(256), kt_int(4), kt_int(2), /* a repeat */
+	    kt_int(128), kt_int(1), kt_int(1), /* the default: visited */
+	    kt_int(64),  kt_int(2), kt_int(1), /* valid */
+	};
+	kt_tune_options o = {.strategy = "random",
+	                     .max_evals = 6,
+	                     .batch = 2,
+	                     .warm = warm,
+	                     .nwarm = 6};
+	kt_tune_report *r = tune(landscape("bowl", 3), &o);
+	if (!r)
+		return;
+	CHECK_EQ_INT(r->nentries, 6);
+	CHECK_EQ_STR(r->entries[0].key, "B=128,I=1,U=1");
+	CHECK_EQ_STR(r->entries[1].key, "B=256,I=4,U=2");
+	CHECK_EQ_STR(r->entries[2].key, "B=64,I=2,U=1");
+	kt_tune_report_free(r);
+	/* a budget smaller than the warm list stops within it */
+	o.max_evals = 2;
+	r = tune(landscape("bowl", 3), &o);
+	if (r) {
+		CHECK_EQ_INT(r->nentries, 2);
+		CHECK_EQ_STR(r->entries[1].key, "B=256,I=4,U=2");
+	}
+	kt_tune_report_free(r);
+}
+
 static void tune_budget_counts_distinct_configurations(void)
 {
 	kt_tune_options o = {.strategy = "random", .max_evals = 17, .batch = 4};
@@ -602,6 +639,7 @@ int main(void)
 	RUN(landscape_refuses_unknown_kinds_and_big_spaces);
 	RUN(tune_visits_the_default_first_and_finds_the_best);
 	RUN(tune_budget_counts_distinct_configurations);
+	RUN(tune_visits_warm_configurations_after_the_default);
 	RUN(tune_same_seed_gives_the_same_results);
 	RUN(tune_resumed_from_a_partial_cache_equals_a_full_run);
 	RUN(tune_stops_when_the_default_is_not_correct);

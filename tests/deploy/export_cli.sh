@@ -1,0 +1,83 @@
+#!/bin/sh
+# export_cli.sh CASE KTC - `ktc export` end to end, one behaviour per CASE:
+#   compiles   the C it writes for tests/deploy/inputs/scale.kt.cu and a
+#              wisdom of two shapes compiles with -Wall -Wextra -Werror,
+#              links against libcuda (the toolkit's stub) and dispatches
+#              as the wisdom says (export_main.c)
+#   refusals   --help, missing arguments (2), a wisdom for another kernel
+#              or another version of the template (1)
+# Needs nvcc (KTC_NVCC, else /usr/local/cuda/bin/nvcc): exits 77 (skipped)
+# without it, saying so.
+set -eu
+case_=$1; ktc=$2
+here=$(cd "$(dirname "$0")" && pwd)
+cuda=${CUDA_HOME:-/usr/local/cuda}
+nvcc=${KTC_NVCC:-$cuda/bin/nvcc}
+work=$(mktemp -d /tmp/ktc-export-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+cp "$here/inputs/scale.kt.cu" .
+
+# wisdom KERNEL: a wisdom for scale.kt.cu as it is now (its FNV-1a hash)
+wisdom() {
+	python3 - "$1" <<'PY'
+import json, sys
+h = 0xcbf29ce484222325
+for c in open("scale.kt.cu", "rb").read():
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+shape = lambda n, b, i: {"problem": {"N": n}, "best": {"BLOCK": b, "ITEMS": i},
+                         "time_ms": 0.002, "default_ms": 0.003}
+json.dump({"ktc_wisdom": 1, "template": "scale.kt.cu",
+           "template_hash": "%016x" % h, "kernel": sys.argv[1],
+           "objective": "cold",
+           "device": {"name": "NVIDIA H100 80GB HBM3", "arch": "sm_90a",
+                      "compute_capability": "9.0", "driver": "13000"},
+           "params": ["BLOCK", "ITEMS"], "problem": ["N"],
+           "shapes": [shape(1024, 64, 1), shape(65536, 256, 4)]},
+          open("w.json", "w"))
+PY
+}
+
+case $case_ in
+compiles)
+	if ! [ -x "$nvcc" ]; then
+		echo "no nvcc at $nvcc (set KTC_NVCC): skipped"; exit 77
+	fi
+	wisdom scale
+	"$ktc" export --nvcc "$nvcc" scale.kt.cu w.json -o scale_tuned ||
+		fail "ktc export failed"
+	grep -q 'CUresult scale(int64_t N, void \*\*args, CUstream stream);' \
+		scale_tuned.h || fail "no entry point in the header"
+	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o main "$here/export_main.c" scale_tuned.c \
+		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
+		fail "the exported C does not compile"
+	# the stub libcuda answers no call, but loads: the dispatch needs none
+	ln -s "$cuda/lib64/stubs/libcuda.so" libcuda.so.1
+	LD_LIBRARY_PATH=$work ./main || fail "dispatch"
+	;;
+refusals)
+	"$ktc" export --help > out.txt || fail "--help: exit $?"
+	grep -q '^usage: ktc export \[options\] TEMPLATE WISDOM -o PREFIX' \
+		out.txt || fail "--help: no usage line"
+	rc=0; "$ktc" export scale.kt.cu 2> err.txt || rc=$?
+	[ $rc -eq 2 ] || fail "one argument: exit $rc, not 2"
+	wisdom other
+	rc=0; "$ktc" export scale.kt.cu w.json -o x 2> err.txt || rc=$?
+	cat err.txt
+	[ $rc -eq 1 ] || fail "other kernel: exit $rc, not 1"
+	grep -q "is for kernel 'other', not 'scale'" err.txt ||
+		fail "other kernel: no reason"
+	wisdom scale
+	echo "// changed" >> scale.kt.cu
+	rc=0; "$ktc" export scale.kt.cu w.json -o x 2> err.txt || rc=$?
+	cat err.txt
+	[ $rc -eq 1 ] || fail "changed template: exit $rc, not 1"
+	grep -q "another version of 'scale.kt.cu'" err.txt ||
+		fail "changed template: no reason"
+	[ ! -e x.c ] && [ ! -e x.h ] || fail "files written after a refusal"
+	;;
+*) fail "unknown case '$case_'" ;;
+esac
+echo "ok: $case_"
