@@ -1291,6 +1291,44 @@ static bool index_is(gen *g, const kt_rewrite_subscript *sub, const char *off,
 	return same;
 }
 
+/* The lines a loop refactor replaces: from the loop's `#pragma unroll`
+ * line (or the loop's line) to its end, with the `;` of an expression
+ * body; the loop's indentation and pragma text. */
+typedef struct loop_span {
+	size_t begin, end;
+	const char *ind, *pragma, *semi;
+} loop_span;
+
+/* False (said, or out of memory: *rc) when the loop does not start its
+ * line. */
+static bool loop_span_of(gen *g, size_t i, const kt_plan_refactor *r,
+                         loop_span *sp, int *rc)
+{
+	const char *t = g->f->text;
+	kt_range rg = r->region;
+	size_t ls = kt_rw_line_start(t, rg.begin.offset);
+	*rc = 0;
+	if (!only_space(t, ls, rg.begin.offset)) {
+		unit_error(g, i, rg,
+		           "refactor '%s' of '%s': the loop does not start "
+		           "its line",
+		           kt_refactor_kind_name(r->kind), r->kernel);
+		return false;
+	}
+	*sp = (loop_span){ls, rg.end.offset, NULL, "", ""};
+	if (sp->end < g->f->len && t[sp->end] == ';')
+		sp->semi = ";", sp->end++;
+	size_t pl = unroll_before(g, ls, rg.begin.offset);
+	if (pl != SIZE_MAX) {
+		sp->pragma = sub_apply(g, pl, ls, NULL, 0);
+		sp->begin = pl;
+	}
+	sp->ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	if (!sp->ind || !sp->pragma)
+		*rc = KT_ENOMEM;
+	return !*rc;
+}
+
 /* A hoisted load: the register it was read into. */
 static const char *hoisted_register(gen *g, const kt_plan_refactor *r,
                                     const kt_rewrite_loop *l,
@@ -1359,29 +1397,17 @@ static int hoist_text(gen *g, kt_str *s, const kt_plan_refactor *r,
 static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	const char *name = g->p->params[i].name;
-	const char *t = g->f->text;
 	const kt_rewrite_loop *l = row_loop(g, i, r);
 	if (!l)
 		return 0;
 	kt_range rg = r->region;
-	size_t ls = kt_rw_line_start(t, rg.begin.offset), end = rg.end.offset;
-	size_t begin = ls;
-	char *ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
-	vec_parts v = {.semi = "", .pragma = ""};
-	if (!only_space(t, ls, rg.begin.offset)) {
-		unit_error(g, i, rg,
-		           "refactor '%s' of '%s': the loop does not start "
-		           "its line",
-		           "hoist_loads", r->kernel);
-		return 0;
-	}
-	if (end < g->f->len && t[end] == ';')
-		v.semi = ";", end++;
-	size_t pl = unroll_before(g, ls, rg.begin.offset);
-	if (pl != SIZE_MAX) {
-		v.pragma = sub_apply(g, pl, ls, NULL, 0);
-		begin = pl;
-	}
+	loop_span sp;
+	int rc;
+	if (!loop_span_of(g, i, r, &sp, &rc))
+		return rc;
+	const char *ind = sp.ind;
+	size_t begin = sp.begin, end = sp.end;
+	vec_parts v = {.semi = sp.semi, .pragma = sp.pragma};
 	v.orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
 	v.start =
 	    sub_apply(g, l->start.begin.offset, l->start.end.offset, NULL, 0);
@@ -1390,13 +1416,13 @@ static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
 	v.bound =
 	    sub_apply(g, l->bound.begin.offset, l->bound.end.offset, NULL, 0);
 	v.vbody = body_with(g, r, l, hoisted_register);
-	if (!ind || !v.pragma || !v.orig || !v.start || !v.step || !v.bound ||
-	    !v.vbody || !(v.orig = reindent(g, v.orig, ind, "")) ||
+	if (!v.orig || !v.start || !v.step || !v.bound || !v.vbody ||
+	    !(v.orig = reindent(g, v.orig, ind, "")) ||
 	    !(v.vbody = reindent(g, v.vbody, ind,
 	                         *v.vbody == '{' ? "\t\t" : "\t\t\t")))
 		return KT_ENOMEM;
 	kt_str s = KT_STR_INIT;
-	int rc = hoist_text(g, &s, r, l, name, &v);
+	rc = hoist_text(g, &s, r, l, name, &v);
 	char *text = rc ? NULL : reindent(g, s.ptr, "", ind);
 	kt_str_release(&s);
 	if (!text)
@@ -1460,32 +1486,18 @@ static char *packed_loop(gen *g, const kt_plan_refactor *r, size_t b, size_t e)
 static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	const char *name = g->p->params[i].name;
-	const char *t = g->f->text;
 	const kt_plan_access *x = &r->arrays[0];
 	kt_range rg = r->region;
-	size_t ls = kt_rw_line_start(t, rg.begin.offset), end = rg.end.offset;
-	size_t begin = ls;
 	long n = strtol(r->bound, NULL, 10);
 	int bytes = (int)n * r->elem_size;
-	if (!only_space(t, ls, rg.begin.offset)) {
-		unit_error(g, i, rg,
-		           "refactor '%s' of '%s': the loop does not start "
-		           "its line",
-		           "pack_stores", r->kernel);
-		return 0;
-	}
-	const char *semi = "", *pragma = "";
-	if (end < g->f->len && t[end] == ';')
-		semi = ";", end++;
-	size_t pl = unroll_before(g, ls, rg.begin.offset);
-	if (pl != SIZE_MAX) {
-		pragma = sub_apply(g, pl, ls, NULL, 0);
-		begin = pl;
-	}
-	char *ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	loop_span sp;
+	int rc;
+	if (!loop_span_of(g, i, r, &sp, &rc))
+		return rc;
+	const char *ind = sp.ind, *pragma = sp.pragma, *semi = sp.semi;
 	char *orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
 	char *packed = packed_loop(g, r, rg.begin.offset, rg.end.offset);
-	if (!ind || !pragma || !orig || !packed)
+	if (!orig || !packed)
 		return KT_ENOMEM;
 	if (!*packed) {
 		unit_error(g, i, rg,
@@ -1500,7 +1512,7 @@ static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
 	const char *at = kt_arena_printf(g->arena, "%s[%s]", x->name,
 	                                 x->offset ? x->offset : "0");
 	kt_str s = KT_STR_INIT;
-	int rc = kt_str_addf(
+	rc = kt_str_addf(
 	    &s,
 	    "#if %s\n{\n\t__align__(%d) %s kt_pk[%ld];\n%s\t%s%s\n"
 	    "\tif ((reinterpret_cast<size_t>(&%s) & %d) == 0)\n"
@@ -1515,9 +1527,9 @@ static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
 	kt_str_release(&s);
 	if (!text)
 		return KT_ENOMEM;
-	consume(g, begin, end);
+	consume(g, sp.begin, sp.end);
 	g->vec_helper = true;
-	return add_edit(g, begin, end, text, (int)i);
+	return add_edit(g, sp.begin, sp.end, text, (int)i);
 }
 
 static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
