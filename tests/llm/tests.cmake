@@ -1,0 +1,12 @@
+# Tests of the LLM planner: the client against a scripted chat-completions
+# server on loopback (tests/llm/server.c, plain sockets in a thread of the
+# test), and the loop of `ktc optimize --planner llm` end to end with it.
+if(KTC_HAVE_LLM)
+  add_library(ktc_llm_server STATIC ${CMAKE_CURRENT_LIST_DIR}/server.c)
+  target_include_directories(ktc_llm_server PUBLIC ${CMAKE_SOURCE_DIR}/tests
+                             ${CJSON_INCLUDE_DIR})
+  target_link_libraries(ktc_llm_server PUBLIC ${CJSON_LIBRARY} Threads::Threads)
+  ktc_unit_test(test_llm_client llm/test_llm_client.c)
+  target_link_libraries(test_llm_client PRIVATE ktc_llm_server)
+  set_tests_properties(test_llm_client PROPERTIES LABELS "llm;unit" TIMEOUT 120)
+endif()
