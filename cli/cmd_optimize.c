@@ -21,6 +21,7 @@ enum { MAX_LIST = 64 };
 
 typedef struct options {
 	const char *build_dir, *kernel, *arch, *out, *work, *strategy, *backend;
+	const char *planner, *replay, *llm_config;
 	const char *problem[MAX_LIST], *arg[MAX_LIST];
 	int nproblem, narg;
 	long budget, rounds, seed, jobs;
@@ -131,6 +132,15 @@ static int run(options *o, const char *path)
 	    .progress_ud = o,
 	    .stop = &stop_requested,
 	};
+	kt_llm_config llm = {0};
+	bool use_llm = o->planner && !strcmp(o->planner, "llm");
+	if (use_llm && kt_llm_config_load(&llm, o->llm_config, !o->replay)) {
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+		return 1;
+	}
+	llm.replay = o->replay;
+	oo.planner = o->planner;
+	oo.llm = use_llm ? &llm : NULL;
 	kt_diags d;
 	kt_diags_init(&d);
 	kt_optimize_report *r = NULL;
@@ -152,6 +162,7 @@ static int run(options *o, const char *path)
 	if (r && !rc)
 		status = write_outputs(r, o);
 	kt_optimize_report_free(r);
+	kt_llm_config_release(&llm);
 	return status;
 }
 
@@ -207,6 +218,19 @@ int cmd_optimize(int argc, char **argv)
 	                   "GPU architecture to verify for (sm_90a)"),
 	    KT_OPT_INT_('j', "jobs", &o.jobs, "N",
 	                "NVRTC compile threads (default: one per CPU)"),
+	    KT_OPT_STRING_(0, "planner", &o.planner, "NAME",
+	                   "who proposes each round's change: builtin (the "
+	                   "default: the catalogue, no network) or llm (an "
+	                   "OpenAI-compatible server: KTC_LLM_BASE_URL, "
+	                   "KTC_LLM_MODEL, KTC_LLM_API_KEY; docs/llm.md)"),
+	    KT_OPT_STRING_(0, "replay", &o.replay, "TRANSCRIPT",
+	                   "--planner llm: the answers of a recorded "
+	                   "transcript (WORK/llm-transcript.jsonl), in "
+	                   "order, with no network"),
+	    KT_OPT_STRING_(0, "llm-config", &o.llm_config, "FILE",
+	                   "--planner llm: a config file of key = value "
+	                   "lines (default $KTC_LLM_CONFIG); the "
+	                   "environment wins"),
 	    KT_OPT_FLAG_(0, "json", &o.json,
 	                 "print the report as JSON instead of the summary"),
 	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress lines"),
@@ -232,7 +256,13 @@ int cmd_optimize(int argc, char **argv)
 	                  : o.jobs < 0 || o.jobs > 64 ? "--jobs expects 0 to 64"
 	                  : o.seed < 0 ? "--seed expects a non-negative "
 	                                 "integer"
-	                               : NULL;
+	                  : o.planner && strcmp(o.planner, "builtin") &&
+	                          strcmp(o.planner, "llm")
+	                      ? "--planner expects builtin or llm"
+	                  : (o.replay || o.llm_config) &&
+	                          !(o.planner && !strcmp(o.planner, "llm"))
+	                      ? "--replay and --llm-config need --planner llm"
+	                      : NULL;
 	if (bad) {
 		fprintf(stderr,
 		        "ktc optimize: %s (see 'ktc optimize --help')\n", bad);

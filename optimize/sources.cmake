@@ -9,5 +9,6 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/complete.c
   ${CMAKE_CURRENT_LIST_DIR}/analysis.c
   ${CMAKE_CURRENT_LIST_DIR}/report.c
+  ${CMAKE_CURRENT_LIST_DIR}/llm_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/optimize.c
 )

@@ -10,3 +10,11 @@ if(KTC_HAVE_LLM)
   target_link_libraries(test_llm_client PRIVATE ktc_llm_server)
   set_tests_properties(test_llm_client PROPERTIES LABELS "llm;unit" TIMEOUT 120)
 endif()
+if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
+  ktc_unit_test(test_llm_optimize llm/test_llm_optimize.c llm/host_backend.c)
+  target_link_libraries(test_llm_optimize PRIVATE ktc_llm_server)
+  target_compile_definitions(test_llm_optimize PRIVATE
+    KTC_TEST_INPUTS="${CMAKE_SOURCE_DIR}/tests/optimize/inputs")
+  set_tests_properties(test_llm_optimize PROPERTIES LABELS "llm;optimize;slow"
+                       TIMEOUT 900)
+endif()
