@@ -169,17 +169,22 @@ static int run(options *o, const char *path)
 static const char SUMMARY[] =
     "Refactors FILE's kernel round after round: round 0 is `ktc annotate`'s "
     "template\n(the literals as parameters), tuned at every shape; each "
-    "later round adds one\nrefactor the planner proposes (vector width, "
-    "items per thread, row split,\n...), verified as annotate verifies and "
-    "tuned at every shape, and keeps it\nwhen the geometric mean over the "
-    "shapes gains more than 2%. Stops at the\nspeed of light (bytes over "
-    "the measured copy bandwidth, or the launch floor),\nwhen the rounds "
-    "or the proposals run out. What the code does not say is asked\nfor: "
-    "problem sizes (--problem), a scalar the host passes or a buffer's "
-    "length\n(--arg). Writes the template to OUT; the rounds' templates, "
-    "caches and T4\nfiles, summary.json and original.diff to the work "
-    "folder. Killed, the same\ncommand resumes. Exit status: 0 ok, 1 "
-    "errors, 2 usage.";
+    "later round adds one\nrefactor the planner proposes, verified as "
+    "annotate verifies and tuned at every\nshape, and keeps it when the "
+    "geometric mean over the shapes gains more than\n2%. The planner is "
+    "the built-in catalogue (vector width, items per thread,\nrow split, "
+    "...; no network), or with --planner llm an OpenAI-compatible\nserver "
+    "(KTC_LLM_BASE_URL, KTC_LLM_MODEL, KTC_LLM_API_KEY), whose answers are\n"
+    "untrusted: a catalogue refactor or a new kernel body under a new "
+    "parameter,\nchecked as any plan, verified and tested at every shape; "
+    "its transcript goes\nto the work folder and --replay reruns it "
+    "offline. Stops at the speed of light\n(bytes over the measured copy "
+    "bandwidth, or the launch floor), when the rounds\nor the proposals "
+    "run out. What the code does not say is asked for: problem\nsizes "
+    "(--problem), a scalar the host passes or a buffer's length (--arg).\n"
+    "Writes the template to OUT; the rounds' templates, caches and T4 "
+    "files,\nsummary.json and original.diff to the work folder. Killed, "
+    "the same command\nresumes. Exit status: 0 ok, 1 errors, 2 usage.";
 
 int cmd_optimize(int argc, char **argv)
 {

@@ -18,3 +18,8 @@ if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
   set_tests_properties(test_llm_optimize PROPERTIES LABELS "llm;optimize;slow"
                        TIMEOUT 900)
 endif()
+if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
+  add_test(NAME llm_cli
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
+  set_tests_properties(llm_cli PROPERTIES LABELS "llm;optimize")
+endif()
