@@ -23,3 +23,8 @@ if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli_check.sh $<TARGET_FILE:ktc>)
   set_tests_properties(llm_cli PROPERTIES LABELS "llm;optimize")
 endif()
+if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
+  ktc_unit_test(test_llm_replay llm/test_llm_replay.c)
+  set_tests_properties(test_llm_replay PROPERTIES LABELS "llm;optimize;slow"
+                       TIMEOUT 900)
+endif()
