@@ -146,7 +146,9 @@ static int values_field(kt_llm_proposal *p, const cJSON *o)
 			                "proposal.values: more than %d",
 			                KT_LLM_MAX_VALUES);
 		double d = cJSON_IsNumber(x) ? x->valuedouble : 0.5;
-		if (d != (double)(int64_t)d || d < -1e15 || d > 1e15)
+		/* the range first: a cast of a double out of int64_t's
+		 * range is undefined (fuzz_llm found it) */
+		if (d < -1e15 || d > 1e15 || d != (double)(int64_t)d)
 			return bad("proposal.values: an item is not an "
 			           "integer%s",
 			           "");
