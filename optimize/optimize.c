@@ -541,7 +541,7 @@ static void trial(run *R, const kt_opt_proposal *pr, double *kept_score)
 	kt_optimize_round *rd = &r->rounds[r->nrounds];
 	*rd = (kt_optimize_round){.index = (int)r->nrounds,
 	                          .refactor = kt_refactor_kind_name(f->kind),
-	                          .param = f->param,
+	                          .param = kt_arena_strdup(R->a, f->param),
 	                          .why = pr->why};
 	r->nrounds++;
 	progress(R, rd->index, "template", rd->refactor, 0,
