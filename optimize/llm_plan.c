@@ -157,6 +157,11 @@ static void history(kt_str *s, const kt_opt_facts *f)
 		            rd->refactor ? rd->refactor : "annotate",
 		            rd->param ? " " : "", rd->param ? rd->param : "",
 		            rd->verdict ? rd->verdict : "not finished");
+		for (size_t k = 0; rd->tuned && k < r->nshapes; k++)
+			kt_str_addf(
+			    s, "   %s: best %.4g ms (%s), default %.4g ms\n",
+			    r->shapes[k], rd->best_ms[k], rd->best_key[k],
+			    rd->default_ms[k]);
 	}
 	kt_str_adds(s, "\nPropose the next change.\n");
 }

@@ -103,11 +103,17 @@ static void a_streamed_answer_is_read(void)
 {
 	llm_step st[] = {{.content = GOOD, .sse = true}};
 	llm_server *s = llm_server_start(st, 1);
-	kt_llm *l = client(s, NULL, 5000);
+	kt_llm_config cf = {.base_url = (char *)llm_server_url(s),
+	                    .model = "m",
+	                    .stream = true};
+	kt_llm *l = NULL;
+	CHECK_EQ_INT(kt_llm_new(&l, &cf), 0);
 	int rc;
 	char *c = ask(l, &rc);
 	CHECK_EQ_INT(rc, 0);
 	CHECK(c && !strcmp(c, GOOD));
+	const char *req = llm_server_request(s, 0);
+	CHECK(req && strstr(req, "\"stream\":true"));
 	kt_free(c);
 	kt_llm_free(l);
 	llm_server_stop(s);
@@ -234,6 +240,26 @@ static void the_request_budget_stops_asking(void)
 	CHECK_EQ_INT(rc, KT_EINTERRUPTED);
 	CHECK(strstr(kt_error_last(), "budget is spent: 1 requests"));
 	CHECK_EQ_INT((int)llm_server_requests(s), 1);
+	kt_llm_free(l);
+	llm_server_stop(s);
+
+	/* 100 tokens an answer (the server's usage), 150 allowed */
+	llm_step st2[] = {
+	    {.content = GOOD}, {.content = GOOD}, {.content = GOOD}};
+	s = llm_server_start(st2, 3);
+	c = (kt_llm_config){.base_url = (char *)llm_server_url(s),
+	                    .model = "m",
+	                    .max_tokens = 150};
+	CHECK_EQ_INT(kt_llm_new(&l, &c), 0);
+	for (int i = 0; i < 2; i++) {
+		a = ask(l, &rc);
+		CHECK_EQ_INT(rc, 0);
+		kt_free(a);
+	}
+	a = ask(l, &rc);
+	CHECK_EQ_INT(rc, KT_EINTERRUPTED);
+	CHECK(strstr(kt_error_last(), "budget is spent: 200 tokens of 150"));
+	CHECK_EQ_INT((int)llm_server_requests(s), 2);
 	kt_llm_free(l);
 	llm_server_stop(s);
 }
