@@ -18,6 +18,9 @@
 
 #include <string.h>
 
+/* Bytes of the kernel's definition the prompt quotes at most. */
+enum { MAX_KERNEL_TEXT = 32768 };
+
 static const char SYSTEM[] =
     "You are a CUDA performance engineer working inside ktc, a kernel "
     "template compiler and tuner. ktc turns a kernel's tuning literals "
@@ -76,8 +79,11 @@ static void source(kt_str *s, const kt_opt_facts *f)
 	if (!k)
 		return;
 	uint32_t b = k->range.begin.offset, e = k->range.end.offset;
-	kt_str_addf(s, " (line %d):\n```cuda\n%.*s\n```\n", k->range.begin.line,
-	            (int)(e - b), f->text + b);
+	bool cut = e - b > MAX_KERNEL_TEXT;
+	kt_str_addf(
+	    s, " (line %d):\n```cuda\n%.*s\n```\n%s", k->range.begin.line,
+	    (int)(cut ? MAX_KERNEL_TEXT : e - b), f->text + b,
+	    cut ? "(the kernel's text is cut here: it is longer)\n" : "");
 	for (size_t i = 0; i < k->nlaunches; i++) {
 		kt_range r = k->launches[i];
 		kt_str_addf(s, "Launch at line %d: %.*s\n", r.begin.line,

@@ -6,7 +6,9 @@
  * default's PTX equal to the original's), and the backend (host_backend.c)
  * runs every configuration as host code and compares its outputs with the
  * default's at the shape and at an odd size. What the test scripts: bad
- * answers of every kind (each a rejected round, the run going on), a
+ * answers of every kind (each a rejected round, the run going on: no
+ * JSON, an unknown field, a body that closes the kernel, an #include, a
+ * call to system, a parameter name already taken), a
  * variant wrong at an odd size, one that skips work, one that is right and
  * faster (the only one kept), a catalogue refactor with its own values,
  * and servers that hang, drop the connection or answer 10 MB (the run ends
@@ -105,6 +107,8 @@ static const llm_step script[] = {
                 "}\"}"},
     {.content = VARIANT("V_SYS", "i < n", "y[i] = system(0)", "a call out"),
      .sse = true},
+    {.content = "{\"kind\":\"variant\",\"why\":\"a name taken\","
+                "\"param\":\"BLOCK_SIZE\",\"body\":\"{ }\"}"},
     {.content = VARIANT("V_ODD", "i < (n & ~3)", "y[i] = a * x[i] + b",
                         "whole vectors of four only")},
     {.content = VARIANT("V_HALF", "i < n / 2", "y[i] = a * x[i] + b",
@@ -166,8 +170,8 @@ static void check_rounds(const kt_optimize_report *r)
 		       r->rounds[i].refactor ? r->rounds[i].refactor : "-",
 		       r->rounds[i].param ? r->rounds[i].param : "-",
 		       r->rounds[i].verdict);
-	CHECK(r && r->nrounds == 9);
-	if (!r || r->nrounds != 9)
+	CHECK(r && r->nrounds == 10);
+	if (!r || r->nrounds != 10)
 		return;
 	static const char *const refused[][2] = {
 	    {"llm", "no JSON object"},
@@ -175,8 +179,9 @@ static void check_rounds(const kt_optimize_report *r)
 	    {"variant", "text after the body's closing '}'"},
 	    {"variant", "no preprocessor line"},
 	    {"variant", "'system' is not allowed"},
+	    {"variant", "'BLOCK_SIZE' is also the name of params[0]"},
 	};
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		const kt_optimize_round *rd = &r->rounds[i + 1];
 		CHECK(!rd->tuned && !rd->kept);
 		CHECK(rd->refactor && !strcmp(rd->refactor, refused[i][0]));
@@ -201,7 +206,7 @@ static void check_rounds(const kt_optimize_report *r)
 	CHECK(half && half->best_key[0] &&
 	      strstr(half->best_key[0], "V_HALF=0"));
 	CHECK(fma && fma->best_key[0] && strstr(fma->best_key[0], "V_FMA=1"));
-	CHECK(r->kept == 8);
+	CHECK(r->kept == 9);
 	CHECK(!strcmp(r->stop,
 	              "the LLM proposes nothing more: at the speed of light"));
 }
@@ -209,13 +214,13 @@ static void check_rounds(const kt_optimize_report *r)
 static void an_llm_run_keeps_only_what_verified_and_measured_faster(void)
 {
 	char *work = workdir("main"), *again = workdir("replayed");
-	llm_server *s = llm_server_start(script, 9);
+	llm_server *s = llm_server_start(script, 10);
 	kt_optimize_report *r = NULL;
 	kt_diags d;
 	HW.variant = "V_";
 	HW.wrong = 0;
 	kt_str_clear(&progress_log);
-	CHECK_EQ_INT(optimize(&r, work, s, NULL, 10, &d), 0);
+	CHECK_EQ_INT(optimize(&r, work, s, NULL, 12, &d), 0);
 	check_rounds(r);
 	CHECK(HW.wrong > 0); /* V_ODD=1 and V_HALF=1, every time */
 	CHECK(r && strstr(r->text, "#if V_FMA == 0"));
@@ -244,7 +249,7 @@ static void an_llm_run_keeps_only_what_verified_and_measured_faster(void)
 	char tr[512];
 	snprintf(tr, sizeof(tr), "%s/llm-transcript.jsonl", work);
 	kt_optimize_report *r2 = NULL;
-	CHECK_EQ_INT(optimize(&r2, again, NULL, tr, 10, &d), 0);
+	CHECK_EQ_INT(optimize(&r2, again, NULL, tr, 12, &d), 0);
 	check_rounds(r2);
 	for (size_t i = 0; r && r2 && i < r->nrounds && i < r2->nrounds; i++)
 		CHECK(!strcmp(r->rounds[i].verdict, r2->rounds[i].verdict));

@@ -28,3 +28,5 @@ if(KTC_HAVE_LLM AND KTC_HAVE_LIBCLANG)
   set_tests_properties(test_llm_replay PROPERTIES LABELS "llm;optimize;slow"
                        TIMEOUT 900)
 endif()
+# the variant body checker is the planner's (built everywhere)
+ktc_unit_test(test_body_check llm/test_body_check.c)
