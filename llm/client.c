@@ -567,9 +567,14 @@ int kt_llm_chat(kt_llm *l, char **content, const char *system, const char *user,
 		else
 			perform(l, req, &x);
 		record(l, req, &x);
-		kt_free(req);
 		long wait = 0;
+		int64_t before = l->tokens;
 		rc = judge(l, &x, content, &wait, tries);
+		/* a server that reports no usage (a stream without
+		 * stream_options) is charged about a token per 4 bytes */
+		if (!rc && l->tokens == before)
+			l->tokens += (int64_t)((strlen(req) + x.len) / 4);
+		kt_free(req);
 		exchange_release(&x);
 		if (rc <= 0)
 			return rc;

@@ -35,21 +35,22 @@ typedef struct kt_llm_config {
 	char *base_url; /* `https://api.openai.com/v1`: POST base_url
 	                   + `/chat/completions` */
 	char *model;
-	char *api_key;               /* may be NULL (local servers) */
-	long connect_timeout_ms;     /* 0: 10 s */
-	long timeout_ms;             /* a whole request; 0: 300 s */
-	int retries;                 /* on 429, 5xx, a dropped connection;
-	                                0: 4; -1: none */
-	long backoff_ms;             /* first wait; doubles; 0: 1000 */
-	long max_wait_ms;            /* longest wait (Retry-After too);
-	                                0: 60 s */
-	int max_requests;            /* per run; 0: 32 */
-	int64_t max_tokens;          /* per run (usage.total_tokens); 0: 1e6 */
-	size_t max_answer;           /* bytes of one HTTP answer; 0: 4 MiB */
-	bool stream;                 /* ask for a streamed (SSE) answer */
-	const char *transcript;      /* JSON lines written here; may be NULL */
-	const char *replay;          /* answers read from this transcript, no
-	                                network; may be NULL */
+	char *api_key;           /* may be NULL (local servers) */
+	long connect_timeout_ms; /* 0: 10 s */
+	long timeout_ms;         /* a whole request; 0: 300 s */
+	int retries;             /* on 429, 5xx, a dropped connection;
+	                            0: 4; -1: none */
+	long backoff_ms;         /* first wait; doubles; 0: 1000 */
+	long max_wait_ms;        /* longest wait (Retry-After too);
+	                            0: 60 s */
+	int max_requests;        /* per run; 0: 32 */
+	int64_t max_tokens;      /* per run: usage.total_tokens, else a token
+	                            per 4 bytes sent and received; 0: 1e6 */
+	size_t max_answer;       /* bytes of one HTTP answer; 0: 4 MiB */
+	bool stream;             /* ask for a streamed (SSE) answer */
+	const char *transcript;  /* JSON lines written here; may be NULL */
+	const char *replay;      /* answers read from this transcript, no
+	                            network; may be NULL */
 	volatile sig_atomic_t *stop; /* set asynchronously to cancel */
 } kt_llm_config;
 

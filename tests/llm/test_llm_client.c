@@ -114,6 +114,11 @@ static void a_streamed_answer_is_read(void)
 	CHECK(c && !strcmp(c, GOOD));
 	const char *req = llm_server_request(s, 0);
 	CHECK(req && strstr(req, "\"stream\":true"));
+	/* no usage in the events: charged by size */
+	int n;
+	int64_t tokens;
+	kt_llm_usage(l, &n, &tokens);
+	CHECK(n == 1 && tokens > 50 && tokens < 2000);
 	kt_free(c);
 	kt_llm_free(l);
 	llm_server_stop(s);
