@@ -134,10 +134,19 @@ static int run(options *o, const char *path)
 	};
 	kt_llm_config llm = {0};
 	bool use_llm = o->planner && !strcmp(o->planner, "llm");
+#ifdef KTC_HAVE_LLM
 	if (use_llm && kt_llm_config_load(&llm, o->llm_config, !o->replay)) {
 		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
 		return 1;
 	}
+#else
+	if (use_llm) {
+		fprintf(stderr, "ktc optimize: this ktc was built without "
+		                "libcurl and PCRE2: --planner llm is not "
+		                "available\n");
+		return 1;
+	}
+#endif
 	llm.replay = o->replay;
 	oo.planner = o->planner;
 	oo.llm = use_llm ? &llm : NULL;
@@ -162,7 +171,9 @@ static int run(options *o, const char *path)
 	if (r && !rc)
 		status = write_outputs(r, o);
 	kt_optimize_report_free(r);
+#ifdef KTC_HAVE_LLM
 	kt_llm_config_release(&llm);
+#endif
 	return status;
 }
 
