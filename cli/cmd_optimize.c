@@ -63,6 +63,12 @@ static void print_summary(const kt_optimize_report *r, const options *o)
 		       r->shapes[s], orig, t, t > 0 ? orig / t : 0,
 		       r->sol_ms[s], t > 0 ? 100 * r->sol_ms[s] / t : 0);
 	}
+	printf("\nchecks: every configuration against the original at each "
+	       "shape and an odd one, two input seeds%s\n",
+	       r->specials ? ", and inputs with NaN, Inf, subnormals and -0"
+	                   : "");
+	if (r->specials_note)
+		printf("special input values: %s\n", r->specials_note);
 	printf("\nrounds:\n");
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const kt_optimize_round *rd = &r->rounds[i];

@@ -40,7 +40,7 @@ typedef struct options {
 	int nproblem, nsettings;
 	long budget, seed, batch, runs, space_limit, workers;
 	double time_limit, timeout, sim_delay, rank_timeout;
-	bool json, quiet, compile_only, profile, no_cache, force_new;
+	bool json, quiet, compile_only, profile, no_cache, force_new, specials;
 	unsigned job_index; /* which job of --job FILE (0 without one) */
 } options;
 
@@ -319,6 +319,7 @@ static int open_backend(session *s, const options *o)
 	    .profile = o->profile,
 	    .compile_only = o->compile_only,
 	    .seed = (uint64_t)o->seed,
+	    .specials = o->specials,
 	    .sim_delay_ms = o->sim_delay,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	};
@@ -386,6 +387,7 @@ static int tune(session *s, const options *o)
 	    .problem = s->problem,
 	    .cache_path = s->cache,
 	    .force_new = o->force_new,
+	    .specials = o->specials,
 	    .t4_path = o->out,
 	    .progress = on_progress,
 	    .progress_ud = &d,
@@ -591,6 +593,9 @@ static int parse(options *o, int argc, char **argv, int *npos)
 	        "timed runs per configuration (default: the backend's)"),
 	    KT_OPT_FLAG_(0, "profile", &o->profile,
 	                 "collect hardware counters"),
+	    KT_OPT_FLAG_(0, "specials", &o->specials,
+	                 "check every configuration also on inputs with NaN, "
+	                 "Inf, subnormals and -0 mixed in"),
 	    KT_OPT_DOUBLE_(
 	        0, "sim-delay", &o->sim_delay, "MS",
 	        "sim: sleep MS per evaluation (for testing interruption)"),

@@ -143,6 +143,15 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 		                       r->elem_size);
 		return r->elem_size > 0 && r->elem_size < 16 ? 4 : 1;
 	}
+	if (!strcmp(k, "pack_stores")) {
+		*why =
+		    kt_arena_printf(a,
+		                    "%s stores of %d bytes where one of %ld "
+		                    "would do",
+		                    r->bound, r->elem_size,
+		                    r->elem_size * strtol(r->bound, NULL, 10));
+		return 4;
+	}
 	if (!strcmp(k, "hoist_loads")) {
 		*why = "one load in flight per thread and iteration (ptxas "
 		       "does not hoist loads above a store)";

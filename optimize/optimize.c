@@ -50,8 +50,10 @@ typedef struct run {
 	char **flags;
 	size_t nflags;
 	kt_opt_inputs in;
-	bool *on;    /* the refactors of the kept template */
-	bool *tried; /* the refactors a round tried */
+	bool *on;      /* the refactors of the kept template */
+	bool *tried;   /* the refactors a round tried */
+	bool specials; /* check special input values (until they fail the
+	                  original itself) */
 	const char *kept_text, *kept_diff;
 	kt_llm *llm;   /* --planner llm */
 	kt_range body; /* the kernel's body, where a variant goes */
@@ -277,12 +279,42 @@ static int templating(run *R, kt_optimize_round *rd, const bool *on,
 
 static int open_backend(run *R, kt_backend **b, const kt_model *m)
 {
-	if (R->o->open)
-		return R->o->open(b, m, R->o->open_ud);
 	kt_backend_options bo = {.seed = R->o->seed,
+	                         .specials = R->specials,
 	                         .worker_exe = R->o->worker_exe};
+	if (R->o->open)
+		return R->o->open(b, m, &bo, R->o->open_ud);
 	return kt_backend_open(b, R->o->backend ? R->o->backend : "cuda", m,
 	                       &bo);
+}
+
+/*
+ * Round 0 checks that the original itself gives the same outputs twice on
+ * inputs with special values at every shape; where it does not (it reads
+ * a NaN as an index, say), the rounds check plain inputs only and the
+ * report says why.
+ */
+static int probe_specials(run *R, kt_backend **b, const kt_model *m)
+{
+	for (size_t s = 0; R->specials && s < R->rep->nshapes; s++) {
+		kt_value prob[MAX_PROBLEMS];
+		kt_opt_problem(prob, m, &R->in, s);
+		if (!(*b)->ops->set_problem(*b, prob))
+			continue;
+		R->specials = false;
+		R->rep->specials_note = kt_arena_printf(
+		    R->a,
+		    "not checked: the original itself fails on them at "
+		    "%s: %s",
+		    R->rep->shapes[s], kt_error_last());
+		kt_error_clear();
+		kt_backend_free(*b);
+		*b = NULL;
+		progress(R, 0, "verify", NULL, s, "special input values %s",
+		         R->rep->specials_note);
+		return open_backend(R, b, m);
+	}
+	return 0;
 }
 
 /* The best correct entry that is not faster than the data allows. */
@@ -353,6 +385,7 @@ static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
 	    .cache_path = round_path(
 	        R, rd->index, kt_arena_printf(R->a, "-shape-%zu.cache", s)),
 	    .force_new = true,
+	    .specials = R->specials,
 	    .t4_path = round_path(R, rd->index,
 	                          kt_arena_printf(R->a, "-shape-%zu.t4", s)),
 	    .diags = R->d,
@@ -464,6 +497,9 @@ static int testing(run *R, kt_optimize_round *rd, const char *text)
 		rc = b->ops->device_info(b, &R->rep->device);
 		if (!rc)
 			measure_floor(R);
+		if (!rc)
+			rc = probe_specials(R, &b, m);
+		R->rep->specials = R->specials;
 	}
 	for (size_t s = 0; !rc && s < n; s++) {
 		if (rd->index == 0) {
@@ -862,7 +898,12 @@ int kt_optimize(kt_optimize_report **out, const char *path,
 	kt_arena_init(a);
 	rep->arena = a;
 	rep->stop = "failed";
-	run R = {.o = o, .path = path, .d = diags, .rep = rep, .a = a};
+	run R = {.o = o,
+	         .path = path,
+	         .d = diags,
+	         .rep = rep,
+	         .a = a,
+	         .specials = true};
 	int rc = setup(&R);
 	if (!rc)
 		rc = alloc_report(&R);

@@ -68,6 +68,9 @@ int kt_optimize_report_json(char **out, const kt_optimize_report *r)
 	add_str(dev, "backend", r->device.backend);
 	cJSON_AddNumberToObject(dev, "copy_gbs", r->device.copy_gbs);
 	cJSON_AddNumberToObject(o, "launch_floor_ms", r->floor_ms);
+	cJSON_AddBoolToObject(o, "special_inputs_checked", r->specials);
+	if (r->specials_note)
+		add_str(o, "special_inputs", r->specials_note);
 	cJSON *sh = cJSON_AddArrayToObject(o, "shapes");
 	for (size_t s = 0; s < r->nshapes; s++)
 		cJSON_AddItemToArray(sh, cJSON_CreateString(r->shapes[s]));

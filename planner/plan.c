@@ -19,9 +19,9 @@
 #include <string.h>
 
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-    "stride_follows_block", "vectorize", "items_per_thread",
-    "grid_stride",          "row_split", "hoist_loads",
-    "launch_bounds",        "variant",
+    "stride_follows_block", "vectorize",   "items_per_thread",
+    "grid_stride",          "row_split",   "hoist_loads",
+    "launch_bounds",        "pack_stores", "variant",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)

@@ -571,6 +571,33 @@ static void hoist_args(ck *c, const char *path, const kt_plan_refactor *f)
 	}
 }
 
+/* pack_stores: a constant count, the element, one array only stored, and
+ * a vector of 4, 8 or 16 bytes. */
+static void pack_args(ck *c, const char *path, const kt_plan_refactor *f)
+{
+	const char *k = "pack_stores";
+	char *end = NULL;
+	long n = f->bound ? strtol(f->bound, &end, 10) : 0;
+	if (needs(c, path, f->bound != NULL, "bound", k) &&
+	    (*end || n < 2 || n > 16))
+		fail(c, path,
+		     "bound: a 'pack_stores' loop's count is an integer "
+		     "from 2 to 16, not '%s'",
+		     f->bound);
+	needs(c, path, f->elem_type != NULL, "elem_type", k);
+	long bytes = n * f->elem_size;
+	if (needs(c, path, f->elem_size > 0, "elem_size", k) && n >= 2 &&
+	    n <= 16 && bytes != 4 && bytes != 8 && bytes != 16)
+		fail(c, path,
+		     "a 'pack_stores' vector is 4, 8 or 16 bytes, not %ld "
+		     "(%ld elements of %d)",
+		     bytes, n, f->elem_size);
+	if (f->narrays != 1 || f->arrays[0].load || !f->arrays[0].store)
+		fail(c, path,
+		     "arrays: a 'pack_stores' refactor has one array, stored "
+		     "and not loaded");
+}
+
 /* max_threads: an expression over literals and at most one parameter. */
 static void check_max_threads(ck *c, const char *path, const char *s)
 {
@@ -651,6 +678,7 @@ static void check_refactor_args(ck *c, const char *path,
 		needs(c, path, f->launch >= 0, "launch", kind);
 		break;
 	case KT_REFACTOR_HOIST_LOADS: hoist_args(c, path, f); break;
+	case KT_REFACTOR_PACK_STORES: pack_args(c, path, f); break;
 	case KT_REFACTOR_LAUNCH_BOUNDS:
 		if (needs(c, path, f->max_threads != NULL, "max_threads", kind))
 			check_max_threads(c, path, f->max_threads);
@@ -661,6 +689,36 @@ static void check_refactor_args(ck *c, const char *path,
 		break;
 	default: break;
 	}
+}
+
+/*
+ * A field the rewriter writes into the code (a type, a name, a bound, a
+ * subscript's offset): one expression or type on one line, no statement,
+ * block, directive, comment, string or asm, so that a plan cannot carry
+ * code past the checks the rewriter makes of what it generates.
+ */
+static void check_code(ck *c, const char *path, const char *field,
+                       const char *s)
+{
+	if (!s)
+		return;
+	const char *bad = NULL;
+	for (const char *p = s; *p && !bad; p++)
+		if (strchr(";{}#\"'\\\n\r`@$", *p) ||
+		    (*p == '/' && (p[1] == '/' || p[1] == '*')))
+			bad = p;
+	bool as = false;
+	for (const char *p = strstr(s, "asm"); p && !as;
+	     p = strstr(p + 1, "asm"))
+		as = (p == s ||
+		      !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		     !(isalnum((unsigned char)p[3]) || p[3] == '_');
+	if (bad || as || strlen(s) > 200 || !*s)
+		fail(c, path,
+		     "%s: '%.60s' is not one expression or type on a line "
+		     "(no ';', braces, '#', comments, strings or asm; at most "
+		     "200 characters)",
+		     field, s);
 }
 
 static void check_refactor(ck *c, size_t i)
@@ -699,6 +757,17 @@ static void check_refactor(ck *c, size_t i)
 		fail(c, path, "launch %d does not exist (kernel '%s' has %zu)",
 		     f->launch, k->name, k->nlaunches);
 	check_refactor_args(c, path, f);
+	check_code(c, path, "index_var", f->index_var);
+	check_code(c, path, "bound", f->bound);
+	check_code(c, path, "elem_type", f->elem_type);
+	check_code(c, path, "max_threads", f->max_threads);
+	for (size_t a = 0; a < f->narrays; a++) {
+		sub = pathf(c, "%s.arrays[%zu]", path, a);
+		check_code(c, sub, "name", f->arrays[a].name);
+		check_code(c, sub, "offset", f->arrays[a].offset);
+		check_code(c, sub, "type", f->arrays[a].type);
+		kt_free(sub);
+	}
 	kt_free(path);
 }
 

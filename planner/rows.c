@@ -1,7 +1,8 @@
 /*
  * rows.c - the refactors the built-in planner proposes for "one block per
  * row" kernels (SGLang's and vLLM's activation, norm and quantisation
- * kernels): row_split, hoist_loads and launch_bounds.
+ * kernels): row_split, hoist_loads and launch_bounds; and pack_stores, for
+ * any loop of a constant count that stores narrow elements one at a time.
  *
  * Such a kernel takes its row from blockIdx.x and walks the row's columns
  * with `for (T i = threadIdx.x; i < N; i += blockDim.x)`. The first two
@@ -730,6 +731,183 @@ static int launch_bounds(planner *P, int k)
 
 /* s writes something: an assignment, ++/--, or a call that may write
  * through an argument (a split block would do it once more). */
+/* ------------------------------------------------------ (g) pack stores */
+
+/* `for (T k = 0; k < N; k++)` (or `++k`, `k += 1`) with N an integer
+ * constant and k not written in the body: k, N, body. */
+static bool counted_loop(const fe_ast *a, int fs, int *var, int64_t *count,
+                         int *body)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_strip(a, fe_child(a, fs, 2));
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
+	                fe_nchildren(a, init) == 1
+	            ? a->n[init].first
+	            : -1;
+	int start = v >= 0 && a->n[v].kind == CXCursor_VarDecl
+	                ? fe_strip(a, fe_var_init(a, v))
+	                : -1;
+	if (start < 0 || !a->n[start].is_int || a->n[start].ival != 0 ||
+	    cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT || inc < 0)
+		return false;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	int n = fe_strip(a, fe_child(a, cond, 1));
+	int iv = fe_strip(a, a->n[inc].first);
+	bool step = (a->n[inc].kind == CXCursor_UnaryOperator &&
+	             (a->n[inc].op == CXUnaryOperator_PostInc ||
+	              a->n[inc].op == CXUnaryOperator_PreInc)) ||
+	            (a->n[inc].kind == CXCursor_CompoundAssignOperator &&
+	             a->n[inc].op == CXBinaryOperator_AddAssign &&
+	             fe_strip(a, fe_child(a, inc, 1)) >= 0 &&
+	             a->n[fe_strip(a, fe_child(a, inc, 1))].is_int &&
+	             a->n[fe_strip(a, fe_child(a, inc, 1))].ival == 1);
+	*var = v;
+	*body = fe_child(a, fs, 3);
+	if (l < 0 || a->n[l].ref != v || n < 0 || !a->n[n].is_int || !step ||
+	    iv < 0 || a->n[iv].ref != v || *body < 0 ||
+	    pl_writes(a, *body, v, -1))
+		return false;
+	*count = a->n[n].ival;
+	return true;
+}
+
+/* No declaration inside loop that n refers to, but var. */
+static bool invariant_but(const fe_ast *a, int n, int loop, int var)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 && x->ref != var &&
+	    pl_inside(a, x->ref, loop))
+		return false;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (!invariant_but(a, c, loop, var))
+			return false;
+	return true;
+}
+
+/* The one store of the body to memory outside the loop, `A[off + k]` or
+ * `A[off + k].m`, every iteration, as a plain assignment: its subscript;
+ * -1 when the body has none, more, or other writes that leave it (a
+ * local of the kernel is a register and may be written). */
+static int the_store(const fe_ast *a, int fs, int body, int var)
+{
+	int store = -1;
+	if (talks(a, body))
+		return -1;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!pl_inside(a, (int)i, body))
+			continue;
+		if (ends_iteration(a, (int)i) ||
+		    x->kind == CXCursor_ContinueStmt ||
+		    (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i)))
+			return -1;
+		int lhs = written(a, (int)i);
+		if (lhs < 0 || local_write(a, lhs, body))
+			continue;
+		int ref =
+		    a->n[lhs].kind == CXCursor_DeclRefExpr ? a->n[lhs].ref : -1;
+		if (ref >= 0 && ref != var &&
+		    a->n[ref].kind == CXCursor_VarDecl &&
+		    clang_getCursorType(a->n[ref].cur).kind !=
+		        CXType_LValueReference)
+			continue; /* a register of the kernel */
+		bool compound = true;
+		bool assign = fe_assign_lhs(a, (int)i, &compound) >= 0;
+		int s = lhs;
+		if (a->n[s].kind == CXCursor_MemberRefExpr)
+			s = fe_strip(a, a->n[s].first);
+		if (store >= 0 || !assign || compound || s < 0 ||
+		    a->n[s].kind != CXCursor_ArraySubscriptExpr ||
+		    !unconditional(a, (int)i, fs))
+			return -1;
+		store = s;
+	}
+	if (store < 0)
+		return -1;
+	int base = fe_strip(a, a->n[store].first);
+	int root = base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr
+	               ? root_param(a, a->n[base].ref, 0)
+	               : -1;
+	/* restrict: no load of the loop reads an element stored earlier */
+	if (root < 0 ||
+	    !clang_isRestrictQualifiedType(
+	        clang_getCursorType(a->n[root].cur)) ||
+	    pl_inside(a, a->n[base].ref, fs) ||
+	    !invariant_but(a, fe_child(a, store, 1), fs, var))
+		return -1;
+	/* the loop reads or writes the array nowhere else */
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == CXCursor_DeclRefExpr &&
+		    a->n[i].ref == a->n[base].ref && (int)i != base &&
+		    pl_inside(a, (int)i, fs))
+			return -1;
+	return store;
+}
+
+/*
+ * (g) A loop of a constant count whose one store per iteration writes
+ * elements narrower than the vector the count makes (an unrolled quantiser
+ * writing eight fp8 bytes one at a time): each byte store is its own
+ * instruction and memory transaction. Packed, the loop writes registers
+ * and one 4-, 8- or 16-byte store follows.
+ */
+static int pack_stores(planner *P, int k, int fs)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	int var, body;
+	int64_t n;
+	if (!counted_loop(a, fs, &var, &n, &body) || n < 2 || n > 16)
+		return KT_OK;
+	int store = the_store(a, fs, body, var);
+	const char *off =
+	    store >= 0 ? pl_offset_of(P, fe_child(a, store, 1), var) : NULL;
+	if (!off)
+		return KT_OK;
+	long long size =
+	    clang_Type_getSizeOf(clang_getCursorType(a->n[store].cur));
+	long long bytes = n * size;
+	const char *type = reg_type(P, store);
+	if (size <= 0 || size > 4 ||
+	    (bytes != 4 && bytes != 8 && bytes != 16) || !type)
+		return P->oom ? KT_ENOMEM : KT_OK;
+	static const int64_t v[] = {0, 1};
+	int pi = pl_add_param(P, pl_unique_name(P, "PACK", K->name),
+	                      KT_ROLE_OTHER, pl_dup(P, K->name), 0, v, 2);
+	int base = fe_strip(a, a->n[store].first);
+	kt_plan_access *arr = kt_plan_alloc(P->plan, sizeof(*arr));
+	if (pi < 0 || !arr)
+		return KT_ENOMEM;
+	*arr = (kt_plan_access){pl_dup(P, a->n[base].name), *off ? off : NULL,
+	                        false, true, NULL};
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_PACK_STORES,
+	    .kernel = pl_dup(P, K->name),
+	    .param = P->params.items[pi].p.name,
+	    .region = pl_range(P, fs),
+	    .index_var = pl_dup(P, a->n[var].name),
+	    .bound = pl_say(P, "%lld", (long long)n),
+	    .elem_type = type,
+	    .elem_size = (int)size,
+	    .arrays = arr,
+	    .narrays = 1,
+	    .launch = -1,
+	    .note = pl_say(P,
+	                   "the loop writes its %lld elements of %lld "
+	                   "bytes to registers, then one %lld-byte store",
+	                   (long long)n, size, bytes)};
+	P->params.items[pi].p.evidence =
+	    pl_say(P,
+	           "'%s' stores %lld-byte elements of '%s' one at a time in a "
+	           "loop of %lld",
+	           K->name, size, a->n[base].name, (long long)n);
+	pl_add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
 static bool writes(const fe_ast *a, int s)
 {
 	for (size_t i = 0; i < a->len; i++)
@@ -766,5 +944,9 @@ int pl_row_refactors(planner *P, int k)
 	}
 	if (!rc && all)
 		rc = row_split(P, k, loops, nl);
+	for (size_t i = 0; i < a->len && !rc; i++)
+		if (a->n[i].kind == CXCursor_ForStmt &&
+		    pl_inside(a, (int)i, K->body))
+			rc = pack_stores(P, k, (int)i);
 	return rc ? rc : launch_bounds(P, k);
 }

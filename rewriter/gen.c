@@ -1426,7 +1426,7 @@ static int launch_bounds(gen *g, size_t i, const kt_plan_refactor *r)
 }
 
 /*
- * (g) the kernel's body as written, with the edits inside it, under
+ * (h) the kernel's body as written, with the edits inside it, under
  * `#if NAME == 0`, and the plan's new body under `#else`: NAME = 0, the
  * default, is the original kernel. The plan checker has made sure the new
  * body is one balanced `{ ... }` with no directive in it.
@@ -1446,6 +1446,101 @@ static int variant(gen *g, size_t i, const kt_plan_refactor *r)
 		return KT_ENOMEM;
 	consume(g, b.begin.offset, b.end.offset);
 	return add_edit(g, b.begin.offset, b.end.offset, text, (int)i);
+}
+
+/* ---- (g) pack stores ---- */
+
+/* The loop [b, e) with its store `A[off + var]` to the packed array
+ * written to `kt_pk[var]` instead; "" when the loop does not hold exactly
+ * one such subscript, NULL when out of memory. */
+static char *packed_loop(gen *g, const kt_plan_refactor *r, size_t b, size_t e)
+{
+	const kt_plan_access *x = &r->arrays[0];
+	const char *reg = kt_arena_printf(g->arena, "kt_pk[%s]", r->index_var);
+	kt_edit ed = {0, 0, reg, -1, R_CODE};
+	size_t found = 0;
+	for (size_t i = 0; reg && i < g->f->nsubscripts; i++) {
+		const kt_rewrite_subscript *sub = &g->f->subscripts[i];
+		if (sub->range.begin.offset < b || sub->range.end.offset > e ||
+		    strcmp(sub->base, x->name) ||
+		    !index_is(g, sub, x->offset, r->index_var))
+			continue;
+		ed.begin = sub->range.begin.offset;
+		ed.end = sub->range.end.offset;
+		found++;
+	}
+	if (!reg)
+		return NULL;
+	return found == 1 ? sub_apply(g, b, e, &ed, 1) : "";
+}
+
+/*
+ * (g) under `#if NAME` the loop writes its elements to an aligned
+ * register array, then one vector of count * elem_size bytes goes to
+ * `A[off]` (element by element where that address is not aligned);
+ * `#else` the loop as it was.
+ */
+static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	const kt_plan_access *x = &r->arrays[0];
+	kt_range rg = r->region;
+	size_t ls = kt_rw_line_start(t, rg.begin.offset), end = rg.end.offset;
+	size_t begin = ls;
+	long n = strtol(r->bound, NULL, 10);
+	int bytes = (int)n * r->elem_size;
+	if (!only_space(t, ls, rg.begin.offset)) {
+		unit_error(g, i, rg,
+		           "refactor '%s' of '%s': the loop does not start "
+		           "its line",
+		           "pack_stores", r->kernel);
+		return 0;
+	}
+	const char *semi = "", *pragma = "";
+	if (end < g->f->len && t[end] == ';')
+		semi = ";", end++;
+	size_t pl = unroll_before(g, ls, rg.begin.offset);
+	if (pl != SIZE_MAX) {
+		pragma = sub_apply(g, pl, ls, NULL, 0);
+		begin = pl;
+	}
+	char *ind = kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	char *orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
+	char *packed = packed_loop(g, r, rg.begin.offset, rg.end.offset);
+	if (!ind || !pragma || !orig || !packed)
+		return KT_ENOMEM;
+	if (!*packed) {
+		unit_error(g, i, rg,
+		           "refactor 'pack_stores' of '%s': the loop does not "
+		           "store to '%s' exactly once",
+		           r->kernel, x->name);
+		return 0;
+	}
+	if (!(orig = reindent(g, orig, ind, "")) ||
+	    !(packed = reindent(g, packed, ind, "\t")))
+		return KT_ENOMEM;
+	const char *at = kt_arena_printf(g->arena, "%s[%s]", x->name,
+	                                 x->offset ? x->offset : "0");
+	kt_str s = KT_STR_INIT;
+	int rc = kt_str_addf(
+	    &s,
+	    "#if %s\n{\n\t__align__(%d) %s kt_pk[%ld];\n%s\t%s%s\n"
+	    "\tif ((reinterpret_cast<size_t>(&%s) & %d) == 0)\n"
+	    "\t\t*reinterpret_cast<kt_vec<%d>::t *>(&%s) =\n"
+	    "\t\t    *reinterpret_cast<const kt_vec<%d>::t *>(kt_pk);\n"
+	    "\telse\n\t\tfor (int kt_j = 0; kt_j < %ld; kt_j++)\n"
+	    "\t\t\t%s[%s%skt_j] = kt_pk[kt_j];\n}\n#else\n%s%s%s\n#endif",
+	    name, bytes, r->elem_type, n, pragma, packed, semi, at, bytes - 1,
+	    bytes, at, bytes, n, x->name, x->offset ? x->offset : "",
+	    x->offset ? " + " : "", pragma, orig, semi);
+	char *text = rc || !at ? NULL : reindent(g, s.ptr, "", ind);
+	kt_str_release(&s);
+	if (!text)
+		return KT_ENOMEM;
+	consume(g, begin, end);
+	g->vec_helper = true;
+	return add_edit(g, begin, end, text, (int)i);
 }
 
 static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
@@ -1470,7 +1565,8 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	int want = r->kind == KT_REFACTOR_VARIANT ? 2
 	           : r->kind == KT_REFACTOR_GRID_STRIDE ||
 	                   r->kind == KT_REFACTOR_VECTORIZE ||
-	                   r->kind == KT_REFACTOR_HOIST_LOADS
+	                   r->kind == KT_REFACTOR_HOIST_LOADS ||
+	                   r->kind == KT_REFACTOR_PACK_STORES
 	               ? 1
 	               : 0;
 	if (want != pass)
@@ -1500,6 +1596,10 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	case KT_REFACTOR_LAUNCH_BOUNDS: {
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : launch_bounds(g, i, r);
+	}
+	case KT_REFACTOR_PACK_STORES: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : pack_stores(g, i, r);
 	}
 	case KT_REFACTOR_VARIANT: return variant(g, i, r);
 	default:

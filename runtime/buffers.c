@@ -406,6 +406,57 @@ void kt_buf_fill(void *data, kt_type t, size_t n, const kt_init *init,
 	}
 }
 
+/* The smallest positive subnormal of each float type. */
+static double smallest_subnormal(kt_type t)
+{
+	switch (t) {
+	case KT_TYPE_F64: return 0x1p-1074;
+	case KT_TYPE_F32: return 0x1p-149;
+	case KT_TYPE_F16: return 0x1p-24;
+	case KT_TYPE_BF16: return 0x1p-133;
+	case KT_TYPE_FP8_E4M3: return 0x1p-9;
+	case KT_TYPE_FP8_E5M2: return 0x1p-16;
+	default: return 0;
+	}
+}
+
+static double largest_finite(kt_type t)
+{
+	switch (t) {
+	case KT_TYPE_F64: return 0x1.fffffffffffffp1023;
+	case KT_TYPE_F32: return 0x1.fffffep127;
+	case KT_TYPE_F16: return 65504.0;
+	case KT_TYPE_BF16: return 0x1.fep127;
+	case KT_TYPE_FP8_E4M3: return 448.0;
+	case KT_TYPE_FP8_E5M2: return 57344.0;
+	default: return 0;
+	}
+}
+
+size_t kt_buf_specials(void *data, kt_type t, size_t n, uint64_t seed,
+                       uint64_t stream)
+{
+	if (!kt_type_is_float(t))
+		return 0;
+	double tiny = smallest_subnormal(t);
+	/* e4m3 has no infinities: it would store them as NaN or saturate */
+	bool inf = t != KT_TYPE_FP8_E4M3;
+	const double all[] = {NAN,   INFINITY, -INFINITY,        tiny,
+	                      -tiny, -0.0,     largest_finite(t)};
+	double v[sizeof(all) / sizeof(all[0])];
+	size_t nv = 0;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (inf || !isinf(all[i]))
+			v[nv++] = all[i];
+	kt_rng r;
+	kt_rng_seed(&r, seed ^ (stream * 0xbf58476d1ce4e5b9ULL + 7));
+	size_t changed = 0;
+	for (size_t i = 0; i < n; i++)
+		if (kt_rng_below(&r, KT_BUF_SPECIAL_EVERY) == 0)
+			kt_buf_set(data, t, i, v[changed++ % nv]);
+	return changed;
+}
+
 uint8_t kt_buf_poison_byte(unsigned check)
 {
 	return (check & 1) ? 0x7f : 0xff;

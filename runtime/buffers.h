@@ -73,6 +73,18 @@ void kt_buf_fill(void *data, kt_type t, size_t n, const kt_init *init,
                  uint64_t seed, uint64_t stream);
 
 /*
+ * Mixes the values that break careless kernels into n elements of float
+ * type t already filled: NaN, +-Inf (where the type has them), the
+ * smallest subnormal of either sign, -0 and the largest finite value, at
+ * about one element in KT_BUF_SPECIAL_EVERY, chosen by a stream seeded by
+ * seed and stream. Integer types are left as they are. Returns the number
+ * of elements changed.
+ */
+#define KT_BUF_SPECIAL_EVERY 32
+size_t kt_buf_specials(void *data, kt_type t, size_t n, uint64_t seed,
+                       uint64_t stream);
+
+/*
  * The poison byte for check k: 0xFF (NaN in every float type, -1 or the
  * maximum for integers) on even checks, 0x7F (NaN or a huge value) on odd
  * ones, so an unwritten integer element that happens to equal one pattern

@@ -57,6 +57,8 @@ static int parse_header(kt_results_info *info, const cJSON *h)
 		sscanf(s, "%16llx", (unsigned long long *)&info->template_hash);
 	kt_json_to_device(cJSON_GetObjectItemCaseSensitive(h, "device"),
 	                  &info->device);
+	info->specials =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "specials"));
 	if ((rc = kt_json_to_problem(
 	         cJSON_GetObjectItemCaseSensitive(h, "problem"), info)))
 		return rc;
@@ -291,6 +293,8 @@ static cJSON *header_json(const kt_results_info *info)
 	cJSON_AddStringToObject(h, "kernel", info->kernel ? info->kernel : "");
 	cJSON_AddItemToObject(h, "problem", kt_json_from_problem(info));
 	cJSON_AddItemToObject(h, "device", kt_json_from_device(&info->device));
+	if (info->specials)
+		cJSON_AddTrueToObject(h, "specials");
 	cJSON *p = cJSON_AddArrayToObject(h, "params");
 	for (size_t i = 0; i < info->nparams; i++)
 		cJSON_AddItemToArray(p,
@@ -397,6 +401,12 @@ static int check_header(const kt_results_info *have,
 		    "cache '%s' was written for problem %s, not %s%s", path, a,
 		    b, hint);
 	}
+	if (want->specials && !have->specials)
+		return kt_error(KT_EINVALID,
+		                "cache '%s' holds results checked without "
+		                "special input values (NaN, Inf, subnormals): "
+		                "they do not answer a run that checks them%s",
+		                path, hint);
 	if (strcmp(have->device.name, want->device.name))
 		return kt_error(
 		    KT_EINVALID,

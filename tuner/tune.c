@@ -169,6 +169,7 @@ static int set_up(run *r)
 	if ((rc = kt_results_info_from_model(&r->info, m, r->problem,
 	                                     &r->rep->device)))
 		return rc;
+	r->info.specials = r->opt->specials;
 	if (r->opt->cache_path &&
 	    (rc = kt_cache_open(&r->cache, r->opt->cache_path, &r->info,
 	                        r->opt->force_new)))

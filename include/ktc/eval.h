@@ -117,10 +117,14 @@ typedef struct kt_backend_options {
 	int compile_threads;   /* 0: one per core */
 	int timed_runs;        /* 0: the backend's default (>= 30) */
 	int warmup_runs;
-	double timeout_s;    /* per configuration; 0: the default */
-	bool profile;        /* collect hardware counters */
-	bool compile_only;   /* compile, do not run */
-	uint64_t seed;       /* input data */
+	double timeout_s;  /* per configuration; 0: the default */
+	bool profile;      /* collect hardware counters */
+	bool compile_only; /* compile, do not run */
+	uint64_t seed;     /* input data */
+	/* check every configuration also on inputs with NaN, +-Inf,
+	 * subnormals and -0 mixed into its float buffers (one element in
+	 * 32): a rewrite must treat them as the original does */
+	bool specials;
 	double sim_delay_ms; /* sim: sleep per evaluation (for tests) */
 	/* cuda: the program started as the worker and compiler processes
 	 * (`EXE __cuda-worker ...`, which must call kt_cuda_worker_main).

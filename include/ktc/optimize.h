@@ -37,10 +37,10 @@
 extern "C" {
 #endif
 
-/* Opens the backend that evaluates model m (the CUDA backend by default;
- * a host or a test may bring its own). */
+/* Opens the backend that evaluates model m with options bo (the CUDA
+ * backend by default; a host or a test may bring its own). */
 typedef int (*kt_optimize_open_fn)(kt_backend **out, const kt_model *m,
-                                   void *ud);
+                                   const kt_backend_options *bo, void *ud);
 
 typedef struct kt_optimize_progress {
 	int round;            /* 0: the annotated original */
@@ -125,6 +125,10 @@ typedef struct kt_optimize_report {
 	double *sol_ms;      /* per shape: the speed-of-light estimate */
 	double floor_ms;     /* the launch floor; 0 if not measured */
 	kt_device_info device;
+	/* whether every configuration was also checked on inputs with NaN,
+	 * Inf, subnormals and -0 mixed in, and if not, why */
+	bool specials;
+	const char *specials_note;
 	const char *stop; /* why the loop ended */
 	int kept;         /* index of the last kept round */
 } kt_optimize_report;

@@ -79,7 +79,12 @@ typedef enum kt_refactor_kind {
 	KT_REFACTOR_HOIST_LOADS,
 	/* (f) `__launch_bounds__(max_threads, param)` when param > 0. */
 	KT_REFACTOR_LAUNCH_BOUNDS,
-	/* (g) a new body for the kernel (a planner's own, an LLM's): the
+	/* (g) a loop of a constant count (`bound`) that stores one narrow
+	 * element per iteration to `A[offset + index_var]` writes them into
+	 * registers and stores them as one vector after the loop, when
+	 * param is 1. */
+	KT_REFACTOR_PACK_STORES,
+	/* (h) a new body for the kernel (a planner's own, an LLM's): the
 	 * region, the kernel's body, becomes `#if param == 0` the body as
 	 * written `#else` `body` `#endif`, so the default is the original. */
 	KT_REFACTOR_VARIANT,

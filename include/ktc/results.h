@@ -38,6 +38,8 @@ typedef struct kt_results_info {
 	kt_device_info device; /* device.name "" when unknown */
 	char **param_names;    /* the order of kt_record.values */
 	size_t nparams;
+	/* checked also on inputs with special values (kt_backend_options) */
+	bool specials;
 	/* T4 metadata only: */
 	char *strategy;
 	uint64_t seed;

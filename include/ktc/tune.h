@@ -81,7 +81,11 @@ typedef struct kt_tune_options {
 	const kt_value *problem; /* one per model problem; NULL: defaults */
 	const char *cache_path;  /* NULL: no cache */
 	bool force_new;          /* replace a cache whose header differs */
-	const char *t4_path;     /* NULL: no T4 file */
+	/* the backend checks special input values too (it was opened with
+	 * kt_backend_options.specials): recorded in the cache, which then
+	 * answers only such runs */
+	bool specials;
+	const char *t4_path; /* NULL: no T4 file */
 	kt_tune_progress_fn progress;
 	void *progress_ud;
 	/* diagnostics of building the space go here; NULL: discarded */

@@ -242,7 +242,8 @@ static int make_size(kt_cu_backend *b, kt_cu_size *s, const kt_value *p,
 		return kt_error(KT_ENOMEM, "out of memory");
 	memcpy(s->problem, p, m->nproblems * sizeof(kt_value));
 	kt_cu_problem_label(s->label, sizeof(s->label), m, p);
-	s->nseeds = tuned ? KT_CU_SEEDS_TUNED : 1;
+	s->nspecial = tuned && b->opt.specials ? 1 : 0;
+	s->nseeds = (tuned ? KT_CU_SEEDS_TUNED : 1) + s->nspecial;
 	char why[256];
 	int rc = kt_cu_cfg_make(&s->ref, m, b->default_idx, p, b->devvals,
 	                        b->total_mem);
@@ -340,7 +341,8 @@ static int build_problem_msg(kt_cu_backend *b)
 	         kt_cu_put_u32(s, (uint32_t)b->nsizes) | put_args(b, s);
 	for (size_t i = 0; !rc && i < b->nsizes; i++) {
 		kt_cu_size *z = &b->sizes[i];
-		rc |= kt_cu_put_str(s, z->label) | kt_cu_put_u32(s, z->nseeds);
+		rc |= kt_cu_put_str(s, z->label) | kt_cu_put_u32(s, z->nseeds) |
+		      kt_cu_put_u32(s, z->nspecial);
 		for (size_t a = 0; a < m->nargs; a++)
 			rc |= kt_cu_put_u64(s, z->ref.counts[a]);
 		kt_cu_launch l;

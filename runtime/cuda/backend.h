@@ -55,6 +55,7 @@ typedef struct kt_cu_size {
 	kt_cu_cfg ref;    /* the default configuration there */
 	kt_cu_binary bin; /* its cubin */
 	uint32_t nseeds;
+	uint32_t nspecial; /* the last seeds: NaN, Inf, subnormals mixed in */
 } kt_cu_size;
 
 typedef struct kt_cu_backend {

@@ -439,6 +439,19 @@ static bool is_output(const kt_cu_arg *g)
 	return g->is_buffer && g->dir != KT_ARG_IN;
 }
 
+const char *kt_cu_seed_name(const kt_cu_inst *in, size_t k, char *buf,
+                            size_t size)
+{
+	if (k >= in->nseeds - in->nspecial)
+		snprintf(buf, size,
+		         "inputs with NaN, Inf, subnormals and -0 mixed in "
+		         "(seed %zu)",
+		         k);
+	else
+		snprintf(buf, size, "input seed %zu", k);
+	return buf;
+}
+
 /* Generates input a for seed k on the host and keeps a device copy. */
 static int make_pristine(kt_cu_worker *w, kt_cu_inst *in, size_t inst_idx,
                          size_t k, size_t a)
@@ -451,6 +464,9 @@ static int make_pristine(kt_cu_worker *w, kt_cu_inst *in, size_t inst_idx,
 	uint64_t seed = w->seed + inst_idx * 1000003u + k;
 	kt_buf_fill(w->host[a], (kt_type)g->type, in->counts[a], &init, seed,
 	            a);
+	if (k >= in->nseeds - in->nspecial && init.kind == KT_INIT_RANDOM)
+		kt_buf_specials(w->host[a], (kt_type)g->type, in->counts[a],
+		                seed, a);
 	CU(w->d.cuMemcpyHtoD(*dst, w->host[a], bytes), "cuMemcpyHtoD (inputs)");
 	return kt_cu_beat(w);
 }
@@ -516,6 +532,7 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 {
 	kt_status st = KT_STATUS_OK;
 	kt_str why = KT_STR_INIT;
+	char seed[96];
 	int rc = 0;
 	for (unsigned pass = 0; !rc && pass < 2; pass++) {
 		rc = kt_cu_check_run(w, in, k, pass, p, l, true, &st, &why);
@@ -523,8 +540,11 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 			rc = rc ? rc
 			        : kt_error(KT_EBACKEND,
 			                   "the default configuration fails at "
-			                   "%s: %s",
-			                   in->label, why.ptr);
+			                   "%s, %s: %s",
+			                   in->label,
+			                   kt_cu_seed_name(in, k, seed,
+			                                   sizeof(seed)),
+			                   why.ptr);
 			break;
 		}
 		for (size_t a = 0; a < w->nargs && !rc; a++) {
@@ -550,9 +570,11 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 				    KT_EBACKEND,
 				    "the default configuration gives "
 				    "different outputs in two runs at "
-				    "%s (an element left unwritten, or "
-				    "a race): %s",
-				    in->label, why.ptr);
+				    "%s, %s (an element left unwritten, "
+				    "or a race): %s",
+				    in->label,
+				    kt_cu_seed_name(in, k, seed, sizeof(seed)),
+				    why.ptr);
 			}
 		}
 	}
@@ -565,6 +587,7 @@ static int setup_instance(kt_cu_worker *w, kt_cu_reader *r, size_t idx)
 	kt_cu_inst *in = &w->inst[idx];
 	snprintf(in->label, sizeof(in->label), "%s", kt_cu_get_str(r));
 	in->nseeds = kt_cu_get_u32(r);
+	in->nspecial = kt_cu_get_u32(r);
 	in->counts = kt_calloc(w->nargs ? w->nargs : 1, sizeof(uint64_t));
 	uint64_t *scalars = kt_calloc(w->nargs ? w->nargs : 1, 8);
 	if (!in->counts || !scalars) {
@@ -575,7 +598,7 @@ static int setup_instance(kt_cu_worker *w, kt_cu_reader *r, size_t idx)
 		in->counts[a] = kt_cu_get_u64(r);
 	kt_cu_launch l = {.scalars = scalars};
 	kt_cu_get_launch(r, &l, w->nargs);
-	int rc = r->bad || in->nseeds == 0
+	int rc = r->bad || in->nseeds == 0 || in->nspecial >= in->nseeds
 	             ? kt_error(KT_EBACKEND, "malformed PROBLEM message")
 	             : 0;
 	for (size_t a = 0; !rc && a < w->nargs; a++) {

@@ -35,6 +35,7 @@ typedef struct kt_cu_inst {
 	char label[160];  /* "N=524289", for messages */
 	uint64_t *counts; /* elements per argument (0 for scalars) */
 	size_t nseeds;
+	size_t nspecial;       /* the last seeds have NaN, Inf, subnormals */
 	kt_cu_buf *bufs;       /* per argument */
 	CUdeviceptr *pristine; /* [seed * nargs + arg]: inputs as generated */
 	void **ref;            /* [seed * nargs + arg]: reference outputs */
@@ -108,6 +109,10 @@ void kt_cu_prog_unload(kt_cu_worker *w, kt_cu_prog *p);
 int kt_cu_check_run(kt_cu_worker *w, kt_cu_inst *in, size_t k, unsigned check,
                     const kt_cu_prog *p, const kt_cu_launch *l, bool to_host,
                     kt_status *st, kt_str *why);
+
+/* "input seed 1", or what the special inputs are, for messages. */
+const char *kt_cu_seed_name(const kt_cu_inst *in, size_t k, char *buf,
+                            size_t size);
 
 /* Queues guard resets, inputs of seed k and poisoned outputs. */
 CUresult kt_cu_prepare(kt_cu_worker *w, kt_cu_inst *in, size_t k,

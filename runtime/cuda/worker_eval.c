@@ -359,7 +359,9 @@ static void compare_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 		                  (kt_type)g->type, in->counts[a], &tol))
 			continue;
 		o->st = KT_STATUS_CORRECTNESS;
-		kt_str_addf(&o->why, "at %s, input seed %zu: ", in->label, k);
+		char seed[96];
+		kt_str_addf(&o->why, "at %s, %s: ", in->label,
+		            kt_cu_seed_name(in, k, seed, sizeof(seed)));
 		kt_verify_describe(&o->why, g->name, &rep, &tol);
 	}
 }

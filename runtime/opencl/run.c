@@ -161,15 +161,20 @@ static int set_args(ocl_worker *w, cl_kernel k, const kt_value *slots,
 	return 0;
 }
 
-/* Fresh inputs for one check, from the run's seed and the key. */
-static void make_inputs(ocl_worker *w, const char *key)
+/* Fresh inputs for one check, from the run's seed and the key; with
+ * specials, NaN, Inf, subnormals and -0 mixed into the random ones. */
+static void make_inputs(ocl_worker *w, const char *key, bool specials)
 {
 	uint64_t seed = kt_hash(w->opt->seed, key, strlen(key));
 	for (size_t i = 0; i < w->m->nargs; i++) {
 		ocl_arg *a = &w->args[i];
-		if (a->input)
-			kt_buf_fill(a->input, a->a->type, a->count, &a->a->init,
-			            seed, i);
+		if (!a->input)
+			continue;
+		kt_buf_fill(a->input, a->a->type, a->count, &a->a->init, seed,
+		            i);
+		if (specials && a->a->init.kind == KT_INIT_RANDOM)
+			kt_buf_specials(a->input, a->a->type, a->count,
+			                seed + 1, i);
 	}
 	w->checks++;
 }
@@ -328,36 +333,62 @@ static void input_check(ocl_worker *w, const char *when, kt_result *r)
 	}
 }
 
-/* Reference, then candidate, on the same fresh inputs; compared. */
-static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
-                   const char *key, kt_result *r)
+/* Reference, then candidate, on the same fresh inputs; compared. The
+ * first check of a configuration sends the worker's first-run allowance;
+ * the elements compared come back. */
+static double check_once(ocl_worker *w, cl_kernel k, const ocl_geom *g,
+                         const char *key, bool specials, bool first,
+                         kt_result *r)
 {
+	const char *when = specials ? "with NaN, Inf, subnormals and -0 "
+	                              "mixed into the inputs: "
+	                            : "";
 	cl_int err;
-	make_inputs(w, key);
+	make_inputs(w, key, specials);
 	if ((err = upload(w, w->checks)) ||
 	    (err = launch(w, w->ref_kernel, &w->ref_geom, NULL)) ||
 	    (err = download(w, true))) {
-		fail(r, KT_STATUS_RUNTIME, "reference run: %s",
+		fail(r, KT_STATUS_RUNTIME, "%sreference run: %s", when,
 		     ocl_strerror(err));
-		return;
+		return 0;
 	}
-	double allow =
-	    4 * r->compile_s > OCL_JIT_MIN_S ? 4 * r->compile_s : OCL_JIT_MIN_S;
-	ocl_send(w->fd, OCL_MSG_FIRST, &allow, sizeof(allow));
+	if (first) {
+		double allow = 4 * r->compile_s > OCL_JIT_MIN_S
+		                   ? 4 * r->compile_s
+		                   : OCL_JIT_MIN_S;
+		ocl_send(w->fd, OCL_MSG_FIRST, &allow, sizeof(allow));
+	}
 	if ((err = upload(w, w->checks)) || (err = launch(w, k, g, NULL)) ||
 	    (err = download(w, false))) {
-		fail(r, KT_STATUS_RUNTIME, "launch: %s", ocl_strerror(err));
-		return;
+		fail(r, KT_STATUS_RUNTIME, "%slaunch: %s", when,
+		     ocl_strerror(err));
+		return 0;
 	}
 	const char *side = NULL, *name = trampled(w, &side);
 	if (name) {
-		fail(r, KT_STATUS_RUNTIME, "wrote %s of argument '%s'", side,
-		     name);
-		return;
+		fail(r, KT_STATUS_RUNTIME, "%swrote %s of argument '%s'", when,
+		     side, name);
+		return 0;
 	}
-	double checked = compare(w, "", r);
+	double checked = compare(w, when, r);
 	if (r->status == KT_STATUS_OK)
-		input_check(w, "", r);
+		input_check(w, when, r);
+	return checked;
+}
+
+/* The checks of one configuration: on inputs with special values first
+ * when asked, then on plain ones, which the timed runs reuse. */
+static void verify(ocl_worker *w, cl_kernel k, const ocl_geom *g,
+                   const char *key, kt_result *r)
+{
+	bool first = true;
+	if (w->opt->specials) {
+		check_once(w, k, g, key, true, first, r);
+		first = false;
+	}
+	double checked = 0;
+	if (r->status == KT_STATUS_OK)
+		checked = check_once(w, k, g, key, false, first, r);
 	/* the evidence of a check: output elements compared with the reference
 	 */
 	if (checked > 0 && r->status == KT_STATUS_OK)
@@ -535,7 +566,8 @@ int ocl_run_reference(ocl_worker *w)
 		goto done;
 	}
 	for (int run = 0; run < 2 && !err; run++) {
-		make_inputs(w, ""); /* the same inputs, the other poison */
+		make_inputs(w, "", false); /* the same inputs, the other
+		                              poison */
 		if (!(err = upload(w, w->checks)) &&
 		    !(err = launch(w, w->ref_kernel, &w->ref_geom, NULL)))
 			err = download(w, run == 0);

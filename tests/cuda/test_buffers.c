@@ -1,6 +1,7 @@
 /* test_buffers.c - narrow-float conversions, element access, seeded fills. */
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -192,6 +193,61 @@ static void other_fills(void)
 	CHECK_EQ_INT(kt_buf_poison_byte(1), 0x7f);
 }
 
+/* NaN, both infinities, subnormals, -0 and the largest value, sparsely,
+ * the same for the same seed, in float types only. */
+static void specials_are_mixed_into_floats_only(void)
+{
+	enum { N = 8192 };
+	static float a[N], b[N];
+	kt_init init = {.kind = KT_INIT_RANDOM};
+	kt_buf_fill(a, KT_TYPE_F32, N, &init, 5, 0);
+	size_t n = kt_buf_specials(a, KT_TYPE_F32, N, 5, 0);
+	kt_buf_fill(b, KT_TYPE_F32, N, &init, 5, 0);
+	CHECK_EQ_INT(kt_buf_specials(b, KT_TYPE_F32, N, 5, 0), n);
+	CHECK(!memcmp(a, b, sizeof(a)));
+	CHECK(n > N / KT_BUF_SPECIAL_EVERY / 2 &&
+	      n < N / KT_BUF_SPECIAL_EVERY * 2);
+	size_t nan = 0, pinf = 0, ninf = 0, sub = 0, nzero = 0, big = 0;
+	for (int i = 0; i < N; i++) {
+		nan += isnan(a[i]);
+		pinf += a[i] == INFINITY;
+		ninf += a[i] == -INFINITY;
+		sub += a[i] != 0 && fabsf(a[i]) < FLT_MIN;
+		nzero += a[i] == 0 && signbit(a[i]);
+		big += a[i] == FLT_MAX;
+	}
+	CHECK(nan && pinf && ninf && sub >= 2 && nzero && big);
+
+	static uint16_t h[N];
+	kt_buf_fill(h, KT_TYPE_BF16, N, &init, 5, 1);
+	CHECK(kt_buf_specials(h, KT_TYPE_BF16, N, 5, 1) > 0);
+	size_t hnan = 0, hsub = 0;
+	for (int i = 0; i < N; i++) {
+		float f = kt_bf16_to_f32(h[i]);
+		hnan += isnan(f);
+		hsub += f != 0 && fabsf(f) < FLT_MIN;
+	}
+	CHECK(hnan && hsub);
+
+	/* e4m3 has no infinity: NaN and subnormals, never a saturated Inf */
+	static uint8_t q[N];
+	kt_buf_fill(q, KT_TYPE_FP8_E4M3, N, &init, 5, 2);
+	CHECK(kt_buf_specials(q, KT_TYPE_FP8_E4M3, N, 5, 2) > 0);
+	size_t qnan = 0, qsub = 0;
+	for (int i = 0; i < N; i++) {
+		float f = kt_e4m3_to_f32(q[i]);
+		qnan += isnan(f);
+		qsub += f != 0 && fabsf(f) < 0x1p-6f;
+	}
+	CHECK(qnan && qsub);
+
+	static int32_t k[N], k2[N];
+	kt_buf_fill(k, KT_TYPE_I32, N, &init, 5, 3);
+	memcpy(k2, k, sizeof(k));
+	CHECK_EQ_INT(kt_buf_specials(k, KT_TYPE_I32, N, 5, 3), 0);
+	CHECK(!memcmp(k, k2, sizeof(k)));
+}
+
 int main(void)
 {
 	RUN(f16_round_trips_and_rounds_to_even);
@@ -203,5 +259,6 @@ int main(void)
 	RUN(buffer_bytes_are_checked);
 	RUN(random_fill_is_seeded_and_never_zero);
 	RUN(other_fills);
+	RUN(specials_are_mixed_into_floats_only);
 	return check_summary();
 }

@@ -344,6 +344,43 @@ static void test_row_refactors_need_their_arguments(void)
 	    "a 'hoist_loads' array is loaded, never stored, and has a 'type'");
 	expect_refactor_error("\"kind\": \"launch_bounds\"",
 	                      "a 'launch_bounds' refactor needs 'max_threads'");
+	expect_refactor_error(
+	    "\"kind\": \"pack_stores\", \"index_var\": \"k\", \"bound\": "
+	    "\"3\", \"elem_type\": \"__half\", \"elem_size\": 2, \"arrays\": "
+	    "[{\"name\": \"y\", \"load\": false, \"store\": true}]",
+	    "a 'pack_stores' vector is 4, 8 or 16 bytes, not 6");
+	expect_refactor_error(
+	    "\"kind\": \"pack_stores\", \"index_var\": \"k\", \"bound\": "
+	    "\"n\", \"elem_type\": \"__half\", \"elem_size\": 2, \"arrays\": "
+	    "[{\"name\": \"y\", \"load\": false, \"store\": true}]",
+	    "a 'pack_stores' loop's count is an integer from 2 to 16");
+	expect_refactor_error(
+	    "\"kind\": \"pack_stores\", \"index_var\": \"k\", \"bound\": "
+	    "\"8\", \"elem_type\": \"__half\", \"elem_size\": 2, \"arrays\": "
+	    "[{\"name\": \"y\", \"load\": true, \"store\": true}]",
+	    "a 'pack_stores' refactor has one array, stored and not loaded");
+}
+
+/* What the rewriter writes into the code from a plan is one expression
+ * or type: no statements, directives, comments or asm ride along. */
+static void test_code_fields_carry_no_code(void)
+{
+	expect_refactor_error(
+	    "\"kind\": \"pack_stores\", \"index_var\": \"k\", \"bound\": "
+	    "\"8\", \"elem_type\": \"__half; asm(\\\"trap;\\\")\", "
+	    "\"elem_size\": 2, \"arrays\": [{\"name\": \"y\", \"load\": "
+	    "false, \"store\": true}]",
+	    "elem_type: '__half; asm(");
+	expect_refactor_error(
+	    "\"kind\": \"hoist_loads\", \"index_var\": \"i\", \"bound\": "
+	    "\"n\", \"arrays\": [{\"name\": \"y\", \"offset\": \"0] = 1; "
+	    "y[0\", \"load\": true, \"store\": false, \"type\": \"float\"}]",
+	    "arrays[0]: offset: '0] = 1; y[0'");
+	expect_refactor_error(
+	    "\"kind\": \"vectorize\", \"index_var\": \"i\", \"bound\": "
+	    "\"n\", \"elem_type\": \"asm volatile\", \"elem_size\": 4, "
+	    "\"arrays\": [{\"name\": \"y\", \"load\": true, \"store\": true}]",
+	    "elem_type: 'asm volatile' is not one expression");
 }
 
 /* max_threads lands in the file: a parameter and literals, no code. */
@@ -614,6 +651,7 @@ int main(void)
 	RUN(test_reserved_name_is_an_error);
 	RUN(test_refactor_needs_its_arguments);
 	RUN(test_row_refactors_need_their_arguments);
+	RUN(test_code_fields_carry_no_code);
 	RUN(test_launch_bounds_max_threads_is_checked);
 	RUN(test_lists_beyond_the_limit_are_refused);
 	RUN(test_duplicate_fields_are_reported_linearly);

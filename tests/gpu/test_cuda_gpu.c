@@ -12,6 +12,8 @@
  *                 scalars arrive as declared
  *   cheat_graph.kt.cu  a kernel timed as a CUDA graph that skips every
  *                 PERIOD-th run: caught whichever run is last
+ *   specials.kt.cu  forms that agree on ordinary inputs and not on NaN or
+ *                 Inf, checked with special input values mixed in
  * Exits 77 without a CUDA device.
  *
  * The program is its own CUDA worker: the backend starts
@@ -99,7 +101,17 @@ static const expect stream_cheats[] = {
     {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
 };
 
+/* With special input values mixed in: the forms that treat NaN or Inf
+ * otherwise than the default fail and say why; the rest pass */
+static const expect specials[] = {
+    {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 1}, KT_STATUS_CORRECTNESS, "NaN, Inf, subnormals", NULL, 0},
+    {{2, 0}, KT_STATUS_OK, NULL, NULL, 0},
+    {{3, 0}, KT_STATUS_CORRECTNESS, "NaN, Inf, subnormals", NULL, 0},
+};
+
 static const char *dir;
+static bool with_specials; /* the backend mixes special values in */
 static kt_result res[MAXCASES];
 
 static void print_row(const kt_model *m, const expect *c, const kt_result *r)
@@ -143,7 +155,8 @@ static void run_template(const char *name, const expect *cases, size_t n,
 	kt_backend_options opt = {.worker_exe = "/proc/self/exe",
 	                          .timeout_s = 4,
 	                          .timed_runs = RUNS,
-	                          .seed = 7};
+	                          .seed = 7,
+	                          .specials = with_specials};
 	int rc = kt_backend_open(&b, "cuda", m, &opt);
 	if (rc) {
 		*skip = rc == KT_EUNSUPPORTED ||
@@ -224,6 +237,14 @@ static void every_stream_run_is_checked_on_the_gpu(void)
 	             sizeof(stream_cheats) / sizeof(stream_cheats[0]), &skip);
 }
 
+static void special_input_values_are_checked(void)
+{
+	with_specials = true;
+	run_template("specials.kt.cu", specials,
+	             sizeof(specials) / sizeof(specials[0]), &skip);
+	with_specials = false;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -236,5 +257,6 @@ int main(int argc, char **argv)
 	RUN(every_argument_type_arrives);
 	RUN(every_graph_run_is_checked);
 	RUN(every_stream_run_is_checked_on_the_gpu);
+	RUN(special_input_values_are_checked);
 	return check_summary();
 }

@@ -245,8 +245,11 @@ static void hb_free(kt_backend *b)
 static const kt_backend_ops hb_ops = {"host-test", hb_info, hb_set_problem,
                                       hb_evaluate, hb_free};
 
-int host_backend_open(kt_backend **out, const kt_model *m, void *ud)
+int host_backend_open(kt_backend **out, const kt_model *m,
+                      const kt_backend_options *bo, void *ud)
 {
+	(void)bo; /* finite random inputs: special values are the CUDA and
+	             OpenCL backends' (tests of their own) */
 	hb *f = calloc(1, sizeof(*f));
 	if (!f)
 		return KT_ENOMEM;

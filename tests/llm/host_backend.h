@@ -20,6 +20,7 @@ typedef struct host_world {
 extern host_world HW;
 
 /* A kt_optimize_open_fn. */
-int host_backend_open(kt_backend **out, const kt_model *m, void *ud);
+int host_backend_open(kt_backend **out, const kt_model *m,
+                      const kt_backend_options *bo, void *ud);
 
 #endif

@@ -63,7 +63,8 @@ static void fake_free(kt_backend *b)
 static const kt_backend_ops fake_ops = {"fake", fake_info, fake_set_problem,
                                         fake_evaluate, fake_free};
 
-static int fake_open(kt_backend **out, const kt_model *m, void *ud)
+static int fake_open(kt_backend **out, const kt_model *m,
+                     const kt_backend_options *bo, void *ud)
 {
 	fake *f = calloc(1, sizeof(*f));
 	if (!f)

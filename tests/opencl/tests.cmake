@@ -10,7 +10,7 @@ if(KTC_HAVE_OPENCL)
   add_executable(t4_check ${CMAKE_CURRENT_LIST_DIR}/t4_check.c)
   target_link_libraries(t4_check PRIVATE ktc_lib)
   foreach(case verified resume faults timed_runs_not_gamed writes_input_flagged
-               worker_killed_retried
+               specials worker_killed_retried
                no_platform build_error unknown_type)
     add_test(NAME opencl_tune_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/tune_cli.sh ${case}

@@ -17,6 +17,11 @@
 #                poisoned outputs, and its outputs are checked)
 #   writes_input_flagged
 #                a kernel that writes an `in` buffer is not a valid result
+#   specials     --specials checks every configuration also on inputs with
+#                NaN, Inf and subnormals mixed in: variants that agree on
+#                ordinary inputs and not on those fail with a message that
+#                says so; without --specials they pass, and a cache
+#                written without it does not answer a run with it
 #   worker_killed_retried
 #                a worker killed with SIGKILL from outside (a user, the OOM
 #                killer) in the middle of a configuration costs nothing: the
@@ -134,6 +139,30 @@ writes_input_flagged)
 	cat out.txt
 	"$check" status res.json CHEAT=0 correct ""
 	"$check" status res.json CHEAT=2 correctness "writes its input 'x'"
+	;;
+specials)
+	tune "$here/specials.cl" --strategy brute_force --budget 0 --runs 3 \
+		--no-cache -o plain.json -q || fail "ktc tune: $(cat err.txt)"
+	for f in 0 1 2 3; do
+		"$check" status plain.json FORM=$f correct ""
+	done
+	tune "$here/specials.cl" --strategy brute_force --budget 0 --runs 3 \
+		--no-cache --specials -o res.json -q ||
+		fail "ktc tune --specials: $(cat err.txt)"
+	cat out.txt
+	"$check" status res.json FORM=0 correct ""
+	"$check" status res.json FORM=1 correctness "with NaN, Inf, subnormals"
+	"$check" status res.json FORM=2 correct ""
+	"$check" status res.json FORM=3 correctness "with NaN, Inf, subnormals"
+	tune "$here/specials.cl" --strategy brute_force --budget 0 --runs 3 \
+		--cache c.jsonl -o x.json -q || fail "ktc tune: $(cat err.txt)"
+	rc=0
+	"$ktc" tune --backend opencl "$here/specials.cl" --specials \
+		--cache c.jsonl -o y.json -q 2> err.txt || rc=$?
+	cat err.txt
+	[ $rc -eq 1 ] || fail "a cache without special inputs answered (rc $rc)"
+	grep -qF "checked without special input values" err.txt ||
+		fail "no reason given"
 	;;
 worker_killed_retried)
 	cache=$work/cache.jsonl

@@ -24,13 +24,18 @@ enum mode { HELPS, HURTS, HACK };
 
 typedef struct fake {
 	kt_backend base;
-	double n; /* the problem size */
+	double n;      /* the problem size */
+	bool specials; /* opened to check special input values */
 } fake;
 
 typedef struct world {
 	enum mode mode;
 	int evals;      /* configurations evaluated (the floor's too) */
 	int stop_after; /* set *stop after this many; 0: never */
+	/* the original fails on special input values (a NaN read as an
+	 * index, say) */
+	bool specials_break_original;
+	int opened, opened_specials; /* backends opened, with specials */
 	volatile sig_atomic_t stop;
 } world;
 
@@ -50,6 +55,11 @@ static int fake_set_problem(kt_backend *b, const kt_value *problem)
 {
 	fake *f = (fake *)b;
 	f->n = b->model->nproblems ? (double)problem[0].i : 0;
+	if (f->specials && W.specials_break_original && f->n > 0)
+		return kt_error(KT_EBACKEND,
+		                "the default configuration fails at n=%g, "
+		                "inputs with NaN mixed in",
+		                f->n);
 	return 0;
 }
 
@@ -95,7 +105,8 @@ static void fake_free(kt_backend *b)
 static const kt_backend_ops fake_ops = {"fake", fake_info, fake_set_problem,
                                         fake_evaluate, fake_free};
 
-static int fake_open(kt_backend **out, const kt_model *m, void *ud)
+static int fake_open(kt_backend **out, const kt_model *m,
+                     const kt_backend_options *bo, void *ud)
 {
 	(void)ud;
 	fake *f = calloc(1, sizeof(*f));
@@ -103,6 +114,9 @@ static int fake_open(kt_backend **out, const kt_model *m, void *ud)
 		return KT_ENOMEM;
 	f->base.ops = &fake_ops;
 	f->base.model = m;
+	f->specials = bo->specials;
+	W.opened++;
+	W.opened_specials += bo->specials;
 	*out = &f->base;
 	return 0;
 }
@@ -331,6 +345,42 @@ static void an_arg_replaces_a_derived_length(void)
 	cleanup(dir);
 }
 
+/* Every backend is opened to check special input values, unless the
+ * original itself fails on them: then none after the probe is, and the
+ * report says why. */
+static void special_inputs_are_checked_unless_the_original_fails(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	W = (world){.mode = HELPS};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	CHECK(W.opened > 2 && W.opened_specials == W.opened);
+	CHECK(r && r->specials && !r->specials_note);
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+
+	dir = workdir();
+	W = (world){.mode = HELPS, .specials_break_original = true};
+	CHECK_EQ_INT(optimize(&r, dir, &d), 0);
+	/* the floor's backend and round 0's first, then none */
+	CHECK_EQ_INT(W.opened_specials, 2);
+	CHECK(W.opened > 3);
+	CHECK(r && !r->specials && r->specials_note &&
+	      strstr(r->specials_note, "n=1048576") &&
+	      strstr(r->specials_note, "NaN"));
+	CHECK(r && r->nrounds > 1 && r->kept > 0);
+	char *json = NULL;
+	CHECK(r && !kt_optimize_report_json(&json, r) &&
+	      strstr(json, "\"special_inputs_checked\":\tfalse") &&
+	      strstr(json, "\"special_inputs\":"));
+	kt_free(json);
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -343,5 +393,6 @@ int main(void)
 	RUN(a_killed_run_resumes_from_its_caches);
 	RUN(what_the_code_does_not_say_is_asked_for_at_its_place);
 	RUN(an_arg_replaces_a_derived_length);
+	RUN(special_inputs_are_checked_unless_the_original_fails);
 	return check_summary();
 }
