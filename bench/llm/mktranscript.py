@@ -7,8 +7,9 @@ reachable where ktc is built); the header line says so. Each exchange is an
 HTTP 200 chat-completion answer whose content is one proposal
 (docs/llm.md): a new body for gelu_and_mul_kernel under a parameter the
 catalogue does not have (EARLY_Y: the up half's load issued with the gate's,
-gelu(a) * b computed as h + h * erf(a / sqrt(2)), h = a * b / 2, the loop
-written for any grid height so the catalogue's row split composes with it),
+kept there by a block-scope fence after both loads, the math untouched; the
+loop written for any grid height so the catalogue's row split composes with
+it),
 then the catalogue's row split, then done. The requests are not recorded
 (null): a replay sends none.
 
@@ -23,10 +24,11 @@ answers = [
     {"kind": "variant", "param": "EARLY_Y", "body": body,
      "why": "as written, ptxas sinks the load of the up half below the "
             "erfs (y is needed only after them): a second DRAM round trip "
-            "per vector. Computing gelu(a) * b as h + h * erf(a / sqrt(2)) "
-            "with h = a * b / 2 needs b first, so both loads are issued "
-            "together; the loop strides by gridDim.y so a row split still "
-            "applies"},
+            "per vector. A block-scope fence right after the two loads "
+            "keeps both issued together; the math is the original's, so "
+            "the outputs are bit for bit the same, special values "
+            "included. The loop strides by gridDim.y so a row split "
+            "still applies"},
     {"kind": "refactor", "refactor": "row_split", "param": "SPLIT",
      "why": "one block per token leaves most SMs idle at decode sizes"},
     {"kind": "done", "why": "the prefill shapes are near the copy bandwidth"},
