@@ -57,7 +57,10 @@ static const char SYSTEM[] =
     "- row_split: a one-block-per-row loop is shared by SPLIT blocks\n"
     "- hoist_loads: a strided loop loads ITEMS iterations' inputs before "
     "computing them\n"
-    "- launch_bounds: __launch_bounds__(threads, MIN_BLOCKS)\n";
+    "- launch_bounds: __launch_bounds__(threads, MIN_BLOCKS)\n"
+    "- pack_stores: a loop of a constant count that stores narrow "
+    "elements one at a time writes registers, then one 4-, 8- or 16-byte "
+    "store\n";
 
 const char *kt_opt_llm_system(void)
 {

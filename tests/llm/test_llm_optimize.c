@@ -24,9 +24,11 @@
 #include "util/str.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef KTC_TEST_INPUTS
@@ -317,6 +319,59 @@ static void ends_cleanly(const llm_step *st, size_t n, const char *name,
 	free(work);
 }
 
+static volatile sig_atomic_t stop_flag;
+static llm_server *hung;
+
+/* Ctrl-C once the server holds a request. */
+static void *press_ctrl_c(void *ud)
+{
+	(void)ud;
+	for (int i = 0; i < 2000 && !llm_server_requests(hung); i++) {
+		struct timespec ts = {0, 10000000L};
+		nanosleep(&ts, NULL);
+	}
+	stop_flag = 1;
+	return NULL;
+}
+
+static void ctrl_c_during_a_request_stops_the_run(void)
+{
+	static const llm_step hang[] = {{.how = LLM_HANG}};
+	char *work = workdir("ctrl-c");
+	hung = llm_server_start(hang, 1);
+	kt_llm_config c = {.base_url = (char *)llm_server_url(hung),
+	                   .model = "m",
+	                   .timeout_ms = 60000};
+	kt_optimize_options o = {.problems = problems,
+	                         .nproblems = 1,
+	                         .args = args,
+	                         .nargs = 2,
+	                         .workdir = work,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 2,
+	                         .open = host_backend_open,
+	                         .stop = &stop_flag,
+	                         .planner = "llm",
+	                         .llm = &c};
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_optimize_report *r = NULL;
+	stop_flag = 0;
+	pthread_t t;
+	pthread_create(&t, NULL, press_ctrl_c, NULL);
+	CHECK_EQ_INT(kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d),
+	             KT_EINTERRUPTED);
+	pthread_join(t, NULL);
+	/* round 0 is there, and the summary says why the run ended */
+	CHECK(r && r->nrounds == 1 && r->text &&
+	      !strcmp(r->stop, "interrupted"));
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	llm_server_stop(hung);
+	free(work);
+}
+
 static void a_failing_server_ends_the_run_cleanly(void)
 {
 	static const llm_step hang[] = {{.how = LLM_HANG}};
@@ -344,6 +399,7 @@ int main(void)
 	RUN(an_llm_run_keeps_only_what_verified_and_measured_faster);
 	RUN(a_catalogue_refactor_is_tried_with_its_values);
 	RUN(a_failing_server_ends_the_run_cleanly);
+	RUN(ctrl_c_during_a_request_stops_the_run);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
