@@ -145,6 +145,10 @@ static int run(options *o, const char *path)
 		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
 		return 1;
 	}
+	/* the key stays in this process: nvcc and the workers ktc starts
+	 * do not inherit it */
+	unsetenv("KTC_LLM_API_KEY");
+	unsetenv("OPENAI_API_KEY");
 #else
 	if (use_llm) {
 		fprintf(stderr, "ktc optimize: this ktc was built without "

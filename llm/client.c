@@ -84,6 +84,20 @@ static char *redact(const kt_llm *l, const char *s, size_t len)
 	return kt_str_detach(&out);
 }
 
+/* url with a `user:password@` part replaced (caller's memory). */
+static char *without_userinfo(const char *url)
+{
+	const char *s = strstr(url, "://");
+	const char *host = s ? s + 3 : url;
+	size_t n = strcspn(host, "/?#");
+	const char *at = memchr(host, '@', n);
+	if (!at)
+		return kt_strdup(url);
+	kt_str out = KT_STR_INIT;
+	kt_str_addf(&out, "%.*s[redacted]%s", (int)(host - url), url, at);
+	return kt_str_detach(&out);
+}
+
 /* ------------------------------------------------------ the transcript */
 
 static void write_line(kt_llm *l, cJSON *j)
@@ -134,8 +148,10 @@ static int open_transcript(kt_llm *l)
 		                strerror(errno));
 	cJSON *h = cJSON_CreateObject();
 	cJSON_AddNumberToObject(h, "ktc_llm_transcript", 1);
-	if (l->c.base_url)
-		cJSON_AddStringToObject(h, "base_url", l->c.base_url);
+	char *url = l->c.base_url ? without_userinfo(l->c.base_url) : NULL;
+	if (url)
+		cJSON_AddStringToObject(h, "base_url", url);
+	kt_free(url);
 	if (l->c.model)
 		cJSON_AddStringToObject(h, "model", l->c.model);
 	if (l->replay)

@@ -99,6 +99,20 @@ static void a_json_answer_is_read_and_the_key_is_sent_only_in_the_header(void)
 	CHECK(!file_has(tr, "Bearer"));
 }
 
+static void credentials_in_the_url_are_not_written(void)
+{
+	char tr[128];
+	snprintf(tr, sizeof(tr), "%s/url.jsonl", dir);
+	kt_llm_config c = {.base_url = "http://ktc:" KEY "@127.0.0.1:9/v1",
+	                   .model = "m",
+	                   .transcript = tr};
+	kt_llm *l = NULL;
+	CHECK_EQ_INT(kt_llm_new(&l, &c), 0);
+	kt_llm_free(l);
+	CHECK(file_has(tr, "http://[redacted]@127.0.0.1:9/v1"));
+	CHECK(!file_has(tr, KEY));
+}
+
 static void a_streamed_answer_is_read(void)
 {
 	llm_step st[] = {{.content = GOOD, .sse = true}};
@@ -405,6 +419,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(a_json_answer_is_read_and_the_key_is_sent_only_in_the_header);
+	RUN(credentials_in_the_url_are_not_written);
 	RUN(a_streamed_answer_is_read);
 	RUN(a_refused_response_format_asks_again_for_json_in_text);
 	RUN(a_429_is_retried_after_its_retry_after);
