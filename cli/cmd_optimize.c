@@ -21,6 +21,7 @@ enum { MAX_LIST = 64 };
 
 typedef struct options {
 	const char *build_dir, *kernel, *arch, *out, *work, *strategy, *backend;
+	const char *planner, *replay, *llm_config;
 	const char *problem[MAX_LIST], *arg[MAX_LIST];
 	int nproblem, narg;
 	long budget, rounds, seed, jobs;
@@ -137,6 +138,28 @@ static int run(options *o, const char *path)
 	    .progress_ud = o,
 	    .stop = &stop_requested,
 	};
+	kt_llm_config llm = {0};
+	bool use_llm = o->planner && !strcmp(o->planner, "llm");
+#ifdef KTC_HAVE_LLM
+	if (use_llm && kt_llm_config_load(&llm, o->llm_config, !o->replay)) {
+		fprintf(stderr, "ktc optimize: %s\n", kt_error_last());
+		return 1;
+	}
+	/* the key stays in this process: nvcc and the workers ktc starts
+	 * do not inherit it */
+	unsetenv("KTC_LLM_API_KEY");
+	unsetenv("OPENAI_API_KEY");
+#else
+	if (use_llm) {
+		fprintf(stderr, "ktc optimize: this ktc was built without "
+		                "libcurl and PCRE2: --planner llm is not "
+		                "available\n");
+		return 1;
+	}
+#endif
+	llm.replay = o->replay;
+	oo.planner = o->planner;
+	oo.llm = use_llm ? &llm : NULL;
 	kt_diags d;
 	kt_diags_init(&d);
 	kt_optimize_report *r = NULL;
@@ -158,23 +181,31 @@ static int run(options *o, const char *path)
 	if (r && !rc)
 		status = write_outputs(r, o);
 	kt_optimize_report_free(r);
+#ifdef KTC_HAVE_LLM
+	kt_llm_config_release(&llm);
+#endif
 	return status;
 }
 
 static const char SUMMARY[] =
     "Refactors FILE's kernel round after round: round 0 is `ktc annotate`'s "
     "template\n(the literals as parameters), tuned at every shape; each "
-    "later round adds one\nrefactor the planner proposes (vector width, "
-    "items per thread, row split,\n...), verified as annotate verifies and "
-    "tuned at every shape, and keeps it\nwhen the geometric mean over the "
-    "shapes gains more than 2%. Stops at the\nspeed of light (bytes over "
-    "the measured copy bandwidth, or the launch floor),\nwhen the rounds "
-    "or the proposals run out. What the code does not say is asked\nfor: "
-    "problem sizes (--problem), a scalar the host passes or a buffer's "
-    "length\n(--arg). Writes the template to OUT; the rounds' templates, "
-    "caches and T4\nfiles, summary.json and original.diff to the work "
-    "folder. Killed, the same\ncommand resumes. Exit status: 0 ok, 1 "
-    "errors, 2 usage.";
+    "later round adds one\nrefactor the planner proposes, verified as "
+    "annotate verifies and tuned at every\nshape, and keeps it when the "
+    "geometric mean over the shapes gains more than\n2%. The planner is "
+    "the built-in catalogue (vector width, items per thread,\nrow split, "
+    "...; no network), or with --planner llm an OpenAI-compatible\nserver "
+    "(KTC_LLM_BASE_URL, KTC_LLM_MODEL, KTC_LLM_API_KEY), whose answers are\n"
+    "untrusted: a catalogue refactor or a new kernel body under a new "
+    "parameter,\nchecked as any plan, verified and tested at every shape; "
+    "its transcript goes\nto the work folder and --replay reruns it "
+    "offline. Stops at the speed of light\n(bytes over the measured copy "
+    "bandwidth, or the launch floor), when the rounds\nor the proposals "
+    "run out. What the code does not say is asked for: problem\nsizes "
+    "(--problem), a scalar the host passes or a buffer's length (--arg).\n"
+    "Writes the template to OUT; the rounds' templates, caches and T4 "
+    "files,\nsummary.json and original.diff to the work folder. Killed, "
+    "the same command\nresumes. Exit status: 0 ok, 1 errors, 2 usage.";
 
 int cmd_optimize(int argc, char **argv)
 {
@@ -213,6 +244,19 @@ int cmd_optimize(int argc, char **argv)
 	                   "GPU architecture to verify for (sm_90a)"),
 	    KT_OPT_INT_('j', "jobs", &o.jobs, "N",
 	                "NVRTC compile threads (default: one per CPU)"),
+	    KT_OPT_STRING_(0, "planner", &o.planner, "NAME",
+	                   "who proposes each round's change: builtin (the "
+	                   "default: the catalogue, no network) or llm (an "
+	                   "OpenAI-compatible server: KTC_LLM_BASE_URL, "
+	                   "KTC_LLM_MODEL, KTC_LLM_API_KEY; docs/llm.md)"),
+	    KT_OPT_STRING_(0, "replay", &o.replay, "TRANSCRIPT",
+	                   "--planner llm: the answers of a recorded "
+	                   "transcript (WORK/llm-transcript.jsonl), in "
+	                   "order, with no network"),
+	    KT_OPT_STRING_(0, "llm-config", &o.llm_config, "FILE",
+	                   "--planner llm: a config file of key = value "
+	                   "lines (default $KTC_LLM_CONFIG); the "
+	                   "environment wins"),
 	    KT_OPT_FLAG_(0, "json", &o.json,
 	                 "print the report as JSON instead of the summary"),
 	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress lines"),
@@ -238,7 +282,13 @@ int cmd_optimize(int argc, char **argv)
 	                  : o.jobs < 0 || o.jobs > 64 ? "--jobs expects 0 to 64"
 	                  : o.seed < 0 ? "--seed expects a non-negative "
 	                                 "integer"
-	                               : NULL;
+	                  : o.planner && strcmp(o.planner, "builtin") &&
+	                          strcmp(o.planner, "llm")
+	                      ? "--planner expects builtin or llm"
+	                  : (o.replay || o.llm_config) &&
+	                          !(o.planner && !strcmp(o.planner, "llm"))
+	                      ? "--replay and --llm-config need --planner llm"
+	                      : NULL;
 	if (bad) {
 		fprintf(stderr,
 		        "ktc optimize: %s (see 'ktc optimize --help')\n", bad);

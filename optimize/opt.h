@@ -128,4 +128,31 @@ int64_t kt_opt_device_value(const kt_device_info *dev, const char *name);
  * evaluated. */
 double kt_opt_bytes(const kt_model *m, const kt_value *prob);
 
+/* What the LLM planner is shown (optimize/llm_plan.c). */
+typedef struct kt_opt_facts {
+	const char *path;
+	const char *text; /* the original file */
+	size_t len;
+	const kt_plan *plan; /* annotate's plan, with the variants so far */
+	const char *kernel;
+	const kt_opt_proposal *props; /* the catalogue's, ranked */
+	size_t nprops;
+	const kt_optimize_report *rep; /* the profile and the rounds */
+} kt_opt_facts;
+
+/* The system message: the task, the answer's forms, the catalogue. */
+const char *kt_opt_llm_system(void);
+/* The user message for the next round (*out is the caller's). */
+int kt_opt_llm_prompt(char **out, const kt_opt_facts *f);
+
+/*
+ * A copy of p (sharing p's memory: p must outlive it) with a parameter
+ * name of values (0, 1), default 0, that a `variant` refactor of kernel
+ * introduces: body (the kernel's `{ ... }` range) becomes text when name
+ * is 1. Not validated: the caller runs kt_plan_validate on it.
+ */
+int kt_opt_add_variant(kt_plan **out, const kt_plan *p, const char *kernel,
+                       kt_range body, const char *name, const char *text,
+                       const char *note);
+
 #endif

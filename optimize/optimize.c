@@ -51,9 +51,15 @@ typedef struct run {
 	size_t nflags;
 	kt_opt_inputs in;
 	bool *on;      /* the refactors of the kept template */
+	bool *tried;   /* the refactors a round tried */
 	bool specials; /* check special input values (until they fail the
 	                  original itself) */
 	const char *kept_text, *kept_diff;
+	kt_llm *llm;   /* --planner llm */
+	kt_range body; /* the kernel's body, where a variant goes */
+	kt_plan **old; /* plans the LLM's variants grew out of: the
+	                  current plan shares their memory */
+	size_t nold;
 } run;
 
 static void progress(run *R, int round, const char *what, const char *refactor,
@@ -111,11 +117,50 @@ static int choose_kernel(run *R)
 	return rc;
 }
 
+static int rounds_of(const kt_optimize_options *o)
+{
+	return o->rounds > 0 ? o->rounds : DEFAULT_ROUNDS;
+}
+
+static int kernel_body(run *R)
+{
+	for (size_t i = 0; i < R->cands->nkernels; i++)
+		if (!strcmp(R->cands->kernels[i].name, R->rep->kernel)) {
+			R->body = R->cands->kernels[i].body;
+			return 0;
+		}
+	return kt_error(KT_ENOTFOUND, "no kernel '%s'", R->rep->kernel);
+}
+
+static int open_llm(run *R)
+{
+#ifdef KTC_HAVE_LLM
+	if (!R->o->llm)
+		return kt_error(KT_EINVALID,
+		                "--planner llm: no LLM configured");
+	kt_llm_config c = *R->o->llm;
+	c.transcript =
+	    kt_arena_printf(R->a, "%s/llm-transcript.jsonl", R->o->workdir);
+	c.stop = R->o->stop;
+	return c.transcript ? kt_llm_new(&R->llm, &c)
+	                    : kt_error(KT_ENOMEM, "out of memory");
+#else
+	return kt_error(KT_EUNSUPPORTED,
+	                "this ktc was built without libcurl and PCRE2: "
+	                "the LLM planner is not available");
+#endif
+}
+
 static int setup(run *R)
 {
 	const kt_optimize_options *o = R->o;
 	if (!o->workdir)
 		return kt_error(KT_EINVALID, "no work folder given");
+	if (o->planner && strcmp(o->planner, "builtin") &&
+	    strcmp(o->planner, "llm"))
+		return kt_error(KT_EINVALID,
+		                "unknown planner '%s' (builtin or llm)",
+		                o->planner);
 	int rc = kt_fs_mkdirs(o->workdir);
 	if (!rc)
 		rc = kt_opt_inputs_read(&R->in, o, R->a);
@@ -140,9 +185,16 @@ static int setup(run *R)
 		rc = kt_rewrite_file_from_tu(&R->rf, R->tu);
 		R->have_rf = !rc;
 	}
-	R->on = kt_arena_alloc(R->a, (R->plan ? R->plan->nrefactors : 0) + 1);
-	if (!rc && !R->on)
+	/* a variant adds a refactor per round at most */
+	size_t cap = (R->plan ? R->plan->nrefactors : 0) + rounds_of(o) + 1;
+	R->on = kt_arena_alloc(R->a, cap);
+	R->tried = kt_arena_alloc(R->a, cap);
+	if (!rc && (!R->on || !R->tried))
 		rc = kt_error(KT_ENOMEM, "out of memory");
+	if (!rc)
+		rc = kernel_body(R);
+	if (!rc && R->o->planner && !strcmp(R->o->planner, "llm"))
+		rc = open_llm(R);
 	return rc;
 }
 
@@ -150,7 +202,7 @@ static int alloc_report(run *R)
 {
 	kt_optimize_report *r = R->rep;
 	size_t n = R->in.nshapes;
-	int rounds = R->o->rounds > 0 ? R->o->rounds : DEFAULT_ROUNDS;
+	int rounds = rounds_of(R->o);
 	r->nshapes = n;
 	r->shapes = kt_arena_alloc(R->a, n * sizeof(char *));
 	r->original_ms = kt_arena_alloc(R->a, n * sizeof(double));
@@ -326,6 +378,37 @@ static int best_of(run *R, kt_optimize_round *rd, const kt_model *m,
 	return rc;
 }
 
+/* Whether configuration key sets param to a value other than def. */
+static bool off_default(const char *key, const char *param, int64_t def)
+{
+	size_t n = strlen(param);
+	for (const char *k = key; k && *k; k = strchr(k, ',')) {
+		k += *k == ',';
+		if (!strncmp(k, param, n) && k[n] == '=')
+			return strtoll(k + n + 1, NULL, 10) != def;
+	}
+	return false;
+}
+
+/* Counts the round's configurations with its parameter off the default,
+ * and those of them that passed the checks. */
+static void count_new(kt_optimize_round *rd, const kt_model *m,
+                      const kt_tune_report *tr)
+{
+	int p = rd->param ? kt_model_symbol(m, rd->param) : -1;
+	if (p < 0 || (size_t)p >= m->nparams)
+		return;
+	const kt_param *pa = &m->params[p];
+	int64_t def = pa->values[pa->default_index].i;
+	for (size_t i = 0; i < tr->nentries; i++) {
+		const kt_tune_entry *e = &tr->entries[i];
+		if (!off_default(e->key, rd->param, def))
+			continue;
+		rd->new_tried++;
+		rd->new_ok += e->result.status == KT_STATUS_OK;
+	}
+}
+
 /* Tunes model m at shape s; the round's numbers for s. */
 static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
                       kt_backend *b, size_t s)
@@ -358,6 +441,7 @@ static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
 	if (!rc)
 		rc = best_of(R, rd, m, b, tr, s, &best, &hacks);
 	if (!rc) {
+		count_new(rd, m, tr);
 		const kt_tune_entry *def = &tr->entries[0];
 		rd->default_ms[s] = def->result.status == KT_STATUS_OK
 		                        ? def->result.time_ms
@@ -534,12 +618,13 @@ static void trial(run *R, const kt_opt_proposal *pr, double *kept_score)
 	kt_optimize_round *rd = &r->rounds[r->nrounds];
 	*rd = (kt_optimize_round){.index = (int)r->nrounds,
 	                          .refactor = kt_refactor_kind_name(f->kind),
-	                          .param = f->param,
+	                          .param = kt_arena_strdup(R->a, f->param),
 	                          .why = pr->why};
 	r->nrounds++;
 	progress(R, rd->index, "template", rd->refactor, 0,
 	         "trying %s (%s): %s", rd->refactor, f->param, pr->why);
 	R->on[pr->refactor] = true;
+	R->tried[pr->refactor] = true;
 	const char *text = NULL, *diff = NULL;
 	int rc = templating(R, rd, R->on, &text, &diff);
 	if (!rc)
@@ -559,6 +644,14 @@ static void trial(run *R, const kt_opt_proposal *pr, double *kept_score)
 		R->kept_text = text;
 		R->kept_diff = diff;
 		r->kept = rd->index;
+	} else if (rd->new_tried && !rd->new_ok) {
+		R->on[pr->refactor] = false;
+		rd->verdict = kt_arena_printf(
+		    R->a,
+		    "rejected: none of the %zu configurations with %s off its "
+		    "default passed the checks (outputs against the "
+		    "original's at every shape and an odd size, compile, run)",
+		    rd->new_tried, rd->param);
 	} else {
 		R->on[pr->refactor] = false;
 		rd->verdict = kt_arena_printf(
@@ -569,6 +662,218 @@ static void trial(run *R, const kt_opt_proposal *pr, double *kept_score)
 	}
 	progress(R, rd->index, "done", rd->refactor, 0, "%s", rd->verdict);
 }
+
+/* ------------------------------------------------- the LLM planner */
+
+#ifdef KTC_HAVE_LLM
+/* A round whose proposal never reached the rewriter, and why. */
+static void refused(run *R, const char *what, const char *param,
+                    const char *why, const char *reason)
+{
+	kt_optimize_report *r = R->rep;
+	kt_optimize_round *rd = &r->rounds[r->nrounds];
+	*rd = (kt_optimize_round){
+	    .index = (int)r->nrounds,
+	    .refactor = kt_arena_strdup(R->a, what),
+	    .param = param ? kt_arena_strdup(R->a, param) : NULL,
+	    .why = why ? kt_arena_printf(R->a, "llm: %.300s", why) : "llm",
+	    .verdict = kt_arena_printf(R->a, "rejected: %.600s", reason)};
+	r->nrounds++;
+	progress(R, rd->index, "done", rd->refactor, 0, "%s", rd->verdict);
+}
+
+/* The first diagnostics of d as one line. */
+static const char *diag_line(run *R, const kt_diags *d)
+{
+	kt_str s = KT_STR_INIT;
+	for (size_t i = 0; i < d->len && i < 3; i++)
+		kt_str_addf(&s, "%s%s", i ? "; " : "", d->items[i].message);
+	const char *line = kt_arena_strdup(R->a, s.ptr ? s.ptr : "invalid");
+	kt_str_release(&s);
+	return line;
+}
+
+/* p's values as its refactor's domain, checked as a plan is. */
+static int set_values(run *R, const kt_llm_proposal *p, size_t idx,
+                      const char **reason)
+{
+	const kt_plan_refactor *f = &R->plan->refactors[idx];
+	kt_plan_param *pa = NULL;
+	for (size_t i = 0; i < R->plan->nparams; i++)
+		if (!strcmp(R->plan->params[i].name, f->param))
+			pa = &R->plan->params[i];
+	int64_t *v = kt_plan_alloc(R->plan, p->nvalues * sizeof(int64_t));
+	if (!pa || !v)
+		return kt_error(KT_ENOMEM, "out of memory");
+	memcpy(v, p->values, p->nvalues * sizeof(int64_t));
+	kt_plan_param was = *pa;
+	pa->values = v, pa->nvalues = p->nvalues;
+	size_t len;
+	const char *text = kt_frontend_text(R->tu, &len);
+	kt_diags d;
+	kt_diags_init(&d);
+	int rc = kt_plan_validate(R->plan, "the LLM's proposal", text, len, &d);
+	if (rc) {
+		*pa = was;
+		*reason = diag_line(R, &d);
+		kt_error_clear();
+	}
+	kt_diags_release(&d);
+	return rc ? KT_EINVALID : 0;
+}
+
+static int adopt_refactor(run *R, const kt_llm_proposal *p,
+                          const kt_opt_proposal *props, size_t n, size_t *idx,
+                          const char **reason)
+{
+	for (size_t i = 0; i < n; i++) {
+		const kt_plan_refactor *f =
+		    &R->plan->refactors[props[i].refactor];
+		if (strcmp(kt_refactor_kind_name(f->kind), p->refactor) ||
+		    (p->param && strcmp(p->param, f->param)) ||
+		    R->tried[props[i].refactor])
+			continue;
+		*idx = props[i].refactor;
+		return p->nvalues ? set_values(R, p, *idx, reason) : 0;
+	}
+	*reason = kt_arena_printf(R->a,
+	                          "the catalogue has no untried '%s' "
+	                          "refactor%s%s for kernel '%s'",
+	                          p->refactor, p->param ? " of " : "",
+	                          p->param ? p->param : "", R->rep->kernel);
+	return KT_EINVALID;
+}
+
+static int adopt_variant(run *R, const kt_llm_proposal *p, size_t *idx,
+                         const char **reason)
+{
+	kt_plan *q = NULL;
+	int rc = kt_opt_add_variant(&q, R->plan, R->rep->kernel, R->body,
+	                            p->param, p->body, p->why ? p->why : "");
+	if (rc)
+		return rc;
+	size_t len;
+	const char *text = kt_frontend_text(R->tu, &len);
+	kt_diags d;
+	kt_diags_init(&d);
+	rc = kt_plan_validate(q, "the LLM's proposal", text, len, &d);
+	kt_plan **old =
+	    rc ? NULL : kt_realloc(R->old, (R->nold + 1) * sizeof(*old));
+	if (rc) {
+		*reason = diag_line(R, &d);
+		kt_error_clear();
+		rc = KT_EINVALID;
+	} else if (!old) {
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	} else {
+		R->old = old;
+		R->old[R->nold++] = R->plan;
+		R->plan = q;
+		q = NULL;
+		*idx = R->plan->nrefactors - 1;
+	}
+	kt_plan_free(q);
+	kt_diags_release(&d);
+	return rc;
+}
+
+/* Asks the model for the next round's proposal. */
+static int ask(run *R, const kt_opt_proposal *props, size_t n,
+               kt_llm_proposal *p)
+{
+	size_t len;
+	const char *text = kt_frontend_text(R->tu, &len);
+	kt_opt_facts f = {R->path,        text,  len, R->plan,
+	                  R->rep->kernel, props, n,   R->rep};
+	char *user = NULL, *answer = NULL;
+	progress(R, (int)R->rep->nrounds, "plan", NULL, 0,
+	         "asking the LLM for round %zu's proposal", R->rep->nrounds);
+	int rc = kt_opt_llm_prompt(&user, &f);
+	if (!rc)
+		rc = kt_llm_chat(R->llm, &answer, kt_opt_llm_system(), user,
+		                 "ktc_proposal", kt_llm_proposal_schema());
+	if (!rc)
+		rc = kt_llm_proposal_parse(p, answer, strlen(answer));
+	kt_free(user);
+	kt_free(answer);
+	return rc;
+}
+
+/* One round of the LLM planner; *end set when the loop ends. */
+static int llm_round(run *R, const kt_opt_proposal *props, size_t n,
+                     double *kept, const char **end)
+{
+	kt_llm_proposal p;
+	int rc = ask(R, props, n, &p);
+	if (rc == KT_EPARSE) {
+		refused(R, "llm", NULL, NULL, kt_error_last());
+		kt_error_clear();
+		return 0;
+	}
+	if (rc == KT_EIO || (rc == KT_EINTERRUPTED && !stopped(R))) {
+		*end = kt_arena_printf(R->a, "the LLM planner stopped: %s",
+		                       kt_error_last());
+		kt_error_clear();
+		return 0;
+	}
+	if (rc)
+		return rc;
+	size_t idx = 0;
+	const char *reason = NULL;
+	if (p.kind == KT_LLM_DONE)
+		*end = kt_arena_printf(R->a,
+		                       "the LLM proposes nothing more: "
+		                       "%.300s",
+		                       p.why);
+	else if (p.kind == KT_LLM_REFACTOR)
+		rc = adopt_refactor(R, &p, props, n, &idx, &reason);
+	else
+		rc = adopt_variant(R, &p, &idx, &reason);
+	if (rc == KT_EINVALID)
+		refused(R, p.kind == KT_LLM_VARIANT ? "variant" : p.refactor,
+		        p.param, p.why, reason);
+	else if (!rc && !*end)
+		trial(R,
+		      &(kt_opt_proposal){
+		          .refactor = idx,
+		          .why = kt_arena_printf(R->a, "llm: %.300s", p.why)},
+		      kept);
+	kt_llm_proposal_release(&p);
+	return rc == KT_EINVALID ? 0 : rc;
+}
+
+static int loop_llm(run *R, const kt_opt_proposal *props, size_t n,
+                    double *kept)
+{
+	kt_optimize_report *r = R->rep;
+	const char *end = NULL;
+	while (!end) {
+		if (at_speed_of_light(r, &r->rounds[r->kept]))
+			end = "every shape within 10% of its speed-of-light "
+			      "estimate";
+		else if ((int)r->nrounds > rounds_of(R->o))
+			end = "the rounds ran out (--rounds)";
+		int rc = end ? 0 : llm_round(R, props, n, kept, &end);
+		save_summary(R);
+		if (stopped(R) || rc == KT_EINTERRUPTED) {
+			r->stop = "interrupted";
+			save_summary(R);
+			return kt_error(KT_EINTERRUPTED, "interrupted");
+		}
+		if (rc)
+			return rc;
+	}
+	r->stop = end;
+	save_summary(R);
+	return 0;
+}
+#else
+static int loop_llm(run *R, const kt_opt_proposal *props, size_t n,
+                    double *kept)
+{
+	return kt_error(KT_EUNSUPPORTED, "no LLM planner in this build");
+}
+#endif
 
 static int loop(run *R)
 {
@@ -590,8 +895,10 @@ static int loop(run *R)
 	size_t n = kt_opt_rank(props, R->plan, kt_template_model(t0, r->kernel),
 	                       &R->in, &r->device, R->a);
 	kt_template_free(t0);
-	int rounds = R->o->rounds > 0 ? R->o->rounds : DEFAULT_ROUNDS;
+	int rounds = rounds_of(R->o);
 	r->stop = "stopped during a round (the rounds before it are here)";
+	if (R->llm)
+		return loop_llm(R, props, n, &kept);
 	const char *end = n ? "every proposal tried"
 	                    : "the planner proposes no refactor for this "
 	                      "kernel";
@@ -654,6 +961,12 @@ int kt_optimize(kt_optimize_report **out, const char *path,
 	if (R.have_rf)
 		kt_rewrite_file_release(&R.rf);
 	kt_plan_free(R.plan);
+	for (size_t i = 0; i < R.nold; i++)
+		kt_plan_free(R.old[i]);
+	kt_free(R.old);
+#ifdef KTC_HAVE_LLM
+	kt_llm_free(R.llm);
+#endif
 	kt_candidates_free(R.cands);
 	kt_frontend_free(R.tu);
 	if (rc && !rep->text) {

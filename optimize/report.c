@@ -49,6 +49,12 @@ static cJSON *round_json(const kt_optimize_round *rd, size_t nshapes)
 		for (size_t s = 0; s < nshapes; s++)
 			cJSON_AddItemToArray(
 			    k, cJSON_CreateString(rd->best_key[s]));
+		/* configurations with the round's parameter off its default,
+		 * and those of them that passed every check */
+		cJSON_AddNumberToObject(o, "off_default",
+		                        (double)rd->new_tried);
+		cJSON_AddNumberToObject(o, "off_default_passed",
+		                        (double)rd->new_ok);
 	}
 	return o;
 }

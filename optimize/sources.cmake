@@ -10,5 +10,6 @@ list(APPEND KTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/analysis.c
   ${CMAKE_CURRENT_LIST_DIR}/report.c
   ${CMAKE_CURRENT_LIST_DIR}/odd.c
+  ${CMAKE_CURRENT_LIST_DIR}/llm_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/optimize.c
 )

@@ -21,7 +21,7 @@
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "stride_follows_block", "vectorize",   "items_per_thread",
     "grid_stride",          "row_split",   "hoist_loads",
-    "launch_bounds",        "pack_stores",
+    "launch_bounds",        "pack_stores", "variant",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -177,6 +177,7 @@ static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 	if (f->launch >= 0)
 		cJSON_AddNumberToObject(o, "launch", f->launch);
 	add_str(o, "max_threads", f->max_threads);
+	add_str(o, "body", f->body);
 }
 
 static cJSON *refactor_json(const kt_plan_refactor *f)

@@ -617,11 +617,43 @@ static void check_max_threads(ck *c, const char *path, const char *s)
 	kt_free(sub);
 }
 
+/*
+ * variant: the region is the body of its kernel (a `{ ... }` that ends the
+ * kernel's definition), the refactor makes no other edit, and the new body
+ * passes kt_plan_body_check against the body as written.
+ */
+static void check_variant(ck *c, const char *path, const kt_plan_refactor *f)
+{
+	const kt_plan_kernel *k = find_kernel(c, f->kernel);
+	kt_range r = f->region;
+	if (f->nedits)
+		fail(c, path, "a 'variant' refactor makes no edits");
+	if (c->src && k && r.end.offset <= c->len &&
+	    (r.begin.offset >= r.end.offset || c->src[r.begin.offset] != '{' ||
+	     c->src[r.end.offset - 1] != '}' ||
+	     r.begin.offset < k->range.begin.offset ||
+	     r.end.offset != k->range.end.offset))
+		fail(c, path,
+		     "region: a 'variant' replaces the body of kernel "
+		     "'%s' and nothing else",
+		     k->name);
+	char why[300];
+	const char *orig =
+	    c->src && r.end.offset <= c->len && r.begin.offset <= r.end.offset
+	        ? c->src + r.begin.offset
+	        : "";
+	size_t olen = *orig ? r.end.offset - r.begin.offset : 0;
+	if (kt_plan_body_check(f->body, strlen(f->body), orig, olen, why,
+	                       sizeof(why)))
+		fail(c, path, "body: %s", why);
+}
+
 static void check_refactor_args(ck *c, const char *path,
                                 const kt_plan_refactor *f)
 {
 	const char *kind = kt_refactor_kind_name(f->kind);
-	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS)
+	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS &&
+	    f->kind != KT_REFACTOR_VARIANT)
 		needs(c, path, f->index_var != NULL, "index_var", kind);
 	switch (f->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
@@ -650,6 +682,10 @@ static void check_refactor_args(ck *c, const char *path,
 	case KT_REFACTOR_LAUNCH_BOUNDS:
 		if (needs(c, path, f->max_threads != NULL, "max_threads", kind))
 			check_max_threads(c, path, f->max_threads);
+		break;
+	case KT_REFACTOR_VARIANT:
+		if (needs(c, path, f->body != NULL, "body", kind))
+			check_variant(c, path, f);
 		break;
 	default: break;
 	}

@@ -1451,6 +1451,29 @@ static int launch_bounds(gen *g, size_t i, const kt_plan_refactor *r)
 	return insert(g, at, text, (int)i);
 }
 
+/*
+ * (h) the kernel's body as written, with the edits inside it, under
+ * `#if NAME == 0`, and the plan's new body under `#else`: NAME = 0, the
+ * default, is the original kernel. The plan checker has made sure the new
+ * body is one balanced `{ ... }` with no directive in it.
+ */
+static int variant(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	kt_range b = r->region;
+	char *orig = sub_apply(g, b.begin.offset, b.end.offset, NULL, 0);
+	char *text = orig
+	                 ? kt_arena_printf(g->arena,
+	                                   "\n#if %s == 0\n%s\n#else\n%s\n"
+	                                   "#endif\n",
+	                                   name, orig, r->body ? r->body : "{}")
+	                 : NULL;
+	if (!text)
+		return KT_ENOMEM;
+	consume(g, b.begin.offset, b.end.offset);
+	return add_edit(g, b.begin.offset, b.end.offset, text, (int)i);
+}
+
 /* ---- (g) pack stores ---- */
 
 /* The loop [b, e) with its store `A[off + var]` to the packed array
@@ -1542,18 +1565,23 @@ static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
 	return 0;
 }
 
-static int refactor(gen *g, const kt_plan_refactor *r, bool composite)
+/* pass 0: plain edits; 1: refactors that rewrite a region they copy;
+ * 2: variants, which copy the whole body with everything inside it. */
+static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 {
 	size_t i = 0;
 	while (i < g->p->nparams && strcmp(g->p->params[i].name, r->param))
 		i++;
 	if (i == g->p->nparams || !g->sel->on[i])
 		return 0;
-	bool c = r->kind == KT_REFACTOR_GRID_STRIDE ||
-	         r->kind == KT_REFACTOR_VECTORIZE ||
-	         r->kind == KT_REFACTOR_HOIST_LOADS ||
-	         r->kind == KT_REFACTOR_PACK_STORES;
-	if (c != composite)
+	int want = r->kind == KT_REFACTOR_VARIANT ? 2
+	           : r->kind == KT_REFACTOR_GRID_STRIDE ||
+	                   r->kind == KT_REFACTOR_VECTORIZE ||
+	                   r->kind == KT_REFACTOR_HOIST_LOADS ||
+	                   r->kind == KT_REFACTOR_PACK_STORES
+	               ? 1
+	               : 0;
+	if (want != pass)
 		return 0;
 	switch (r->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK: return plain_edits(g, i, r);
@@ -1585,6 +1613,7 @@ static int refactor(gen *g, const kt_plan_refactor *r, bool composite)
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : pack_stores(g, i, r);
 	}
+	case KT_REFACTOR_VARIANT: return variant(g, i, r);
 	default:
 		unit_error(g, i, r->region,
 		           "refactor '%s' of '%s' is not supported by this "
@@ -1751,10 +1780,9 @@ static int collect_units(gen *g)
 	for (size_t i = 0; i < g->p->nparams && !rc; i++)
 		if (g->sel->on[i])
 			rc = replace_uses(g, i);
-	for (size_t r = 0; r < g->p->nrefactors && !rc; r++)
-		rc = refactor(g, &g->p->refactors[r], false);
-	for (size_t r = 0; r < g->p->nrefactors && !rc; r++)
-		rc = refactor(g, &g->p->refactors[r], true);
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t r = 0; r < g->p->nrefactors && !rc; r++)
+			rc = refactor(g, &g->p->refactors[r], pass);
 	return rc;
 }
 

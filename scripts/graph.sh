@@ -21,11 +21,11 @@ if [ "${1:-}" = --check ]; then
 fi
 src=$1 build=$2
 # the layers, bottom first; cli sits on top of them all
-layers="util grammar tuner runtime frontend planner rewriter optimize cli"
+layers="util grammar tuner runtime frontend planner llm rewriter optimize cli"
 # the stage each public header belongs to
 api="common:util diag:util model:grammar eval:tuner space:tuner pool:runtime
 strategy:tuner results:tuner tune:tuner check:tuner frontend:frontend plan:planner
-annotate:planner rewrite:rewriter optimize:optimize wisdom:tuner
+annotate:planner llm:llm rewrite:rewriter optimize:optimize wisdom:tuner
 export:runtime"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-graph-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -30,6 +30,7 @@
 #include "ktc/common.h"
 #include "ktc/diag.h"
 #include "ktc/eval.h"
+#include "ktc/llm.h"
 #include "ktc/model.h"
 
 #ifdef __cplusplus
@@ -80,6 +81,12 @@ typedef struct kt_optimize_options {
 	kt_optimize_progress_fn progress;
 	void *progress_ud;
 	volatile sig_atomic_t *stop; /* set asynchronously to stop */
+	/* "builtin" (NULL) or "llm": who proposes each round's change */
+	const char *planner;
+	/* planner "llm": the server (or llm->replay, a transcript to
+	 * replay); the transcript of the run goes to
+	 * workdir/llm-transcript.jsonl */
+	const kt_llm_config *llm;
 } kt_optimize_options;
 
 /* One round: the template it tried and what tuning it gave. */
@@ -95,7 +102,10 @@ typedef struct kt_optimize_round {
 	const char **best_key;
 	double *default_ms; /* per shape: the default configuration */
 	size_t *evaluated;  /* per shape: configurations visited */
-	double score;       /* geometric mean of best_ms over the shapes */
+	/* over the shapes: configurations with param off its default,
+	 * and those of them that passed every check */
+	size_t new_tried, new_ok;
+	double score; /* geometric mean of best_ms over the shapes */
 	/* configurations faster at a shape but wrong around it (one token,
 	 * an odd length), and the first one's failure */
 	size_t odd_set_aside;

@@ -84,6 +84,10 @@ typedef enum kt_refactor_kind {
 	 * registers and stores them as one vector after the loop, when
 	 * param is 1. */
 	KT_REFACTOR_PACK_STORES,
+	/* (h) a new body for the kernel (a planner's own, an LLM's): the
+	 * region, the kernel's body, becomes `#if param == 0` the body as
+	 * written `#else` `body` `#endif`, so the default is the original. */
+	KT_REFACTOR_VARIANT,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
@@ -125,6 +129,7 @@ typedef struct kt_plan_refactor {
 	kt_range grid; /* (c), (d): the launch's grid operand to rewrite */
 	int launch;    /* (c), (d): which launch of kernel, or -1 */
 	const char *max_threads; /* (f): a parameter's name or a literal */
+	const char *body;        /* (g): the new body, `{ ... }` */
 	const char *note;        /* may be NULL */
 } kt_plan_refactor;
 
@@ -182,6 +187,8 @@ typedef struct kt_plan {
 } kt_plan;
 
 #define KT_PLAN_VERSION 1
+/* The largest `body` of a variant refactor, in bytes. */
+#define KT_PLAN_MAX_BODY 65536
 /* Items a plan's lists may hold together (values, uses, edits...). */
 #define KT_PLAN_MAX_ITEMS 20000
 
@@ -219,6 +226,18 @@ KT_API int kt_plan_only_kernel(kt_plan *p, const char *name);
  * nothing changes, NULL when out of memory. */
 KT_API const char *kt_plan_with_defaults(kt_plan *out, const char *s,
                                          const kt_plan *p, const bool *gone);
+
+/*
+ * Checks a variant's body (untrusted text) before any compiler sees it:
+ * at most KT_PLAN_MAX_BODY bytes of printable ASCII, one balanced
+ * `{ ... }` and nothing after it, no `#` (no preprocessor line), no line
+ * splice, and no name of inline assembly, processes, files, output,
+ * memory management or the CUDA host API unless orig (the kernel's body
+ * as written, olen bytes) has it too; a string literal only where orig
+ * has one. Returns 0, or KT_EINVALID with the reason in why (wn bytes).
+ */
+KT_API int kt_plan_body_check(const char *body, size_t len, const char *orig,
+                              size_t olen, char *why, size_t wn);
 
 /* The content hash a plan carries: FNV-1a 64 (kt_hash) of the file. */
 KT_API uint64_t kt_plan_hash(const char *src, size_t len);

@@ -1,5 +1,5 @@
 # fuzz: the libFuzzer targets (the pragma parser, argument sizing, the
-#   results readers), built only with
+#   results readers, the LLM answer reader), built only with
 #   CC=clang-19 cmake -DKTC_FUZZ=ON ...   (tests/fuzz/run.sh does this).
 # The library is instrumented for coverage; a ctest replays the seed corpus.
 if(KTC_FUZZ)
@@ -11,8 +11,13 @@ if(KTC_FUZZ)
   endforeach()
   target_link_options(ktc_lib INTERFACE -fsanitize=fuzzer-no-link)
   # fuzz_parse: the pragma parser; fuzz_args: the runtime's argument sizing
-  # over parsed templates; fuzz_results: the cache and T4 readers.
-  foreach(target fuzz_parse fuzz_args fuzz_results)
+  # over parsed templates; fuzz_results: the cache and T4 readers; fuzz_llm:
+  # the LLM answer reader and the variant body checker (where built).
+  set(targets fuzz_parse fuzz_args fuzz_results)
+  if(KTC_HAVE_LLM)
+    list(APPEND targets fuzz_llm)
+  endif()
+  foreach(target ${targets})
     add_executable(${target} ${CMAKE_CURRENT_LIST_DIR}/${target}.c)
     target_link_libraries(${target} PRIVATE ktc_lib)
     target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR})
@@ -30,4 +35,9 @@ if(KTC_FUZZ)
            COMMAND fuzz_results -runs=0 ${CMAKE_CURRENT_LIST_DIR}/results)
   set_tests_properties(fuzz_parse_corpus fuzz_args_corpus fuzz_results_corpus
                        PROPERTIES LABELS fuzz)
+  if(KTC_HAVE_LLM)
+    add_test(NAME fuzz_llm_corpus
+             COMMAND fuzz_llm -runs=0 ${CMAKE_CURRENT_LIST_DIR}/llm)
+    set_tests_properties(fuzz_llm_corpus PROPERTIES LABELS fuzz)
+  endif()
 endif()
