@@ -30,8 +30,8 @@ typedef struct fake {
 
 typedef struct world {
 	enum mode mode;
-	int evals;      /* configurations evaluated (the floor's too) */
-	int odd_evals;  /* evaluated at an odd size (the shapes' are even) */
+	int evals;     /* configurations evaluated (the floor's too) */
+	int odd_evals; /* evaluated at an odd size (the shapes' are even) */
 	/* ITEMS_PER_THREAD 8 is wrong where n is odd (a tail it drops) */
 	bool items8_drops_tail;
 	int stop_after; /* set *stop after this many; 0: never */
