@@ -120,11 +120,16 @@ static void launches_replay_in_a_graph(void)
 	CHECK_EQ_INT(scale_at(70000, stream, true), 0); /* a new shape */
 }
 
+static CUcontext ctx; /* the runtime's, current in main */
+
 static void *hammer(void *arg)
 {
 	int64_t base = (int64_t)(intptr_t)arg;
 	CUstream s;
-	if (d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING))
+	/* a new thread has no current context: the test's own streams and
+	 * buffers need one (the runtime's launches make theirs current) */
+	if (d.cuCtxSetCurrent(ctx) ||
+	    d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING))
 		return (void *)1;
 	intptr_t bad = 0;
 	for (int i = 0; i < 20 && !bad; i++)
@@ -167,7 +172,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kt_rt_load: %s\n", kt_rt_error());
 		return 1;
 	}
-	if (d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING))
+	if (d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) ||
+	    d.cuCtxGetCurrent(&ctx))
 		return 1;
 	printf("on %s (%s, driver %d)\n", kt_rt_device_name(rt),
 	       kt_rt_device_arch(rt), kt_rt_driver_version(rt));
