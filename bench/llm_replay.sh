@@ -1,11 +1,12 @@
 #!/bin/sh
 # llm_replay.sh KTC [OUT] - the LLM planner's demonstration on one GPU
 # (docs/llm.md): `ktc optimize --planner llm --replay` of the committed
-# transcript bench/llm/gelu_and_mul.jsonl (a new body for
-# gelu_and_mul_kernel under EARLY_Y, a parameter the catalogue does not
-# have, then the catalogue's row split) on the sample's original, and the
+# transcript bench/llm/$SAMPLE.jsonl on the sample's original, and the
 # built-in planner on the same file with the same shapes, budget and seed,
-# for comparison. No network: the replay reads the transcript. OUT
+# for comparison. SAMPLE (default gelu_and_mul: a new body under EARLY_Y,
+# a parameter the catalogue does not have, then the catalogue's row
+# split; per_token_group_quant_fp8: a new body under ONCE, the group read
+# once and its bytes stored packed; bench/llm/mktranscript.py writes both). No network: the replay reads the transcript. OUT
 # (default out/llm-replay) gets each run's template, work folder (with its
 # summary.json and, for the LLM run, the transcript it replayed), its JSON
 # report and log, device.txt, and table.md (printed at the end).
@@ -15,15 +16,17 @@ set -u
 K=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-out/llm-replay}
 here=$(cd "$(dirname "$0")" && pwd)
-S=$here/../samples/cuda/gelu_and_mul/gelu_and_mul.cu
-T=$here/llm/gelu_and_mul.jsonl
+N=${SAMPLE:-gelu_and_mul}
+S=$here/../samples/cuda/$N/$N.cu
+T=$here/llm/$N.jsonl
 B=${BUDGET:-20}
 R=${ROUNDS:-3}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 >"$OUT/device.txt"
 git -C "$here/.." rev-parse --short HEAD >"$OUT/commit.txt" 2>/dev/null
-# the shapes and options of bench/optimize.conf's gelu_and_mul line
-opts=$(grep '^gelu_and_mul|' "$here/optimize.conf" | cut -d'|' -f3)
+# the shapes and options of bench/optimize.conf's line for the sample
+opts=$(grep "^$N|" "$here/optimize.conf" | cut -d'|' -f3)
+[ -n "$opts" ] || { echo "llm_replay.sh: no line for '$N' in bench/optimize.conf" >&2; exit 1; }
 for planner in llm builtin; do
 	extra=""
 	[ "$planner" = llm ] && extra="--replay $T"
@@ -36,9 +39,9 @@ for planner in llm builtin; do
 	echo "== $planner rc=$? $(($(date +%s) - t0)) s"
 	tail -4 "$OUT/$planner.log"
 done
-python3 - "$OUT" >"$OUT/table.md" <<'PY'
+python3 - "$OUT" "$N" >"$OUT/table.md" <<'PY'
 import json, sys
-out = sys.argv[1]
+out, sample = sys.argv[1], sys.argv[2]
 runs = {}
 for p in ("llm", "builtin"):
     try:
@@ -46,7 +49,7 @@ for p in ("llm", "builtin"):
     except (OSError, ValueError):
         runs[p] = None
 dev = open(f"{out}/device.txt").read().strip()
-print(f"gelu_and_mul on {dev or '?'}: --planner llm (replayed) against builtin\n")
+print(f"{sample} on {dev or '?'}: --planner llm (replayed) against builtin\n")
 for p, r in runs.items():
     if not r:
         print(f"{p}: no report (see {p}.log)\n")
