@@ -346,7 +346,7 @@ def part2(res, w, goals, plots):
     if os.path.exists(sk):
         skipped = open(sk).read().split()
     rows = k["rows"]
-    misses, tally = [], []
+    misses, tally, odd = [], [], []
     for sample in KERNEL_NAMES:
         rs = [r for r in rows if r["sample"] == sample]
         if not rs:
@@ -356,7 +356,8 @@ def part2(res, w, goals, plots):
                                     " ".join("%s=%d" % kv for kv in sorted(p.items()))))
         names = [n for n in ("sglang", "sglang v1") if any(n in r["impls"] for r in rs)]
         shown = [n.replace("sglang", "SGLang") for n in names]
-        head = "| T | " + " | ".join("%s µs" % n for n in shown) + " | ktc µs | speed-up | " + \
+        head = "| T | " + " | ".join("%s µs" % n for n in shown) + \
+            " | ktc µs | ktc's own µs | speed-up | " + \
             " | ".join("%s copy BW" % n for n in shown) + " | ktc copy BW | floor µs | outputs: " + \
             ", ".join(shown) + ", ktc | ktc configuration | goal |"
         w.append(head)
@@ -375,8 +376,11 @@ def part2(res, w, goals, plots):
             tally.append((sample, r["T"], sp))
             match = ", ".join(pct(min(im[n]["match"].values())) if n in im and im[n].get("match")
                               else "-" for n in names + ["ktc"])
-            w.append("| %d | %s | %s | %s | %s | %s | %s | %s | `%s` | %s |" % (
-                r["T"], " | ".join(fmt(us[n]) for n in names), fmt(us["ktc"]),
+            own = own_time(res, "%s-T%d" % (sample, r["T"]))
+            if own and us.get("ktc") and not 0.5 < us["ktc"] / own < 2:
+                odd.append((sample, r["T"], us["ktc"], own, r.get("ktc_key") or "-"))
+            w.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | `%s` | %s |" % (
+                r["T"], " | ".join(fmt(us[n]) for n in names), fmt(us["ktc"]), fmt(own),
                 fmt(sp) + "x" if sp else "-",
                 " | ".join(bwpct(r["bytes"], us[n], bw) for n in names),
                 bwpct(r["bytes"], us["ktc"], bw), fmt(floor), match,
@@ -390,6 +394,16 @@ def part2(res, w, goals, plots):
     if skipped:
         w.append("Not tuned within the run's time (TOTAL), so only SGLang's time is shown: %s.\n"
                  % ", ".join(skipped))
+    w.append("**ktc's own µs** is the time ktc's tuning measured for the same configuration "
+             "(its worker: L2 flushed, CUDA events, median of its timed runs). Where it and the "
+             "harness's disagree by more than 2x, the harness's number is not to be trusted "
+             "until the difference is explained:\n")
+    for sample, T, h, own, key in odd:
+        w.append("- %s, T=%d, `%s`: the harness %s µs, ktc's tuning %s µs: **not explained**"
+                 % (KERNEL_NAMES[sample], T, key, fmt(h), fmt(own)))
+    if not odd:
+        w.append("- none disagree.")
+    w.append("")
     if misses:
         w.append("### Goals missed, and why\n")
         for sample, T, what, why in misses:
@@ -495,6 +509,13 @@ def goal_of(sample, T, sp, sgl_us, floor, skipped, error):
                "SGLang's leaves up to %s" % (fmt(sgl_us / sp), (sgl_us / sp) / floor, fmt(floor),
                                               fmt(bound) + "x" if bound else "-"))
     return (what, False), why
+
+
+def own_time(res, name):
+    """The best time (µs) of ktc's tuning run NAME, from its summary."""
+    s = load_json(os.path.join(res, "sglang", name + ".summary.json")) or {}
+    t = (s.get("best") or {}).get("time_ms")
+    return t * 1e3 if isinstance(t, (int, float)) and t > 0 else None
 
 
 def goal_text(goal):
