@@ -117,6 +117,12 @@ def kernels(out):
     os.makedirs(os.path.join(out, "sglang"), exist_ok=True)
     with open(os.path.join(out, "sglang", "skipped.txt"), "w") as f:
         f.write("fused_add_rmsnorm-T1\n")
+    # ktc's own times of its tuning: one agrees with the harness, one is
+    # 3x below it (a disagreement the report must flag)
+    write(os.path.join(out, "sglang", "silu_and_mul-T128.summary.json"),
+          {"best": {"key": "BLOCK=1", "time_ms": 0.0081}})
+    write(os.path.join(out, "sglang", "silu_and_mul-T4096.summary.json"),
+          {"best": {"key": "BLOCK=1", "time_ms": 0.040}})
     m = [{"name": "time", "value": 0.0045, "unit": "ms"},
          {"name": "registers", "value": 32, "unit": ""},
          {"name": "blocks_per_sm", "value": 8, "unit": ""},
