@@ -404,6 +404,25 @@ def part2(res, w, goals, plots):
     if not odd:
         w.append("- none disagree.")
     w.append("")
+    diag = [(n, load_json(os.path.join(res, "diag-small-%s.json" % n))) for n in ("up", "down")]
+    diag = [(n, d) for n, d in diag if d]
+    if diag and odd:
+        w.append("The harness alone (`bench/peers_diag.sh`: part 2's harness on its own, T = 1, "
+                 "16, 64, 128 in rising and in falling order, the same configurations; on %s) "
+                 "gives, for silu_and_mul:\n" % (diag[0][1].get("device") or "?"))
+        w.append("| order | T | SGLang µs | ktc µs |")
+        w.append("|---|---|---|---|")
+        for n, d in diag:
+            for r in d.get("rows", []):
+                if r.get("sample") != "silu_and_mul":
+                    continue
+                im = r.get("impls", {})
+                w.append("| %s | %d | %s | %s |" % (
+                    "rising" if n == "up" else "falling", r["T"],
+                    fmt((im.get("sglang") or {}).get("us")), fmt((im.get("ktc") or {}).get("us"))))
+        w.append("\nthat is, close to ktc's own times: the large times of the whole run come from "
+                 "the state the harness is in after the other shapes (not found yet), not from "
+                 "the kernels.\n")
     if misses:
         w.append("### Goals missed, and why\n")
         for sample, T, what, why in misses:
