@@ -4,6 +4,9 @@
 #              wisdom of two shapes compiles with -Wall -Wextra -Werror,
 #              links against libcuda (the toolkit's stub) and dispatches
 #              as the wisdom says (export_main.c)
+#   runs       the same C linked against the machine's libcuda, run on
+#              its GPU (export_run.c): the outputs of a launch at each
+#              kind of shape are right; 77 (skipped) without a CUDA device
 #   refusals   --help, missing arguments (2), a wisdom for another kernel
 #              or another version of the template (1)
 # Needs nvcc (KTC_NVCC, else /usr/local/cuda/bin/nvcc): exits 77 (skipped)
@@ -56,6 +59,24 @@ compiles)
 	# the stub libcuda answers no call, but loads: the dispatch needs none
 	ln -s "$cuda/lib64/stubs/libcuda.so" libcuda.so.1
 	LD_LIBRARY_PATH=$work ./main || fail "dispatch"
+	;;
+runs)
+	if ! [ -x "$nvcc" ]; then
+		echo "no nvcc at $nvcc (set KTC_NVCC): skipped"; exit 77
+	fi
+	wisdom scale
+	"$ktc" export --nvcc "$nvcc" scale.kt.cu w.json -o scale_tuned ||
+		fail "ktc export failed"
+	# the driver's libcuda, not the toolkit's stub: without one, no GPU
+	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o run "$here/export_run.c" scale_tuned.c -lcuda -lpthread -lm \
+		2> link.txt || { cat link.txt; echo "no libcuda: skipped"; exit 77; }
+	if ldd ./run | grep -q 'libcuda.so.1 => not found'; then
+		echo "no driver (libcuda.so.1) on this machine: skipped"; exit 77
+	fi
+	rc=0; ./run || rc=$?
+	[ $rc -eq 77 ] && exit 77
+	[ $rc -eq 0 ] || fail "the exported kernel ran wrong (exit $rc)"
 	;;
 refusals)
 	"$ktc" export --help > out.txt || fail "--help: exit $?"
