@@ -25,10 +25,58 @@ typedef struct options {
 	const char *problem[MAX_LIST], *arg[MAX_LIST];
 	int nproblem, narg;
 	long budget, rounds, seed, jobs;
-	bool json, quiet;
+	bool json, quiet, notes;
 } options;
 
 static volatile sig_atomic_t stop_requested;
+
+static bool same_diag(const kt_diag *a, const kt_diag *b)
+{
+	return a->severity == b->severity && a->line == b->line &&
+	       a->col == b->col && !strcmp(a->message, b->message) &&
+	       !strcmp(a->file ? a->file : "", b->file ? b->file : "");
+}
+
+/*
+ * The diagnostics of the run, each once (every round verifies the file
+ * again and says the same); notes (why a literal stayed one) only with
+ * --notes, else counted in one line.
+ */
+static void print_diags(const kt_diags *d, const options *o)
+{
+	kt_diags out;
+	kt_diags_init(&out);
+	size_t notes = 0;
+	for (size_t i = 0; i < d->len; i++) {
+		const kt_diag *x = &d->items[i];
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = same_diag(&d->items[k], x);
+		if (seen)
+			continue;
+		if (x->severity == KT_DIAG_NOTE && !o->notes) {
+			notes++;
+			continue;
+		}
+		if (out.len == out.cap) {
+			size_t cap = out.cap ? 2 * out.cap : 16;
+			kt_diag *n = realloc(out.items, cap * sizeof(*n));
+			if (!n)
+				break;
+			out.items = n;
+			out.cap = cap;
+		}
+		out.items[out.len++] = *x; /* borrowed: not released */
+	}
+	kt_diags_print(&out, stderr, isatty(2));
+	free(out.items);
+	if (notes)
+		fprintf(
+		    stderr,
+		    "ktc optimize: %zu notes (why literals stayed literals, "
+		    "what annotate left alone): --notes prints them\n",
+		    notes);
+}
 
 static void on_signal(int sig)
 {
@@ -166,7 +214,7 @@ static int run(options *o, const char *path)
 	cli_catch_signals(on_signal);
 	int rc = kt_optimize(&r, path, &oo, &d);
 	cli_catch_signals(NULL);
-	kt_diags_print(&d, stderr, isatty(2));
+	print_diags(&d, o);
 	kt_diags_release(&d);
 	int status = 0;
 	if (rc) {
@@ -260,6 +308,9 @@ int cmd_optimize(int argc, char **argv)
 	    KT_OPT_FLAG_(0, "json", &o.json,
 	                 "print the report as JSON instead of the summary"),
 	    KT_OPT_FLAG_('q', "quiet", &o.quiet, "no progress lines"),
+	    KT_OPT_FLAG_(0, "notes", &o.notes,
+	                 "print annotate's notes too (why each literal stayed "
+	                 "a literal), not only warnings and errors"),
 	    KT_OPT_END_,
 	};
 	const kt_cmd_info info = {

@@ -50,4 +50,14 @@ expect 1 "a misspelt problem" "$ktc" optimize "$in" -o "$work/o.cu" \
 	--problem n=4096 --problem nn=3 --arg a=2 --arg b=1
 has "--problem nn: kernel 'axpb_kernel' has no problem size of that name"
 [ -e "$work/o.cu" ] && { echo "FAIL: an output was written"; fail=1; }
+# annotate's notes (why literals stayed literals) are counted, not
+# printed, unless --notes; a run with no GPU stops after the templating
+ptg=$here/../../samples/cuda/per_token_group_quant_fp8/per_token_group_quant_fp8.cu
+"$ktc" optimize "$ptg" -o "$work/p.cu" --problem tokens=4 --problem d=7168 --budget 2 --rounds 1 \
+	-q >"$work/out" 2>"$work/err"
+grep -q "note:" "$work/err" && { echo "FAIL: notes printed without --notes"; fail=1; }
+has "notes (why literals stayed literals"
+"$ktc" optimize "$ptg" -o "$work/p.cu" --problem tokens=4 --problem d=7168 --budget 2 --rounds 1 \
+	-q --notes >"$work/out" 2>"$work/err"
+has "note: '448.f' stays a literal"
 exit $fail
