@@ -409,12 +409,51 @@ static void count_new(kt_optimize_round *rd, const kt_model *m,
 	}
 }
 
+/*
+ * The kept round's best configuration at shape s in model m's terms (its
+ * values where m has the parameter, m's defaults elsewhere: the new
+ * refactor's parameter off), so that a trial round starts where the kept
+ * one ended and a refactor is judged against the best found, not against
+ * what a fresh sample happens to reach; NULL in round 0 or when the kept
+ * best names a value m does not have.
+ */
+static const kt_value *kept_best(run *R, const kt_model *m, size_t s)
+{
+	const kt_optimize_report *r = R->rep;
+	if (!r->nrounds || r->rounds[r->kept].index == (int)r->nrounds - 1 ||
+	    !r->rounds[r->kept].best_key || !*r->rounds[r->kept].best_key[s])
+		return NULL;
+	const char *key = r->rounds[r->kept].best_key[s];
+	kt_value *w = kt_arena_alloc(R->a, (m->nparams + 1) * sizeof(*w));
+	if (!w)
+		return NULL;
+	for (size_t p = 0; p < m->nparams; p++) {
+		const kt_param *par = &m->params[p];
+		w[p] = par->values[par->default_index];
+		size_t n = strlen(par->name);
+		for (const char *k = key; k && *k;) {
+			if (!strncmp(k, par->name, n) && k[n] == '=') {
+				char *end;
+				long long i = strtoll(k + n + 1, &end, 10);
+				w[p] = *end == '.' || *end == 'e' || *end == 'E'
+				           ? kt_float(strtod(k + n + 1, NULL))
+				           : kt_int(i);
+				break;
+			}
+			k = strchr(k, ',');
+			k = k ? k + 1 : NULL;
+		}
+	}
+	return w;
+}
+
 /* Tunes model m at shape s; the round's numbers for s. */
 static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
                       kt_backend *b, size_t s)
 {
 	kt_value prob[MAX_PROBLEMS];
 	kt_opt_problem(prob, m, &R->in, s);
+	const kt_value *warm = kept_best(R, m, s);
 	kt_tune_options to = {
 	    .strategy = R->o->strategy ? R->o->strategy : "random",
 	    .max_evals = R->o->budget ? R->o->budget : DEFAULT_BUDGET,
@@ -429,6 +468,8 @@ static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
 	                          kt_arena_printf(R->a, "-shape-%zu.t4", s)),
 	    .diags = R->d,
 	    .stop = R->o->stop,
+	    .warm = warm,
+	    .nwarm = warm ? 1 : 0,
 	};
 	if (!to.cache_path || !to.t4_path)
 		return kt_error(KT_ENOMEM, "out of memory");

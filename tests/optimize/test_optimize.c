@@ -421,6 +421,38 @@ static void a_configuration_wrong_around_a_shape_is_set_aside(void)
 	cleanup(dir);
 }
 
+/* A trial round starts from the kept round's best at each shape (its
+ * new parameter off): a sample of three configurations finds no worse. */
+static void a_round_starts_from_the_kept_best(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_optimize_options o = {.problems = problems,
+	                         .nproblems = 1,
+	                         .args = args,
+	                         .nargs = 2,
+	                         .workdir = dir,
+	                         .strategy = "random",
+	                         .budget = 3,
+	                         .rounds = 1,
+	                         .seed = 1,
+	                         .open = fake_open};
+	W = (world){.mode = HURTS};
+	CHECK_EQ_INT(kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d), 0);
+	CHECK(r && r->nrounds == 2);
+	for (size_t s = 0; r && r->nrounds == 2 && s < r->nshapes; s++) {
+		CHECK(r->rounds[1].best_ms[s] <= r->rounds[0].best_ms[s]);
+		printf("  shape %zu: round 0 %s %.6g, round 1 %s %.6g\n", s,
+		       r->rounds[0].best_key[s], r->rounds[0].best_ms[s],
+		       r->rounds[1].best_key[s], r->rounds[1].best_ms[s]);
+	}
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -435,5 +467,6 @@ int main(void)
 	RUN(an_arg_replaces_a_derived_length);
 	RUN(special_inputs_are_checked_unless_the_original_fails);
 	RUN(a_configuration_wrong_around_a_shape_is_set_aside);
+	RUN(a_round_starts_from_the_kept_best);
 	return check_summary();
 }
