@@ -31,17 +31,7 @@ import time
 T_START = time.time()
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-
-
-def cuda_include():
-    """The toolkit's include folders: CUDA_HOME, else nvcc's, else /usr/local/cuda."""
-    import shutil
-    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
-    if not home and shutil.which("nvcc"):
-        home = os.path.dirname(os.path.dirname(os.path.realpath(shutil.which("nvcc"))))
-    home = home or "/usr/local/cuda"
-    return [d for d in (os.path.join(home, "include"), os.path.join(home, "include", "cccl"))
-            if os.path.isdir(d)]
+from peers_time import cuda_include  # noqa: E402 (the one toolkit lookup)
 
 
 def write_meta(path, meta):

@@ -693,19 +693,20 @@ static void check_refactor_args(ck *c, const char *path,
 
 /*
  * A field the rewriter writes into the code (a type, a name, a bound, a
- * subscript's offset): one expression or type on one line, no statement,
- * block, directive, comment, string or asm, so that a plan cannot carry
- * code past the checks the rewriter makes of what it generates.
+ * subscript's offset): one expression or type, no statement, block,
+ * directive, string, line splice or asm, so that a plan cannot carry code
+ * past the checks the rewriter makes of what it generates.
  */
 static void check_code(ck *c, const char *path, const char *field,
                        const char *s)
 {
 	if (!s)
 		return;
+	/* line breaks and comments stay: a subscript the source writes over
+	 * two lines, or with a comment in it, is still one expression */
 	const char *bad = NULL;
 	for (const char *p = s; *p && !bad; p++)
-		if (strchr(";{}#\"'\\\n\r`@$", *p) ||
-		    (*p == '/' && (p[1] == '/' || p[1] == '*')))
+		if (strchr(";{}#\"'\\`@$", *p))
 			bad = p;
 	bool as = false;
 	for (const char *p = strstr(s, "asm"); p && !as;
@@ -715,8 +716,8 @@ static void check_code(ck *c, const char *path, const char *field,
 		     !(isalnum((unsigned char)p[3]) || p[3] == '_');
 	if (bad || as || strlen(s) > 200 || !*s)
 		fail(c, path,
-		     "%s: '%.60s' is not one expression or type on a line "
-		     "(no ';', braces, '#', comments, strings or asm; at most "
+		     "%s: '%.60s' is not one expression or type (no ';', "
+		     "braces, '#', strings, line splices or asm; at most "
 		     "200 characters)",
 		     field, s);
 }

@@ -3,7 +3,8 @@
 // one 4-, 8- or 16-byte store) for the first loop of each kernel and not
 // for the others: a store only some iterations make, a store through a
 // pointer without __restrict__ (a later iteration could read it), and a
-// vector of 3 * 2 bytes.
+// vector of 3 * 2 bytes. The last kernel's subscript offset spans two lines:
+// still one expression, offered.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -42,10 +43,22 @@ __global__ void three(__half *__restrict__ out, const float *__restrict__ in,
 		out[t * 3 + k] = __float2half(in[t * 3 + k]);
 }
 
+__global__ void wrapped(__half *__restrict__ out, const float *__restrict__ in,
+			int n)
+{
+	const int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t * 4 >= n)
+		return;
+	for (int k = 0; k < 4; k++)
+		out[t *
+		    4 + k] = __float2half(in[t * 4 + k]);
+}
+
 void launch(__half *h, unsigned char *b, const float *in, const float *s,
 	    int n, cudaStream_t stream)
 {
 	to_half<<<(n / 8 + 255) / 256, 256, 0, stream>>>(h, in, s, n);
 	to_bytes<<<(n / 4 + 255) / 256, 256, 0, stream>>>(b, in, n);
 	three<<<(n / 3 + 255) / 256, 256, 0, stream>>>(h, in, n);
+	wrapped<<<(n / 4 + 255) / 256, 256, 0, stream>>>(h, in, n);
 }

@@ -3,7 +3,8 @@
 // one 4-, 8- or 16-byte store) for the first loop of each kernel and not
 // for the others: a store only some iterations make, a store through a
 // pointer without __restrict__ (a later iteration could read it), and a
-// vector of 3 * 2 bytes.
+// vector of 3 * 2 bytes. The last kernel's subscript offset spans two lines:
+// still one expression, offered.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -16,6 +17,9 @@
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 256
 #endif
+#ifndef BLOCK_SIZE_4
+#define BLOCK_SIZE_4 256
+#endif
 #ifndef PACK
 #define PACK 0
 #endif
@@ -27,6 +31,12 @@
 #endif
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
+#endif
+#ifndef PACK_2
+#define PACK_2 0
+#endif
+#ifndef MIN_BLOCKS_4
+#define MIN_BLOCKS_4 0
 #endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
@@ -123,6 +133,47 @@ three(__half *__restrict__ out, const float *__restrict__ in,
 		out[t * 3 + k] = __float2half(in[t * 3 + k]);
 }
 
+#pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param PACK_2 values(0, 1) default(0)
+#pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid((n / 4 + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
+#pragma kt arg out __half[n + 3] out
+#pragma kt arg in float[n + 3] in
+#pragma kt arg n int = n
+__global__ void
+#if MIN_BLOCKS_4 > 0
+__launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
+#endif
+wrapped(__half *__restrict__ out, const float *__restrict__ in,
+			int n)
+{
+	const int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t * 4 >= n)
+		return;
+#if PACK_2
+	{
+		__align__(8) __half kt_pk[4];
+		for (int k = 0; k < 4; k++)
+			kt_pk[k] = __float2half(in[t * 4 + k]);
+		if ((reinterpret_cast<size_t>(&out[t *
+			    4]) & 7) == 0)
+			*reinterpret_cast<kt_vec<8>::t *>(&out[t *
+			    4]) =
+			    *reinterpret_cast<const kt_vec<8>::t *>(kt_pk);
+		else
+			for (int kt_j = 0; kt_j < 4; kt_j++)
+				out[t *
+			    4 + kt_j] = kt_pk[kt_j];
+	}
+#else
+	for (int k = 0; k < 4; k++)
+		out[t *
+		    4 + k] = __float2half(in[t * 4 + k]);
+#endif
+}
+
 #ifndef __CUDACC_RTC__
 void launch(__half *h, unsigned char *b, const float *in, const float *s,
 	    int n, cudaStream_t stream)
@@ -130,5 +181,6 @@ void launch(__half *h, unsigned char *b, const float *in, const float *s,
 	to_half<<<(n / 8 + (BLOCK_SIZE - 1)) / BLOCK_SIZE, BLOCK_SIZE, 0, stream>>>(h, in, s, n);
 	to_bytes<<<(n / 4 + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, BLOCK_SIZE_2, 0, stream>>>(b, in, n);
 	three<<<(n / 3 + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, BLOCK_SIZE_3, 0, stream>>>(h, in, n);
+	wrapped<<<(n / 4 + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, BLOCK_SIZE_4, 0, stream>>>(h, in, n);
 }
 #endif
