@@ -378,18 +378,6 @@ static int best_of(run *R, kt_optimize_round *rd, const kt_model *m,
 	return rc;
 }
 
-/* Whether configuration key sets param to a value other than def. */
-static bool off_default(const char *key, const char *param, int64_t def)
-{
-	size_t n = strlen(param);
-	for (const char *k = key; k && *k; k = strchr(k, ',')) {
-		k += *k == ',';
-		if (!strncmp(k, param, n) && k[n] == '=')
-			return strtoll(k + n + 1, NULL, 10) != def;
-	}
-	return false;
-}
-
 /* Counts the round's configurations with its parameter off the default,
  * and those of them that passed the checks. */
 static void count_new(kt_optimize_round *rd, const kt_model *m,
@@ -399,14 +387,23 @@ static void count_new(kt_optimize_round *rd, const kt_model *m,
 	if (p < 0 || (size_t)p >= m->nparams)
 		return;
 	const kt_param *pa = &m->params[p];
-	int64_t def = pa->values[pa->default_index].i;
 	for (size_t i = 0; i < tr->nentries; i++) {
 		const kt_tune_entry *e = &tr->entries[i];
-		if (!off_default(e->key, rd->param, def))
+		if (e->param_idx[p] == pa->default_index)
 			continue;
 		rd->new_tried++;
 		rd->new_ok += e->result.status == KT_STATUS_OK;
 	}
+}
+
+/* The value at the start of text, as kt_space_key wrote it. */
+static kt_value value_of(const char *text)
+{
+	char *end;
+	long long i = strtoll(text, &end, 10);
+	return *end == '.' || *end == 'e' || *end == 'E'
+	           ? kt_float(strtod(text, NULL))
+	           : kt_int(i);
 }
 
 /*
@@ -431,18 +428,13 @@ static const kt_value *kept_best(run *R, const kt_model *m, size_t s)
 		const kt_param *par = &m->params[p];
 		w[p] = par->values[par->default_index];
 		size_t n = strlen(par->name);
-		for (const char *k = key; k && *k;) {
+		/* a key is "NAME=V,NAME=V" (kt_space_key) */
+		for (const char *k = key; k;
+		     k = strchr(k, ','), k = k ? k + 1 : k)
 			if (!strncmp(k, par->name, n) && k[n] == '=') {
-				char *end;
-				long long i = strtoll(k + n + 1, &end, 10);
-				w[p] = *end == '.' || *end == 'e' || *end == 'E'
-				           ? kt_float(strtod(k + n + 1, NULL))
-				           : kt_int(i);
+				w[p] = value_of(k + n + 1);
 				break;
 			}
-			k = strchr(k, ',');
-			k = k ? k + 1 : NULL;
-		}
 	}
 	return w;
 }
