@@ -63,6 +63,7 @@ typedef struct walk {
 	KT_VEC(fe_macro) macros; /* function-like macro definitions, by name */
 	bool macros_read;
 	KT_VEC(CXFile) needed; /* headers whose names device code uses */
+	KT_VEC(span) hostfn;   /* the main file's host functions, in order */
 	unsigned std_needed;   /* C headers of the system it uses (std_keys) */
 	int rc;
 } walk;
@@ -1227,6 +1228,32 @@ typedef struct members {
 	int h;
 } members;
 
+typedef struct names {
+	const walk *w;
+	bool foreign; /* out */
+} names;
+
+static enum CXChildVisitResult foreign_name_visit(CXCursor c, CXCursor parent,
+                                                  CXClientData data)
+{
+	(void)parent;
+	names *n = data;
+	CXCursor r = clang_getCursorReferenced(c);
+	n->foreign = !clang_Cursor_isNull(r) && !clang_equalCursors(r, c) &&
+	             clang_getCursorKind(r) != CXCursor_Namespace &&
+	             foreign(n->w, r);
+	return n->foreign ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether c names a declaration from outside the file, its own headers
+ * and the toolkit (a `static_assert` over torch's float8 types). */
+static bool names_foreign(const walk *w, CXCursor c)
+{
+	names n = {w, false};
+	clang_visitChildren(c, foreign_name_visit, &n);
+	return n.foreign;
+}
+
 static int add_hdecl(walk *w, int h, uint32_t b, uint32_t e, bool member);
 
 /*
@@ -1234,8 +1261,9 @@ static int add_hdecl(walk *w, int h, uint32_t b, uint32_t e, bool member);
  * `__host__` ones, and unannotated ones that are not constexpr (device
  * code cannot call either; an unannotated constexpr one is a device
  * function to NVRTC's -default-device, as nvcc's
- * --expt-relaxed-constexpr lets device code call it). Nested types the
- * same way.
+ * --expt-relaxed-constexpr lets device code call it), and static
+ * assertions over names from elsewhere (they change no code). Nested
+ * types the same way.
  */
 static enum CXChildVisitResult method_visit(CXCursor c, CXCursor parent,
                                             CXClientData data)
@@ -1248,6 +1276,10 @@ static enum CXChildVisitResult method_visit(CXCursor c, CXCursor parent,
 	CXSourceRange r = clang_getCursorExtent(c);
 	if (is_type_decl(k))
 		clang_visitChildren(c, method_visit, m);
+	else if (k == CXCursor_StaticAssert && names_foreign(m->w, c) &&
+	         header_off(m->w, clang_getRangeStart(r), &b) == m->h &&
+	         header_off(m->w, clang_getRangeEnd(r), &e) == m->h && e >= b)
+		m->w->rc = add_hdecl(m->w, m->h, b, e, true);
 	else if (k != CXCursor_FunctionDecl && is_function(k) &&
 	         host_only(c, k, &a) && !clang_CXXMethod_isDefaulted(c) &&
 	         (a.host || !is_constexpr(m->w, c)) &&
@@ -1459,8 +1491,11 @@ static int need_ref(walk *w, CXCursor c)
 	CXCursor r = clang_getCursorReferenced(c);
 	if (clang_Cursor_isNull(r) || clang_equalCursors(r, c))
 		r = clang_getTypeDeclaration(clang_getCursorType(c));
+	/* a namespace is open: the header libclang names for `std::` is any
+	 * of those that reopen it */
 	if (clang_Cursor_isNull(r) ||
-	    clang_getCursorKind(r) == CXCursor_NoDeclFound)
+	    clang_getCursorKind(r) == CXCursor_NoDeclFound ||
+	    clang_getCursorKind(r) == CXCursor_Namespace)
 		return 0;
 	CXSourceLocation loc = clang_getCursorLocation(r);
 	if (clang_Location_isFromMainFile(loc))
@@ -1490,6 +1525,43 @@ static bool device_code(CXCursor c)
 	return is_function(k) && !host_only(c, k, &a);
 }
 
+/* Notes the extents of the main file's host functions: a macro expanded
+ * there (TORCH_CHECK) is host code's, whatever header defines it. */
+static enum CXChildVisitResult hostfn_visit(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	attrs a = {0};
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	if (!is_function(k) || !host_only(c, k, &a))
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	span s;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL,
+	                           &s.begin);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL,
+	                           &s.end);
+	if (s.end > s.begin && kt_vec_push(&w->hostfn, s))
+		w->rc = KT_ENOMEM;
+	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool in_host_function(const walk *w, CXSourceLocation loc)
+{
+	unsigned off; /* in the main file, as the extents */
+	clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+	for (size_t i = 0; i < w->hostfn.len; i++)
+		if (off >= w->hostfn.items[i].begin &&
+		    off < w->hostfn.items[i].end)
+			return true;
+	return false;
+}
+
 static enum CXChildVisitResult device_visit(CXCursor c, CXCursor parent,
                                             CXClientData data)
 {
@@ -1498,9 +1570,10 @@ static enum CXChildVisitResult device_visit(CXCursor c, CXCursor parent,
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	if (k == CXCursor_MacroExpansion)
-		w->rc = need_ref(w, c);
-	else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+	if (k == CXCursor_MacroExpansion) {
+		if (!in_host_function(w, clang_getCursorLocation(c)))
+			w->rc = need_ref(w, c);
+	} else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse;
 	else if (device_code(c))
 		clang_visitChildren(c, need_visit, w);
@@ -1533,7 +1606,10 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n,
 static int needed_headers(walk *w)
 {
 	clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
-	                    device_visit, w);
+	                    hostfn_visit, w);
+	if (!w->rc)
+		clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+		                    device_visit, w);
 	size_t before = 0;
 	while (!w->rc && w->needed.len > before) {
 		before = w->needed.len;
@@ -1573,6 +1649,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		kt_free(w.macros.items[i].name);
 	kt_vec_release(&w.macros);
 	kt_vec_release(&w.needed);
+	kt_vec_release(&w.hostfn);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);

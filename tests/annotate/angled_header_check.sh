@@ -7,6 +7,11 @@
 # stays out of NVRTC's way, and the int32_t the kernel takes from the
 # <cstdint> that library header includes comes from the cstdint stand-in
 # (sglang's JIT kernels take int32_t through <sgl_kernel/tensor.h>).
+# Neither the library's check macro expanded in host code (TORCH_CHECK in
+# a torch extension's launcher) pulls the library into NVRTC's view; a
+# static_assert of the project header over a library
+# type (vLLM's q8_n_t over c10's float8 types) is left out of its device
+# side.
 set -u
 ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-angled-XXXXXX")
@@ -16,30 +21,46 @@ cat >"$tmp/include/mylib/defs.cuh" <<'H'
 #pragma once
 #define MYLIB_DEVICE __device__ __forceinline__
 MYLIB_DEVICE float twice(float x) { return x + x; }
+template <typename T> struct pair_of {
+	static_assert(sizeof(T) != sizeof(hostlib::record), "not a record");
+	T a, b;
+};
 H
 cat >"$tmp/include/hostlib/log.h" <<'H'
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <string>
+namespace hostlib {
+struct record {
+	std::string text;
+	long when;
+};
+}
 inline void log_line(const std::string &s) { std::puts(s.c_str()); }
+#define HOSTLIB_CHECK(c) ((c) ? (void)0 : log_line(#c))
 H
 cat >"$tmp/k.cu" <<'K'
-#include <mylib/defs.cuh>
 #include <hostlib/log.h>
+#include <mylib/defs.cuh>
 
-MYLIB_DEVICE float scaled(float x) { return twice(x) * 0.5f; }
+MYLIB_DEVICE float scaled(float x)
+{
+	pair_of<float> p = {x, 0.5f};
+	return twice(p.a) * p.b;
+}
 
 __global__ void scale(float *y, const float *x, int n)
 {
 	int32_t i = blockIdx.x * 256 + threadIdx.x;
+	int at = i;
 	if (i < n)
-		y[i] = scaled(x[i]);
+		y[at] = scaled(x[at]);
 }
 
 void launch(float *y, const float *x, int n)
 {
-	log_line("scale");
+	HOSTLIB_CHECK(n > 0);
 	scale<<<(n + 255) / 256, 256>>>(y, x, n);
 }
 K
@@ -55,6 +76,8 @@ elif ! grep -q 'the device side of "mylib/defs.cuh"' "$tmp/out.cu"; then
 	echo "FAIL mylib/defs.cuh's device side is not in the output"; fail=1
 elif grep -q 'the device side of "hostlib/log.h"' "$tmp/out.cu"; then
 	echo "FAIL hostlib/log.h (host code only) reached NVRTC"; fail=1
+elif grep -q 'static_assert' "$tmp/out.cu"; then
+	echo "FAIL the static_assert over hostlib::record reached NVRTC"; fail=1
 elif ! grep -q '^#include <cuda/std/cstdint>' "$tmp/out.cu"; then
 	echo "FAIL no <cuda/std/cstdint> for the kernel's int32_t"; fail=1
 fi
