@@ -20,8 +20,11 @@
 #
 # Results: annotated (exit 0, at least one parameter), verified-0 (exit 0,
 # no parameter), no-kernel (ktc found no __global__ kernel), timeout,
-# crash (killed by a signal), failed (any other exit; the row ends with
-# ktc's last message). Kernels are the `__global__` words of the file.
+# crash (killed by a signal), nvcc-fails (the file as it is does not
+# compile with nvcc and the database's flags: outside the measure,
+# "the files nvcc compiles", and listed apart), failed (any other exit;
+# the row ends with ktc's last message). Kernels are the `__global__`
+# words of the file.
 # Exits 1 when a file failed, timed out or crashed.
 set -u
 ktc=$(command -v ktc 2>/dev/null || echo build/ktc)
@@ -124,6 +127,10 @@ while IFS='	' read -r f bd; do
 		result=verified-0
 	elif grep -q 'no __global__ kernel' "$tmp/err"; then
 		result=no-kernel
+	elif grep -q 'does not compile with nvcc as it is' "$tmp/err"; then
+		result=nvcc-fails
+		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
+			cut -c1-160)
 	else
 		result=failed
 		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
@@ -159,6 +166,10 @@ def pct(p):
 print()
 print("files %d: %s" % (n, ", ".join("%s %d" % (k, by[k]) for k in sorted(by))))
 print("annotated and verified: %d of %d (%.0f%%)" % (len(ann), n, 100.0 * len(ann) / n))
+m = n - by.get("nvcc-fails", 0)
+if m and m != n:
+    print("annotated and verified of the %d files nvcc compiles: %d (%.0f%%)" %
+          (m, len(ann), 100.0 * len(ann) / m))
 print("parameters per kernel (verified files): %s" %
       ("%.2f (%d / %d)" % (params / kern_ok, params, kern_ok) if kern_ok else "-"))
 print("lines left to complete (verified files): %d" % sum(int(r[3]) for r in ok))
