@@ -141,6 +141,68 @@ static bool host_parm(const fe_ast *a, int d)
 	       k == CXCursor_CXXMethod || k == CXCursor_LambdaExpr;
 }
 
+static bool is_integral(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return k >= CXType_Char_U && k <= CXType_Int128 && k != CXType_Bool &&
+	       k != CXType_Char_U && k != CXType_Char_S && k != CXType_UChar &&
+	       k != CXType_SChar && k != CXType_WChar && k != CXType_Char16 &&
+	       k != CXType_Char32;
+}
+
+/* Whether node n's text holds a literal that a parameter takes (written
+ * there, or a macro's expansion that the parameter's candidate edits). */
+static bool holds_param(planner *P, int n)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < P->c->len; i++) {
+		if (pl_param_of_cand(P, (int)i) < 0)
+			continue;
+		const kt_candidate *c = &P->c->items[i];
+		if (c->kind != KT_CAND_MACRO) {
+			if (c->range.begin.offset >= a->n[n].b &&
+			    c->range.begin.offset < a->n[n].e)
+				return true;
+			continue;
+		}
+		for (size_t j = 0; j < a->len; j++)
+			if (a->n[j].macro >= 0 &&
+			    a->n[j].macro == P->f->cx.items[i].node &&
+			    a->n[j].b >= a->n[n].b && a->n[j].e <= a->n[n].e)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * An integer local of the host whose value ktc cannot follow (computed by
+ * a call to a function defined elsewhere, `ggml_nelements(dst)`, read
+ * from a field, changed in a loop) is a size the host decides at run
+ * time: a problem variable, as a host parameter is. Not where what it is
+ * computed from holds a tuning literal: the value must follow the
+ * parameter then.
+ */
+static bool opaque_local(planner *P, int d, int def, kt_str *out,
+                         pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int fn = fe_ancestor(a, d, CXCursor_FunctionDecl);
+	if (fn < 0)
+		fn = fe_ancestor(a, d, CXCursor_FunctionTemplate);
+	if (fn < 0)
+		fn = fe_ancestor(a, d, CXCursor_CXXMethod);
+	if (fn < 0 || a->n[d].parent < 0 ||
+	    a->n[a->n[d].parent].kind != CXCursor_DeclStmt ||
+	    !is_integral(clang_getCursorType(a->n[d].cur)) ||
+	    (def >= 0 && holds_param(P, def)))
+		return false;
+	int init = fe_var_init(a, d);
+	if (init >= 0 && init != def && holds_param(P, init))
+		return false;
+	kt_str_adds(out, a->n[d].name);
+	return add_problem(P, problems, a->n[d].name);
+}
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -175,9 +237,17 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	              ? fe_def_before(a, d, a->n[n].b)
 	              : -1;
 	if (def < 0)
-		return false;
+		return decl->kind == CXCursor_VarDecl &&
+		       opaque_local(P, d, def, out, problems);
 	kt_str e = KT_STR_INIT;
+	size_t had = problems ? problems->len : 0;
 	bool ok = pl_expr(P, def, &e, problems);
+	if (!ok && problems) /* what the failed try added is not a size */
+		problems->len = had;
+	if (!ok) {
+		kt_str_release(&e);
+		return opaque_local(P, d, def, out, problems);
+	}
 	bool simple = strspn(e.ptr, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
 	                            "OPQRSTUVWXYZ0123456789_") == e.len ||
 	              (e.ptr[0] == '(' && e.ptr[e.len - 1] == ')' &&
@@ -465,11 +535,26 @@ static size_t next_call_of(const fe_ast *a, int fn, size_t i, CXCursor *spec)
 static const char *arg_type(planner *P, int arg, int depth)
 {
 	const fe_ast *a = P->a;
+	/* an explicit cast says the type (`(float *)dst_d`, dst_d a void *) */
+	int x = arg;
+	while (x >= 0 && (a->n[x].kind == CXCursor_UnexposedExpr ||
+	                  a->n[x].kind == CXCursor_ParenExpr))
+		x = a->n[x].last;
+	bool cast =
+	    x >= 0 && (a->n[x].kind == CXCursor_CStyleCastExpr ||
+	               a->n[x].kind == CXCursor_CXXStaticCastExpr ||
+	               a->n[x].kind == CXCursor_CXXReinterpretCastExpr ||
+	               a->n[x].kind == CXCursor_CXXFunctionalCastExpr);
+	const char *t =
+	    cast ? concrete(P,
+	                    strip_ptrs(clang_getCursorType(a->n[x].cur), depth))
+	         : NULL;
+	if (t)
+		return t;
 	int n = fe_strip(a, arg);
 	if (n < 0)
 		return NULL;
-	const char *t =
-	    concrete(P, strip_ptrs(clang_getCursorType(a->n[n].cur), depth));
+	t = concrete(P, strip_ptrs(clang_getCursorType(a->n[n].cur), depth));
 	if (t)
 		return t;
 	int d = a->n[n].kind == CXCursor_DeclRefExpr ? a->n[n].ref : -1;
@@ -797,6 +882,14 @@ static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
 			if (a->n[c].kind == CXCursor_ParmDecl &&
 			    !strcmp(a->n[c].name, name))
 				r = pl_range(P, c);
+		/* or the host's local it is (see opaque_local) */
+		for (size_t j = 0; L->host_fn >= 0 && j < a->len; j++)
+			if (a->n[j].kind == CXCursor_VarDecl &&
+			    a->n[j].b >= a->n[L->host_fn].b &&
+			    a->n[j].e <= a->n[L->host_fn].e &&
+			    a->n[j].e <= a->n[L->call].b &&
+			    !strcmp(a->n[j].name, name))
+				r = pl_range(P, (int)j);
 		add_need(
 		    P, K->name, "problem_values", r,
 		    pl_say(P,

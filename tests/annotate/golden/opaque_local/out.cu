@@ -1,0 +1,95 @@
+// opaque_local: sizes the host computes with functions defined elsewhere
+// (a tensor library's element count) are problem variables, as host
+// parameters are; one computed from a tuning literal is not (it must
+// follow the parameter). The kernel's type argument comes from the cast
+// at the launch, not from the void * under it.
+#ifndef __CUDACC_RTC__
+#include <cstdint>
+#elif !defined(KTC_RTC_HEADERS_GIVEN)
+#include <cuda/std/cstdint>
+#endif
+
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
+struct tensor {
+	int64_t ne[4];
+	void *data;
+};
+
+#ifndef __CUDACC_RTC__
+int64_t count_of(const tensor *t)
+#endif
+; /* in another translation unit */
+#ifndef __CUDACC_RTC__
+int blocks_for(int64_t n, int block)
+#endif
+;
+
+#ifndef FILL_BLOCK
+#define FILL_BLOCK 256
+#endif
+
+#pragma kt param FILL_BLOCK values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem k values(?)
+#pragma kt kernel template("float")
+#pragma kt launch grid(((k + FILL_BLOCK - 1) / FILL_BLOCK)) block(FILL_BLOCK)
+#pragma kt arg dst float[k] out
+#pragma kt arg k int64_t = k
+// ktc: complete and uncomment: #pragma kt arg value float = ?
+template <typename T>
+static __global__ void fill(T *dst, const int64_t k, const T value)
+{
+	const int64_t i = (int64_t)blockDim.x * blockIdx.x + threadIdx.x;
+	if (i >= k)
+		return;
+	dst[i] = value;
+}
+
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+#pragma kt arg y float[n] out
+#pragma kt arg x float[n] in
+#pragma kt arg n int = n
+static __global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+twice(float *y, const float *x, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		const int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = 2.0f * x[i];
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void fill_tensor(tensor *dst, float value, cudaStream_t stream)
+{
+	const int64_t k = count_of(dst);
+	const int64_t num_blocks = (k + FILL_BLOCK - 1) / FILL_BLOCK;
+	fill<<<num_blocks, FILL_BLOCK, 0, stream>>>((float *)dst->data, k,
+	                                            value);
+}
+
+void twice_tensor(tensor *y, const tensor *x, cudaStream_t stream)
+{
+	const int n = (int)x->ne[0];
+	const int blocks = blocks_for(n, BLOCK_SIZE);
+	twice<<<(((blocks) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, stream>>>((float *)y->data,
+	                                  (const float *)x->data, n);
+}
+#endif
