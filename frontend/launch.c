@@ -878,6 +878,17 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 	fe_ast *a = F->a;
 	frame *at = NULL;
 	int kx = kernel_ref(a, resolve(a, s->kx, inner, &at, 0));
+	/* a local that holds the kernel (`auto kernel = k<T, 16>;`) */
+	for (int hop = 0;
+	     kx >= 0 && !at && hop < MAX_DEPTH &&
+	     a->n[kx].kind == CXCursor_DeclRefExpr && a->n[kx].ref >= 0 &&
+	     a->n[a->n[kx].ref].kind == CXCursor_VarDecl;
+	     hop++) {
+		int def = fe_def_before(a, a->n[kx].ref, a->n[kx].b);
+		if (def < 0)
+			break;
+		kx = kernel_ref(a, def);
+	}
 	if (kx < 0)
 		return KT_OK;
 	int k = a->n[kx].kind == CXCursor_DeclRefExpr && !at

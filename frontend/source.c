@@ -64,7 +64,8 @@ typedef struct walk {
 	bool macros_read;
 	KT_VEC(CXFile) needed; /* headers whose names device code uses */
 	KT_VEC(span) hostfn;   /* the main file's host functions, in order */
-	unsigned std_needed;   /* C headers of the system it uses (std_keys) */
+	KT_VEC(CXCursor) seen_types; /* main-file types device code names */
+	unsigned std_needed; /* C headers of the system it uses (std_keys) */
 	int rc;
 } walk;
 
@@ -1484,6 +1485,58 @@ static void need_std(walk *w, CXFile f)
 	clang_disposeString(n);
 }
 
+static enum CXChildVisitResult need_visit(CXCursor c, CXCursor parent,
+                                          CXClientData data);
+
+typedef struct spec_find {
+	walk *w;
+	CXCursor tmpl;
+} spec_find;
+
+/* Visits the main file's specialisations of sf->tmpl as device code's. */
+static enum CXChildVisitResult spec_visit(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+	(void)parent;
+	spec_find *sf = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	if (is_type_decl(k) &&
+	    clang_equalCursors(
+	        clang_getCanonicalCursor(clang_getSpecializedCursorTemplate(c)),
+	        sf->tmpl))
+		clang_visitChildren(c, need_visit, sf->w);
+	return sf->w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A type of the main file that device code names (`typename
+ * VecTypeTrait<T, 16>::vec_t`): what it names is device code's too,
+ * through its specialisations (`using packed_t = packed_t<bf16_t>;` names
+ * a header's alias template). */
+static int need_main_type(walk *w, CXCursor r)
+{
+	enum CXCursorKind k = clang_getCursorKind(r);
+	if (!is_type_decl(k) && k != CXCursor_TypeAliasDecl &&
+	    k != CXCursor_TypeAliasTemplateDecl && k != CXCursor_TypedefDecl)
+		return 0;
+	CXCursor canon = clang_getCanonicalCursor(r);
+	for (size_t i = 0; i < w->seen_types.len; i++)
+		if (clang_equalCursors(w->seen_types.items[i], canon))
+			return 0;
+	if (kt_vec_push(&w->seen_types, canon))
+		return KT_ENOMEM;
+	clang_visitChildren(r, need_visit, w);
+	if (!w->rc && k == CXCursor_ClassTemplate) {
+		spec_find sf = {w, canon};
+		clang_visitChildren(clang_getTranslationUnitCursor(w->tu->tu),
+		                    spec_visit, &sf);
+	}
+	return w->rc;
+}
+
 /* The file that declares what cursor c names (a macro's definition, a
  * declaration, a type), outside the main file. */
 static int need_ref(walk *w, CXCursor c)
@@ -1499,7 +1552,7 @@ static int need_ref(walk *w, CXCursor c)
 		return 0;
 	CXSourceLocation loc = clang_getCursorLocation(r);
 	if (clang_Location_isFromMainFile(loc))
-		return 0;
+		return need_main_type(w, r);
 	CXFile f = NULL;
 	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
 	enum CXCursorKind k = clang_getCursorKind(r);
@@ -1650,6 +1703,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	kt_vec_release(&w.macros);
 	kt_vec_release(&w.needed);
 	kt_vec_release(&w.hostfn);
+	kt_vec_release(&w.seen_types);
 	if (w.rc) {
 		kt_vec_release(&w.decls);
 		kt_vec_release(&w.incs);

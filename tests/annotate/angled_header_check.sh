@@ -7,11 +7,13 @@
 # stays out of NVRTC's way, and the int32_t the kernel takes from the
 # <cstdint> that library header includes comes from the cstdint stand-in
 # (sglang's JIT kernels take int32_t through <sgl_kernel/tensor.h>).
-# Neither the library's check macro expanded in host code (TORCH_CHECK in
-# a torch extension's launcher) pulls the library into NVRTC's view; a
-# static_assert of the project header over a library
-# type (vLLM's q8_n_t over c10's float8 types) is left out of its device
-# side.
+# The library's check macro expanded in host code (TORCH_CHECK in a torch
+# extension's launcher) does not pull the library into NVRTC's view; a
+# project header that only a type of the file names (a trait's
+# specialisation naming the header's alias template, sglang's
+# VecTypeTrait over packed_t) reaches NVRTC; a static_assert of a project
+# header over a library type (vLLM's q8_n_t over c10's float8 types) is
+# left out of the header's device side.
 set -u
 ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-angled-XXXXXX")
@@ -25,6 +27,13 @@ template <typename T> struct pair_of {
 	static_assert(sizeof(T) != sizeof(hostlib::record), "not a record");
 	T a, b;
 };
+H
+cat >"$tmp/include/mylib/pack.cuh" <<'H'
+#pragma once
+template <typename T> struct pack2 {
+	T x, y;
+};
+template <typename T> using pack2_t = pack2<T>;
 H
 cat >"$tmp/include/hostlib/log.h" <<'H'
 #pragma once
@@ -43,6 +52,12 @@ H
 cat >"$tmp/k.cu" <<'K'
 #include <hostlib/log.h>
 #include <mylib/defs.cuh>
+#include <mylib/pack.cuh>
+
+template <typename T> struct trait;
+template <> struct trait<float> {
+	using packed = pack2_t<float>;
+};
 
 MYLIB_DEVICE float scaled(float x)
 {
@@ -55,7 +70,7 @@ __global__ void scale(float *y, const float *x, int n)
 	int32_t i = blockIdx.x * 256 + threadIdx.x;
 	int at = i;
 	if (i < n)
-		y[at] = scaled(x[at]);
+		y[at] = scaled(x[at]) * (sizeof(trait<float>::packed) / 8);
 }
 
 void launch(float *y, const float *x, int n)

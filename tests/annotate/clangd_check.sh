@@ -46,7 +46,11 @@ EOF
 		errs() { sed -n 's/^E\[[^]]*\] \(\[[a-z_]*\]\) Line [0-9]*:/\1/p' "$1" | sort; }
 		errs "$dir/log" >"$dir/e.out"
 		errs "$dir/orig/log" >"$dir/e.orig"
-		if [ -s "$dir/e.out" ] && cmp -s "$dir/e.out" "$dir/e.orig"; then
+		# (a tweak clangd fails to apply, `auto` it cannot spell out,
+		# counts as an error without a line: the same count then)
+		total() { sed -n 's/.*All checks completed, \([0-9]*\) errors.*/\1/p' "$1"; }
+		if cmp -s "$dir/e.out" "$dir/e.orig" &&
+			[ "$(total "$dir/log")" = "$(total "$dir/orig/log")" ]; then
 			continue
 		fi
 		rc=1
