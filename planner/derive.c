@@ -257,6 +257,30 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	return ok;
 }
 
+/* `N.unwrap()`, `shape.rows()`: an integer an object of the host gives
+ * with no argument, which ktc cannot follow: a size the host decides at
+ * run time, the problem variable N_unwrap (as `x.numel()` is x_numel). */
+static bool opaque_member_call(planner *P, int n, kt_str *out,
+                               pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int callee = a->n[n].first;
+	int base = callee >= 0 && a->n[callee].kind == CXCursor_MemberRefExpr
+	               ? fe_strip(a, a->n[callee].first)
+	               : -1;
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    a->n[base].ref < 0 || fe_nwritten(a, n) != 1 ||
+	    !is_integral(clang_getCursorType(a->n[n].cur)) ||
+	    (fe_ancestor(a, n, CXCursor_FunctionDecl) < 0 &&
+	     fe_ancestor(a, n, CXCursor_CXXMethod) < 0 &&
+	     fe_ancestor(a, n, CXCursor_FunctionTemplate) < 0))
+		return false;
+	const char *name =
+	    pl_say(P, "%s_%s", a->n[a->n[base].ref].name, a->n[callee].name);
+	kt_str_adds(out, name);
+	return add_problem(P, problems, name);
+}
+
 static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -264,7 +288,7 @@ static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	if (pl_tensor_expr(P, n, out, problems))
 		return true;
 	if (strcmp(name, "min") && strcmp(name, "max"))
-		return false;
+		return opaque_member_call(P, n, out, problems);
 	kt_str_addf(out, "%s(", name);
 	int k = 0;
 	for (int c = a->n[a->n[n].first].next; c >= 0; c = a->n[c].next) {

@@ -1,8 +1,9 @@
 // opaque_local: sizes the host computes with functions defined elsewhere
 // (a tensor library's element count) are problem variables, as host
 // parameters are; one computed from a tuning literal is not (it must
-// follow the parameter). The kernel's type argument comes from the cast
-// at the launch, not from the void * under it.
+// follow the parameter), nor is an integer an object of the host gives
+// with no argument (`s.rows()`: s_rows). The kernel's type argument comes
+// from the cast at the launch, not from the void * under it.
 #include <cstdint>
 
 struct tensor {
@@ -12,6 +13,10 @@ struct tensor {
 
 int64_t count_of(const tensor *t); /* in another translation unit */
 int blocks_for(int64_t n, int block);
+
+struct shape {
+	int64_t rows() const; /* in another translation unit */
+};
 
 #define FILL_BLOCK 256
 
@@ -31,6 +36,12 @@ static __global__ void twice(float *y, const float *x, int n)
 		y[i] = 2.0f * x[i];
 }
 
+static __global__ void zero_rows(float *y, int64_t d)
+{
+	for (int64_t j = threadIdx.x; j < d; j += blockDim.x)
+		y[blockIdx.x * d + j] = 0.0f;
+}
+
 void fill_tensor(tensor *dst, float value, cudaStream_t stream)
 {
 	const int64_t k = count_of(dst);
@@ -45,4 +56,9 @@ void twice_tensor(tensor *y, const tensor *x, cudaStream_t stream)
 	const int blocks = blocks_for(n, 128);
 	twice<<<blocks, 128, 0, stream>>>((float *)y->data,
 	                                  (const float *)x->data, n);
+}
+
+void zero_all(float *y, const shape &s, int64_t d, cudaStream_t stream)
+{
+	zero_rows<<<s.rows(), 128, 0, stream>>>(y, d);
 }
