@@ -906,12 +906,16 @@ int pl_derive_pragmas(planner *P, int k)
 	const fe_kern *K = &P->f->kernels.items[k];
 	pl_names problems = {0};
 	if (!K->launches.len) {
-		add_need(P, K->name, "launch", pl_range(P, K->node),
-		         pl_say(P,
-		                "no launch of '%s' in this file: add '#pragma "
-		                "kt launch grid(...) block(...)'",
-		                K->name),
-		         "launch grid(?) block(?)");
+		/* the user's `#pragma kt launch` line stays in the file */
+		if (!K->pragma_launch)
+			add_need(
+			    P, K->name, "launch", pl_range(P, K->node),
+			    pl_say(
+			        P,
+			        "no launch of '%s' in this file: add '#pragma "
+			        "kt launch grid(...) block(...)'",
+			        K->name),
+			    "launch grid(?) block(?)");
 		arg_lines(P, K, NULL, &problems);
 		kt_vec_release(&problems);
 		return P->oom ? KT_ENOMEM : KT_OK;

@@ -94,8 +94,76 @@ static bool only_space(const char *t, size_t a, size_t b)
  * pragma block last, right before its kernel. */
 enum { R_CLOSE, R_BLOCK, R_CODE, R_OPEN, R_PRAGMAS };
 
+/*
+ * OpenCL C spells CUDA's index variables as work-item functions. The
+ * refactors write CUDA; for an OpenCL C file each generated text is
+ * respelled here, the one place, so a refactor that needs nothing else of
+ * CUDA works in both languages (those that do are not offered for OpenCL
+ * C: planner/refactor.c).
+ */
+static const struct {
+	const char *cuda, *cl;
+} ocl_spelling[] = {
+    {"gridDim.x * blockDim.x", "get_global_size(0)"},
+    {"threadIdx.", "get_local_id("},
+    {"blockIdx.", "get_group_id("},
+    {"blockDim.", "get_local_size("},
+    {"gridDim.", "get_num_groups("},
+};
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The length of the CUDA spelling at t, its OpenCL one in *cl (for an
+ * index variable, *dim holds the dimension's digit); 0 for none. */
+static size_t ocl_match(const char *t, const char **cl, char *dim)
+{
+	for (size_t k = 0; k < sizeof(ocl_spelling) / sizeof(*ocl_spelling);
+	     k++) {
+		size_t n = strlen(ocl_spelling[k].cuda);
+		if (strncmp(t, ocl_spelling[k].cuda, n))
+			continue;
+		*cl = ocl_spelling[k].cl;
+		*dim = 0;
+		if (t[n - 1] != '.')
+			return n;
+		if (t[n] < 'x' || t[n] > 'z' || ident_char(t[n + 1]))
+			continue;
+		*dim = (char)('0' + t[n] - 'x');
+		return n + 1;
+	}
+	return 0;
+}
+
+static const char *ocl_respell(gen *g, const char *text)
+{
+	kt_str s = KT_STR_INIT;
+	int rc = 0;
+	for (const char *t = text; *t && !rc;) {
+		const char *cl;
+		char dim;
+		size_t n =
+		    t > text && ident_char(t[-1]) ? 0 : ocl_match(t, &cl, &dim);
+		if (!n) {
+			rc = kt_str_addc(&s, *t++);
+			continue;
+		}
+		rc = dim ? kt_str_addf(&s, "%s%c)", cl, dim)
+		         : kt_str_adds(&s, cl);
+		t += n;
+	}
+	const char *r =
+	    rc ? NULL : kt_arena_strdup(g->arena, s.ptr ? s.ptr : "");
+	kt_str_release(&s);
+	return r;
+}
+
 static int add_edit(gen *g, size_t begin, size_t end, const char *text, int tag)
 {
+	if (g->f->opencl && !(text = ocl_respell(g, text)))
+		return KT_ENOMEM;
 	kt_edit e = {begin, end, text, tag, R_CODE};
 	return kt_vec_push(&g->edits, e);
 }
@@ -107,6 +175,8 @@ static int insert(gen *g, size_t at, const char *text, int tag)
 
 static int insert_ranked(gen *g, size_t at, const char *text, int tag, int rank)
 {
+	if (g->f->opencl && !(text = ocl_respell(g, text)))
+		return KT_ENOMEM;
 	kt_edit e = {at, at, text, tag, rank};
 	return kt_vec_push(&g->edits, e);
 }
@@ -1257,8 +1327,13 @@ static int row_split(gen *g, size_t i, const kt_plan_refactor *r)
 	if (!start || !step || !close || wrap_range(g, i, l->start, start) ||
 	    wrap_range(g, i, l->step, step))
 		return KT_ENOMEM;
+	/* a `#pragma kt launch` line's grid takes the second dimension
+	 * as it is: `grid(G, NAME)` */
+	bool line = r->launch < 0;
+	if (line)
+		close[strlen(close) - 1] = '\0';
 	if (first_grid(g, r) &&
-	    (insert(g, r->grid.begin.offset, "dim3(", (int)i) ||
+	    ((!line && insert(g, r->grid.begin.offset, "dim3(", (int)i)) ||
 	     insert(g, r->grid.end.offset, close, (int)i)))
 		return KT_ENOMEM;
 	return 0;
@@ -1583,6 +1658,14 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	               : 0;
 	if (want != pass)
 		return 0;
+	const char *not_cl =
+	    g->f->opencl ? kt_refactor_not_in_opencl(r->kind) : NULL;
+	if (not_cl) {
+		unit_error(g, i, r->region,
+		           "refactor '%s' is not for OpenCL C: %s",
+		           kt_refactor_kind_name(r->kind), not_cl);
+		return 0;
+	}
 	switch (r->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK: return plain_edits(g, i, r);
 	case KT_REFACTOR_ITEMS_PER_THREAD: {
