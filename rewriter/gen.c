@@ -649,11 +649,14 @@ static int guard_macro(gen *g, size_t i, const kt_plan_use *u)
 	size_t s = directive_start(g->f->text, u->range.begin.offset);
 	size_t e = directive_next(g->f->text, g->f->len, u->range.begin.offset);
 	char *open = kt_arena_printf(g->arena, "#ifndef %s\n", pp->name);
-	char *close = has_unroll(pp) ? kt_arena_printf(g->arena,
-	                                               "#endif\nconstexpr int "
-	                                               "kt_unroll_%s = %s;\n",
-	                                               pp->name, pp->name)
-	                             : dup(g, "#endif\n");
+	/* OpenCL C's compiler (clang) expands a macro in `#pragma unroll
+	 * N`; nvcc does not, so CUDA's pragma names a constant */
+	char *close = has_unroll(pp) && !g->f->opencl
+	                  ? kt_arena_printf(g->arena,
+	                                    "#endif\nconstexpr int "
+	                                    "kt_unroll_%s = %s;\n",
+	                                    pp->name, pp->name)
+	                  : dup(g, "#endif\n");
 	if (!open || !close || insert_ranked(g, s, open, (int)i, R_OPEN) ||
 	    insert_ranked(g, e, close, (int)i, R_CLOSE))
 		return KT_ENOMEM;
@@ -671,7 +674,7 @@ static int replace_uses(gen *g, size_t i)
 				return KT_ENOMEM;
 			continue;
 		}
-		if (u->site == KT_SITE_PRAGMA_UNROLL)
+		if (u->site == KT_SITE_PRAGMA_UNROLL && !g->f->opencl)
 			with =
 			    kt_arena_printf(g->arena, "kt_unroll_%s", pp->name);
 		if (!with) {
@@ -699,7 +702,7 @@ static int param_block(gen *g, kt_str *s)
 		rc = kt_str_addf(s,
 		                 "#ifndef %s\n#define %s %" PRId64 "\n#endif\n",
 		                 pp->name, pp->name, pp->def);
-		if (!rc && has_unroll(pp))
+		if (!rc && has_unroll(pp) && !g->f->opencl)
 			rc =
 			    kt_str_addf(s, "constexpr int kt_unroll_%s = %s;\n",
 			                pp->name, pp->name);

@@ -867,6 +867,17 @@ static int opencl_verify(rw *r, kt_str *text, kt_rewrite_result *out)
 		return out->run_skipped ? 0
 		                        : kt_error(KT_ENOMEM, "out of memory");
 	}
+	/* every domain whole: the run decides what stays (nothing is
+	 * compiled first, as filter_domains does for CUDA) */
+	for (size_t i = 0; i < r->p->nparams; i++) {
+		const kt_plan_param *pp = &r->p->params[i];
+		r->sel.values[i] = kt_calloc(pp->nvalues + 1, sizeof(int64_t));
+		if (!r->sel.values[i])
+			return kt_error(KT_ENOMEM, "out of memory");
+		memcpy(r->sel.values[i], pp->values,
+		       pp->nvalues * sizeof(int64_t));
+		r->sel.nvalues[i] = pp->nvalues;
+	}
 	int rc = 0;
 	for (bool again = true; again && !rc;)
 		rc = opencl_run(r, text, out, &again);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# optimize_cli.sh CASE KTC - `ktc optimize` and `ktc annotate` on OpenCL C
+# files, end to end on the machine's OpenCL platform (PoCL in CI, no GPU),
+# one behaviour per CASE:
+#   elementwise      optimize/scale.cl: round 0 and an items_per_thread
+#                    round run, verified on the OpenCL backend against the
+#                    original, tuned and kept or rejected; the round's
+#                    template is OpenCL C and tunes with `ktc tune`
+#   rows             optimize/rows.cl: a row_split round, its grid a second
+#                    dimension of the user's `#pragma kt launch` line
+#   wrong_value      optimize/wrong.plan.json: a parameter wrong at a value
+#                    other than its default is caught by the run on the
+#                    OpenCL backend, the value and then the parameter dropped
+#   annotate_needs   a .cl file whose arguments the code does not say is
+#                    not verified, and says why
+# Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
+set -eu
+case_=$1; ktc=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/ktc-clopt-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+cp "$here"/optimize/* .
+
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -qF -- "$1" "$2" || fail "no '$1' in $2: $(cat "$2")"; }
+
+run() { # run EXPECTED_RC ARGS...
+	want=$1; shift
+	rc=0
+	"$ktc" "$@" >out.txt 2>err.txt || rc=$?
+	if grep -q "no OpenCL platform" out.txt err.txt; then
+		echo "no OpenCL platform: skipped"; exit 77
+	fi
+	[ "$rc" -eq "$want" ] ||
+		fail "exit status $rc, not $want: $(cat out.txt err.txt)"
+}
+
+case $case_ in
+elementwise)
+	run 0 optimize scale.cl --backend opencl --problem N=100000,1000000 \
+		--arg y=N --arg x=N --arg a=2 --arg n=N --budget 8 \
+		--rounds 1 -o scale.kt.cl
+	cat out.txt err.txt
+	has "round 0: run on" err.txt
+	has "round 1: trying items_per_thread (ITEMS_PER_THREAD)" err.txt
+	has "1 items_per_thread ITEMS_PER_THREAD:" out.txt
+	grep -qE "1 items_per_thread ITEMS_PER_THREAD: (kept|rejected)" out.txt ||
+		fail "round 1 neither kept nor rejected"
+	t=scale.kt.cl.optimize/round-1.kt.cl
+	has "kt_item * get_global_size(0)" $t
+	has "#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)" $t
+	has "ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(256)" $t
+	grep -qE '"verified":[[:space:]]+"built on .* no PTX for OpenCL C"' scale.kt.cl.optimize/summary.json ||
+		fail "summary.json does not say what verified the rounds"
+	# the output and the round's template tune as they are
+	run 0 tune --backend opencl --budget 4 scale.kt.cl
+	run 0 tune --backend opencl --budget 4 $t
+	has "ITEMS_PER_THREAD=" out.txt
+	;;
+rows)
+	run 0 optimize rows.cl --backend opencl --problem R=4,64 \
+		--arg y=R*D --arg x=R*D --arg w=D --arg d=D --budget 6 \
+		--rounds 1 -o rows.kt.cl
+	cat out.txt err.txt
+	has "round 1: trying row_split (SPLIT)" err.txt
+	t=rows.kt.cl.optimize/round-1.kt.cl
+	has "#pragma kt launch grid(R, SPLIT) block(128)" $t
+	has "get_group_id(1) * get_local_size(0)" $t
+	has "get_num_groups(1)" $t
+	run 0 tune --backend opencl --budget 4 $t
+	;;
+wrong_value)
+	run 1 annotate twice.cl --apply-plan wrong.plan.json -o twice.kt.cl
+	cat err.txt
+	has "value 3 of 'FACTOR' dropped from its domain" err.txt
+	has "in KT_VERIFY_ORIGINAL=1,FACTOR=3: output 'y'" err.txt
+	has "parameter 'FACTOR' dropped: no value but its default is right" err.txt
+	[ ! -e twice.kt.cl ] || fail "an unverified template was written"
+	;;
+annotate_needs)
+	run 0 annotate scale.cl -o scale.kt.cl
+	has "NOT verified (not run on the OpenCL backend: lines marked 'ktc: complete' are left)" err.txt
+	has "complete '#pragma kt arg y float[?] out'" err.txt
+	has "'N' is a problem size" err.txt
+	;;
+*) fail "unknown case '$case_'" ;;
+esac
+echo ok
