@@ -17,6 +17,7 @@
 
 #include "ktc/model.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The original's own `#pragma kt` lines (a launch the user wrote) stand
@@ -126,6 +127,120 @@ int kt_rw_opencl_text(kt_str *out, const kt_rewrite_file *f, const char *text,
 		rc = add_with_switch(out, text);
 	if (!rc)
 		rc = kt_str_adds(out, "\n#endif\n");
+	kt_template_free(t);
+	return rc;
+}
+
+/* ---- the launch at the defaults ---- */
+
+enum { MAX_PROBLEMS = 16 };
+
+/* Problem values of model m: each at its default, but problem `vary` (if
+ * any) at its value k. */
+static void problem_values(kt_value *out, const kt_model *m, size_t vary,
+                           size_t k)
+{
+	for (size_t i = 0; i < m->nproblems && i < MAX_PROBLEMS; i++) {
+		const kt_problem *p = &m->problems[i];
+		out[i] = p->values[i == vary ? k : p->default_index];
+	}
+}
+
+/* Problem values of model `to` from those of `from`, by name. */
+static void by_name(kt_value *out, const kt_model *to, const kt_model *from,
+                    const kt_value *vals)
+{
+	for (size_t i = 0; i < to->nproblems && i < MAX_PROBLEMS; i++) {
+		out[i] = to->problems[i].values[to->problems[i].default_index];
+		for (size_t j = 0; j < from->nproblems; j++)
+			if (!strcmp(from->problems[j].name,
+			            to->problems[i].name))
+				out[i] = vals[j];
+	}
+}
+
+/* The 6 launch dims (grid then block) of m at its defaults; 0 on
+ * success. */
+static int dims(int64_t *d, const kt_model *m, const kt_value *problem)
+{
+	kt_value *slots = kt_calloc(m->nsymbols + 1, sizeof(*slots));
+	uint32_t *idx = kt_calloc(m->nparams + 1, sizeof(*idx));
+	int rc = slots && idx ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	if (!rc) {
+		kt_model_default_config(m, idx);
+		rc = kt_model_bind(slots, m, idx, problem, NULL);
+	}
+	for (int i = 0; i < 6 && !rc; i++) {
+		const kt_expr *e =
+		    i < 3 ? m->launch.grid[i] : m->launch.block[i - 3];
+		kt_value v = {0};
+		v.i = 1;
+		if (e)
+			rc = kt_expr_eval(&v, e, slots);
+		d[i] = v.is_float ? (int64_t)v.f : v.i;
+	}
+	kt_free(slots);
+	kt_free(idx);
+	return rc;
+}
+
+/* Model t's launch against o's at one problem instance: a message when
+ * they differ, else NULL. */
+static char *launch_differs(const kt_model *t, const kt_model *o,
+                            const kt_value *tp)
+{
+	kt_value op[MAX_PROBLEMS];
+	int64_t a[6], b[6];
+	by_name(op, o, t, tp);
+	if (dims(a, t, tp) || dims(b, o, op)) {
+		kt_error_clear();
+		return NULL; /* the run reports a launch it cannot make */
+	}
+	for (int i = 0; i < 6; i++)
+		if (a[i] != b[i]) {
+			kt_str s = KT_STR_INIT;
+			kt_str_addf(
+			    &s,
+			    "the launch of '%s' at its defaults is not the "
+			    "original's: %s %c is %lld, not %lld",
+			    t->kernel, i < 3 ? "grid" : "block", "xyzxyz"[i],
+			    (long long)a[i], (long long)b[i]);
+			for (size_t j = 0; j < t->nproblems; j++)
+				kt_str_addf(&s, "%s%s=%lld", j ? " " : " at ",
+				            t->problems[j].name,
+				            (long long)tp[j].i);
+			return kt_str_detach(&s);
+		}
+	return NULL;
+}
+
+int kt_rw_opencl_launch(char **why, const char *orig, const char *text,
+                        const char *path)
+{
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_template *o = NULL, *t = NULL;
+	*why = NULL;
+	int rc = kt_template_parse(&o, path, orig, &d);
+	if (!rc)
+		rc = kt_template_parse(&t, path, text, &d);
+	kt_diags_release(&d);
+	for (size_t k = 0; !rc && t && k < t->nmodels && !*why; k++) {
+		const kt_model *m = &t->models[k];
+		const kt_model *om = kt_template_model(o, m->kernel);
+		if (!om || m->nproblems > MAX_PROBLEMS)
+			continue;
+		kt_value tp[MAX_PROBLEMS];
+		problem_values(tp, m, SIZE_MAX, 0);
+		*why = launch_differs(m, om, tp);
+		for (size_t i = 0; i < m->nproblems && !*why; i++)
+			for (size_t v = 0; v < m->problems[i].nvalues && !*why;
+			     v++) {
+				problem_values(tp, m, i, v);
+				*why = launch_differs(m, om, tp);
+			}
+	}
+	kt_template_free(o);
 	kt_template_free(t);
 	return rc;
 }

@@ -754,8 +754,10 @@ static int apply_run(rw *r, const kt_rw_run *run, bool *units)
 		             at.begin.line, at.begin.col, span(r, at),
 		             "value %" PRId64
 		             " of '%s' dropped from its domain: it is wrong "
-		             "on the GPU: %s",
-		             run->value[j], r->p->params[i].name, run->why[j]);
+		             "%s: %s",
+		             run->value[j], r->p->params[i].name,
+		             r->f->opencl ? "when run" : "on the GPU",
+		             run->why[j]);
 		r->values_dropped++;
 	}
 	*units = false;
@@ -763,7 +765,11 @@ static int apply_run(rw *r, const kt_rw_run *run, bool *units)
 		if (hit[i] && r->sel.on[i] && others_left(r, i) == 0) {
 			drop_unit(
 			    r, i,
-			    "no value but its default is right on the GPU",
+			    r->f->opencl
+			        ? "no value but its default is right when "
+			          "run"
+			        : "no value but its default is right on "
+			          "the GPU",
 			    NULL);
 			*units = true;
 		}
@@ -852,6 +858,34 @@ static int opencl_run(rw *r, kt_str *text, kt_rewrite_result *out, bool *again)
 	return rc;
 }
 
+/* The template's launch at its defaults against the original's: the
+ * file with the plan's pragma lines and no parameter. */
+static int opencl_launch(rw *r, const kt_str *text)
+{
+	size_t n = r->p->nparams;
+	bool *on = kt_calloc(n + 1, sizeof(bool));
+	kt_str orig = KT_STR_INIT;
+	char *why = NULL;
+	if (!on)
+		return kt_error(KT_ENOMEM, "out of memory");
+	memcpy(on, r->sel.on, n * sizeof(bool));
+	memset(r->sel.on, 0, n * sizeof(bool));
+	int rc = kt_rw_generate(&orig, r->p, r->f, &r->sel, r->diags);
+	memcpy(r->sel.on, on, n * sizeof(bool));
+	if (!rc)
+		rc = kt_rw_opencl_launch(&why, orig.ptr, text->ptr, r->f->path);
+	if (rc && rc != KT_ENOMEM) {
+		kt_error_clear(); /* the run says what does not read back */
+		rc = 0;
+	}
+	if (!rc && why)
+		rc = kt_error(KT_EINVALID, "%s", why);
+	kt_free(why);
+	kt_free(on);
+	kt_str_release(&orig);
+	return rc;
+}
+
 /*
  * An OpenCL C file has no nvcc, NVRTC or PTX: the template is built on
  * the OpenCL backend at its defaults and at every value, and each of them
@@ -878,7 +912,7 @@ static int opencl_verify(rw *r, kt_str *text, kt_rewrite_result *out)
 		       pp->nvalues * sizeof(int64_t));
 		r->sel.nvalues[i] = pp->nvalues;
 	}
-	int rc = 0;
+	int rc = opencl_launch(r, text);
 	for (bool again = true; again && !rc;)
 		rc = opencl_run(r, text, out, &again);
 	out->verified = !rc && out->ran;

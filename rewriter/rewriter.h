@@ -245,6 +245,15 @@ int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
  */
 int kt_rw_opencl_text(kt_str *out, const kt_rewrite_file *f, const char *text,
                       const char *path);
+/*
+ * The run takes the template's launch for the original's too, so the
+ * launches are compared apart: *why says how the launch of text at its
+ * defaults differs from that of orig (the file with the plan's pragma
+ * lines and none of its parameters) at some problem value, or is NULL.
+ * Fails when either does not read back.
+ */
+int kt_rw_opencl_launch(char **why, const char *orig, const char *text,
+                        const char *path);
 void kt_rw_run_release(kt_rw_run *r);
 
 /* ---- ties.c ---- */

@@ -11,6 +11,9 @@
 #   wrong_value      optimize/wrong.plan.json: a parameter wrong at a value
 #                    other than its default is caught by the run on the
 #                    OpenCL backend, the value and then the parameter dropped
+#   wrong_launch     optimize/wrong_launch.plan.json: a parameter that changes
+#                    the launch at its default (the outputs stay right) is
+#                    caught by comparing the launch with the original's
 #   annotate_needs   a .cl file whose arguments the code does not say is
 #                    not verified, and says why
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
@@ -76,6 +79,12 @@ wrong_value)
 	has "value 3 of 'FACTOR' dropped from its domain" err.txt
 	has "in KT_VERIFY_ORIGINAL=1,FACTOR=3: output 'y'" err.txt
 	has "parameter 'FACTOR' dropped: no value but its default is right" err.txt
+	[ ! -e twice.kt.cl ] || fail "an unverified template was written"
+	;;
+wrong_launch)
+	run 1 annotate twice.cl --apply-plan wrong_launch.plan.json -o twice.kt.cl
+	cat err.txt
+	has "the launch of 'twice' at its defaults is not the original's: block x is 256, not 128" err.txt
 	[ ! -e twice.kt.cl ] || fail "an unverified template was written"
 	;;
 annotate_needs)
