@@ -13,8 +13,9 @@
 # is copied (the file's own `"..."` includes).
 # On success the test also proves, without ktc's own checks, that the diff
 # applies with `patch -p1` and `git apply`, that nvcc compiles out.cu and
-# that its default PTX is the original's; on failure, that the input file
-# was left as it was. UPDATE=1 rewrites the expected files.
+# that its default PTX is the original's (not for OpenCL C, `.cl`); on
+# failure, that the input file was left as it was. UPDATE=1 rewrites the
+# expected files.
 set -u
 ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 case_dir=$(cd "$2" && pwd)
@@ -27,7 +28,10 @@ args=$(get args)
 extra=$(get extra)
 name=$(basename "$input")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
-if [ ! -x "$nvcc" ]; then
+# OpenCL C (`.cl`) has no nvcc step: ktc verifies it on the OpenCL backend
+opencl=0
+case $name in *.cl) opencl=1 ;; esac
+if [ $opencl = 0 ] && [ ! -x "$nvcc" ]; then
 	echo "no CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda}: skipped"
 	exit 77
 fi
@@ -94,6 +98,8 @@ if command -v git >/dev/null &&
 	echo "FAIL git apply rejects the diff"
 	fail=1
 fi
+
+[ $opencl = 1 ] && exit $fail
 
 # nvcc compiles the annotated file; at its defaults it is the original:
 # PTX equal once comments, header version and line information are gone,
