@@ -43,10 +43,6 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 		return "OpenCL C has no __launch_bounds__ (its "
 		       "reqd_work_group_size fixes the block, it does not "
 		       "bound it)";
-	case KT_REFACTOR_HOIST_LOADS:
-		return "its registers are declared with the element type as "
-		       "the pointer spells it, which in OpenCL C holds the "
-		       "address space";
 	default: return NULL;
 	}
 }

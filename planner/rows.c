@@ -941,9 +941,7 @@ int pl_row_refactors(planner *P, int k)
 		accesses st = {0};
 		bool col = fs >= 0 && column_loop(a, fs, &var, &bound, &body) &&
 		           elementwise(P, body, var, &st);
-		/* not for OpenCL C (kt_refactor_not_in_opencl); its
-		 * parameter serves every loop, so it is not made at all */
-		if (col && !a->tu->opencl)
+		if (col)
 			rc = hoist_loads(P, k, fs, var, bound, body, &st,
 			                 &items);
 		kt_vec_release(&st);

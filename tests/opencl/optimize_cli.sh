@@ -6,8 +6,9 @@
 #                    round run, verified on the OpenCL backend against the
 #                    original, tuned and kept or rejected; the round's
 #                    template is OpenCL C and tunes with `ktc tune`
-#   rows             optimize/rows.cl: a row_split round, its grid a second
-#                    dimension of the user's `#pragma kt launch` line
+#   rows             optimize/rows.cl: a hoist_loads round and a row_split
+#                    round, the split's grid a second dimension of the
+#                    user's `#pragma kt launch` line
 #   wrong_value      optimize/wrong.plan.json: a parameter wrong at a value
 #                    other than its default is caught by the run on the
 #                    OpenCL backend, the value and then the parameter dropped
@@ -64,10 +65,16 @@ elementwise)
 rows)
 	run 0 optimize rows.cl --backend opencl --problem R=4,64 \
 		--arg y=R*D --arg x=R*D --arg w=D --arg d=D --budget 6 \
-		--rounds 1 -o rows.kt.cl
+		--rounds 2 -o rows.kt.cl
 	cat out.txt err.txt
-	has "round 1: trying row_split (SPLIT)" err.txt
+	has "round 1: trying hoist_loads (ITEMS)" err.txt
+	has "round 2: trying row_split (SPLIT)" err.txt
 	t=rows.kt.cl.optimize/round-1.kt.cl
+	has "float kt_ld0[ITEMS];" $t
+	has "kt_ld0[kt_j] = x[(row * d) + j];" $t
+	run 0 tune --backend opencl --budget 4 $t
+	has "ITEMS=" out.txt
+	t=rows.kt.cl.optimize/round-2.kt.cl
 	has "#pragma kt launch grid(R, SPLIT) block(128)" $t
 	has "get_group_id(1) * get_local_size(0)" $t
 	has "get_num_groups(1)" $t
