@@ -161,6 +161,12 @@ static int setup(run *R)
 		return kt_error(KT_EINVALID,
 		                "unknown planner '%s' (builtin or llm)",
 		                o->planner);
+	if (kt_path_is_opencl(R->path) && !o->open &&
+	    (!o->backend || strcmp(o->backend, "opencl")))
+		return kt_error(KT_EINVALID,
+		                "'%s' is OpenCL C: it runs on the opencl "
+		                "backend, not '%s'",
+		                R->path, o->backend ? o->backend : "cuda");
 	int rc = kt_fs_mkdirs(o->workdir);
 	if (!rc)
 		rc = kt_opt_inputs_read(&R->in, o, R->a);

@@ -32,7 +32,6 @@ const char *kt_refactor_kind_name(kt_refactor_kind k)
 const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 {
 	switch (k) {
-	case KT_REFACTOR_VECTORIZE:
 	case KT_REFACTOR_PACK_STORES:
 		return "its vector copies are C++ templates over CUDA's "
 		       "vector types (kt_vec<N>) and reinterpret_cast";

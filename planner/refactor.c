@@ -338,7 +338,9 @@ static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
 		if (d->kind == CXCursor_ParmDecl && d->parent == K->node &&
 		    clang_getCursorType(d->cur).kind != CXType_Pointer) {
 			kt_str e = KT_STR_INIT;
+			/* no launch in code: the value is not known here */
 			ok =
+			    K->launches.len &&
 			    pl_launch_arg(P, &K->launches.items[0], x->ref, &e);
 			bool word =
 			    strspn(e.ptr,
@@ -370,7 +372,7 @@ static bool align_constraints(planner *P, int k, const char *name, int fs,
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	bool ok = K->launches.len > 0;
+	bool ok = K->launches.len > 0 || K->pragma_launch;
 	for (size_t i = 0; i < a->len && ok; i++) {
 		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
 		    !pl_inside(a, (int)i, fs))

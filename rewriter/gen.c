@@ -1204,6 +1204,92 @@ static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
 	return rc;
 }
 
+/* OpenCL C's vector moves: vloadN / vstoreN, N the parameter's value
+ * (pasted after the parameter's macro is expanded). */
+static const char vec_helper_cl[] = "#define KT_VLOAD_(n) vload##n\n"
+                                    "#define KT_VLOAD(n) KT_VLOAD_(n)\n"
+                                    "#define KT_VSTORE_(n) vstore##n\n"
+                                    "#define KT_VSTORE(n) KT_VSTORE_(n)\n";
+
+/* `KT_VSTORE(VEC)(KT_VLOAD(VEC)(0, from), 0, to)` for each array moved. */
+static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
+                        bool load)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->narrays && !rc; i++) {
+		const kt_plan_access *a = &r->arrays[i];
+		if (load ? !a->load : !a->store)
+			continue;
+		const char *off = a->offset ? a->offset : "0";
+		rc = load
+		         ? kt_str_addf(s,
+		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                       "&%s[(%s) + kt_v * %s]), 0, kt_%s);\n",
+		                       name, name, a->name, off, name, a->name)
+		         : kt_str_addf(s,
+		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                       "kt_%s), 0, &%s[(%s) + kt_v * %s]);\n",
+		                       name, name, a->name, a->name, off, name);
+	}
+	return rc;
+}
+
+/*
+ * vec_text in OpenCL C: the parameter is a macro, so `#if` keeps the
+ * original loop at 1 (no `if constexpr`); addresses are tested as
+ * integers and the moves are vloadN / vstoreN into the registers.
+ */
+static int vec_text_cl(gen *g, kt_str *s, const kt_plan_refactor *r,
+                       const kt_rewrite_loop *l, const char *name,
+                       const vec_parts *v)
+{
+	/* the original loop stands at the region's indentation here, not
+	 * one step inside as under CUDA's `if constexpr` */
+	char *orig = reindent(g, v->orig, "\t", "");
+	if (!orig)
+		return KT_ENOMEM;
+	int rc = kt_str_addf(s, "#if %s == 1\n%s%s%s\n#else\n{\n", name,
+	                     v->pragma, orig, v->semi);
+	if (!rc)
+		rc = kt_str_adds(s, "\tconst bool kt_aligned = ((");
+	for (size_t i = 0; i < r->narrays && !rc; i++)
+		rc = kt_str_addf(
+		    s, "%s(size_t)(&%s[%s])", i ? " | " : "", r->arrays[i].name,
+		    r->arrays[i].offset ? r->arrays[i].offset : "0");
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 ") %% (%s * %d)) == 0;\n\tconst int kt_nvec "
+		                 "= kt_aligned ? (int)((%s) / %s) : 0;\n",
+		                 name, r->elem_size, v->bound, name);
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
+		                 "+= %s) {\n",
+		                 v->pragma, v->start, v->step);
+	for (size_t k = 0; k < r->narrays && !rc; k++)
+		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
+		                 r->arrays[k].name, name);
+	if (!rc)
+		rc = vec_moves_cl(s, r, name, true);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "#pragma unroll\n\t\tfor (int kt_e = 0; kt_e < "
+		    "%s; kt_e++) {\n\t\t\tconst %s %s = kt_v * %s "
+		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
+		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
+	if (!rc)
+		rc = vec_moves_cl(s, r, name, false);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "\t}\n%s\tfor (%s %s = kt_nvec * %s + (%s); %s "
+		    "< (%s); %s += %s)\n\t\t%s%s\n}\n#endif",
+		    v->pragma, l->var_type, l->var, name, v->start, l->var,
+		    v->bound, l->var, v->step, v->plain, v->semi);
+	return rc;
+}
+
 /* The start of a `#pragma unroll` line just before line ls, or SIZE_MAX:
  * the pragma belongs to the loop that the refactor replaces. */
 static size_t unroll_before(gen *g, size_t ls, size_t loop)
@@ -1253,12 +1339,17 @@ static int vectorize(gen *g, size_t i, const kt_plan_refactor *r)
 		v.pragma = sub_apply(g, pl, ls, NULL, 0);
 		begin = pl;
 	}
+	/* OpenCL C's `#if` starts its line */
+	bool cl = g->f->opencl;
+	if (cl && pl == SIZE_MAX)
+		begin = ls;
 	kt_str s = KT_STR_INIT;
 	int rc = ind && v.pragma ? vec_parts_get(g, r, l, ind, &v) : KT_ENOMEM;
-	if (!rc && pl != SIZE_MAX)
+	if (!rc && pl != SIZE_MAX && !cl)
 		rc = kt_str_adds(&s, ind);
 	if (!rc)
-		rc = vec_text(g, &s, r, l, name, &v);
+		rc = g->f->opencl ? vec_text_cl(g, &s, r, l, name, &v)
+		                  : vec_text(g, &s, r, l, name, &v);
 	char *text = rc ? NULL : reindent(g, s.ptr, "", ind);
 	kt_str_release(&s);
 	if (!text)
@@ -1936,7 +2027,9 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 	if (!rc)
 		rc = guard_includes(&g);
 	if (!rc)
-		rc = declare_params(&g, g.vec_helper ? vec_helper : NULL);
+		rc = declare_params(&g, !g.vec_helper ? NULL
+		                        : f->opencl   ? vec_helper_cl
+		                                      : vec_helper);
 	if (!rc)
 		rc = guard_host_decls(&g);
 	if (!rc && sel->pragmas)

@@ -2,19 +2,23 @@
 # optimize_cli.sh CASE KTC - `ktc optimize` and `ktc annotate` on OpenCL C
 # files, end to end on the machine's OpenCL platform (PoCL in CI, no GPU),
 # one behaviour per CASE:
-#   elementwise      optimize/scale.cl: round 0 and an items_per_thread
+#   elementwise      optimize/scale.cl (no --backend: OpenCL C's is the
+#                    OpenCL backend): round 0 and an items_per_thread
 #                    round run, verified on the OpenCL backend against the
 #                    original, tuned and kept or rejected; the round's
 #                    template is OpenCL C and tunes with `ktc tune`
 #   rows             optimize/rows.cl: a hoist_loads round and a row_split
 #                    round, the split's grid a second dimension of the
 #                    user's `#pragma kt launch` line
+#   vectorize        optimize/vecadd.cl: a vectorize round, its moves
+#                    vloadN / vstoreN, the original loop kept under #if
 #   wrong_value      optimize/wrong.plan.json: a parameter wrong at a value
 #                    other than its default is caught by the run on the
 #                    OpenCL backend, the value and then the parameter dropped
 #   wrong_launch     optimize/wrong_launch.plan.json: a parameter that changes
 #                    the launch at its default (the outputs stay right) is
 #                    caught by comparing the launch with the original's
+#   cuda_refused     an OpenCL C file is not optimized on the CUDA backend
 #   annotate_needs   a .cl file whose arguments the code does not say is
 #                    not verified, and says why
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
@@ -42,7 +46,7 @@ run() { # run EXPECTED_RC ARGS...
 
 case $case_ in
 elementwise)
-	run 0 optimize scale.cl --backend opencl --problem N=100000,1000000 \
+	run 0 optimize scale.cl --problem N=100000,1000000 \
 		--arg y=N --arg x=N --arg a=2 --arg n=N --budget 8 \
 		--rounds 1 -o scale.kt.cl
 	cat out.txt err.txt
@@ -80,6 +84,19 @@ rows)
 	has "get_num_groups(1)" $t
 	run 0 tune --backend opencl --budget 4 $t
 	;;
+vectorize)
+	run 0 optimize vecadd.cl --arg c=N --arg a=N --arg b=N --arg n=N \
+		--budget 4 --rounds 1 -o vecadd.kt.cl
+	cat out.txt err.txt
+	has "round 1: trying vectorize (VEC)" err.txt
+	t=vecadd.kt.cl.optimize/round-1.kt.cl
+	has "#pragma kt param VEC values(1, 2, 4) default(1)" $t
+	has "#if VEC == 1" $t
+	has "KT_VSTORE(VEC)(KT_VLOAD(VEC)(0, &a[(0) + kt_v * VEC]), 0, kt_a);" $t
+	has "KT_VSTORE(VEC)(KT_VLOAD(VEC)(0, kt_c), 0, &c[(0) + kt_v * VEC]);" $t
+	run 0 tune --backend opencl --budget 4 $t
+	has "VEC=" out.txt
+	;;
 wrong_value)
 	run 1 annotate twice.cl --apply-plan wrong.plan.json -o twice.kt.cl
 	cat err.txt
@@ -93,6 +110,11 @@ wrong_launch)
 	cat err.txt
 	has "the launch of 'twice' at its defaults is not the original's: block x is 256, not 128" err.txt
 	[ ! -e twice.kt.cl ] || fail "an unverified template was written"
+	;;
+cuda_refused)
+	run 1 optimize scale.cl --backend cuda --problem N=1000 --arg y=N \
+		--arg x=N --arg a=2 --arg n=N -o scale.kt.cl
+	has "'scale.cl' is OpenCL C: it runs on the opencl backend, not 'cuda'" err.txt
 	;;
 annotate_needs)
 	run 0 annotate scale.cl -o scale.kt.cl

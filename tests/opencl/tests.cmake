@@ -45,7 +45,8 @@ endif()
 
 # `ktc optimize` and `ktc annotate` on OpenCL C files, end to end on PoCL.
 if(KTC_HAVE_OPENCL AND KTC_HAVE_LIBCLANG)
-  foreach(case elementwise rows wrong_value wrong_launch annotate_needs)
+  foreach(case elementwise rows vectorize wrong_value wrong_launch cuda_refused
+               annotate_needs)
     add_test(NAME opencl_optimize_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/optimize_cli.sh ${case}
                      $<TARGET_FILE:ktc>)

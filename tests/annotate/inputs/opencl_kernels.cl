@@ -6,7 +6,9 @@
  *   rowsum   a work-group per row, a column loop strided by the
  *            work-group's size and a `#pragma unroll 4`: the row split,
  *            a second grid dimension in its launch line, and UNROLL
- *   vecadd   a column loop vectorize would take in CUDA: not offered
+ *            (not vectorize: the row's offset `row * d` needs d's value
+ *            at a launch, which no code says)
+ *   vecadd   a contiguous loop: vectorize, with vloadN / vstoreN
  */
 #pragma kt launch grid((N + 255) / 256) block(256)
 __kernel void scale(__global float *y, __global const float *x, float a,
