@@ -228,7 +228,8 @@ int kt_rw_opencl_launch(char **why, const char *orig, const char *text,
 	for (size_t k = 0; !rc && t && k < t->nmodels && !*why; k++) {
 		const kt_model *m = &t->models[k];
 		const kt_model *om = kt_template_model(o, m->kernel);
-		if (!om || m->nproblems > MAX_PROBLEMS)
+		if (!om || m->nproblems > MAX_PROBLEMS ||
+		    om->nproblems > MAX_PROBLEMS)
 			continue;
 		kt_value tp[MAX_PROBLEMS];
 		problem_values(tp, m, SIZE_MAX, 0);

@@ -5,7 +5,8 @@
 # tests/annotate), optionally a plan (`plan=plans/k.plan.json`, applied with
 # --apply-plan instead of the built-in planner) and extra arguments
 # (`args=--kernel k`). The expected results beside it:
-#   out.cu    the annotated file (`ktc annotate -i` on a copy of the input)
+#   out.cu    the annotated file (`ktc annotate -i` on a copy of the input;
+#             out.cl for an OpenCL C input)
 #   out.diff  `ktc annotate --diff`
 #   out.diag  what ktc printed on stderr
 #   rc        the exit status
@@ -29,8 +30,8 @@ extra=$(get extra)
 name=$(basename "$input")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 # OpenCL C (`.cl`) has no nvcc step: ktc verifies it on the OpenCL backend
-opencl=0
-case $name in *.cl) opencl=1 ;; esac
+opencl=0 out=out.cu
+case $name in *.cl) opencl=1 out=out.cl ;; esac
 if [ $opencl = 0 ] && [ ! -x "$nvcc" ]; then
 	echo "no CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda}: skipped"
 	exit 77
@@ -77,7 +78,7 @@ if [ "$rc" != 0 ]; then
 	exit $fail
 fi
 
-check "annotated file" out.cu "$tmp/work/$name"
+check "annotated file" $out "$tmp/work/$name"
 (cd "$tmp/diff" && "$ktc" annotate --diff --no-verify-run $planarg $args "$name" \
 	>"$tmp/out.diff" 2>/dev/null)
 check "diff" out.diff "$tmp/out.diff"

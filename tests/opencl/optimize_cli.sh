@@ -61,6 +61,9 @@ elementwise)
 	has "ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(256)" $t
 	grep -qE '"verified":[[:space:]]+"built on .* no PTX for OpenCL C"' scale.kt.cl.optimize/summary.json ||
 		fail "summary.json does not say what verified the rounds"
+	# the launch floor was measured, with a kernel in OpenCL C
+	! grep -qE '"launch_floor_ms":[[:space:]]+0,' \
+		scale.kt.cl.optimize/summary.json || fail "no launch floor"
 	# the output and the round's template tune as they are
 	run 0 tune --backend opencl --budget 4 scale.kt.cl
 	run 0 tune --backend opencl --budget 4 $t
