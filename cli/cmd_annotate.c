@@ -110,7 +110,8 @@ static int prepare(session *s)
 	                              : KT_RUN_AUTO,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	};
-	if (!o->plan && !o->no_verify &&
+	/* the original's nvcc compile, early; OpenCL C has none */
+	if (!o->plan && !o->no_verify && !kt_path_is_opencl(s->path) &&
 	    kt_rewrite_base_start(&s->ro.base, s->path, &s->ro))
 		kt_error_clear(); /* the parse reports what is wrong */
 	return 0;
@@ -139,10 +140,24 @@ static int write_result(session *s)
 }
 
 /* Which checks ran: the static ones, and the run on a GPU or why not. */
-static void checks_text(char *buf, size_t n, const kt_rewrite_result *r)
+static void checks_text(char *buf, size_t n, const kt_rewrite_result *r,
+                        bool opencl)
 {
+	if (!r->verified && opencl && r->run_skipped) {
+		snprintf(buf, n,
+		         "NOT verified (not run on the OpenCL backend: %s)",
+		         r->run_skipped);
+		return;
+	}
 	if (!r->verified) {
 		snprintf(buf, n, "NOT verified (--no-verify)");
+		return;
+	}
+	if (opencl) {
+		snprintf(buf, n,
+		         "verified (%s: %zu configurations at %zu "
+		         "problem instances)",
+		         r->how, r->run_configs, r->run_problems);
 		return;
 	}
 	int k = snprintf(buf, n, "verified (nvcc, NVRTC, PTX at the defaults");
@@ -166,7 +181,8 @@ static void summary(session *s)
 	if (s->o->plan)
 		return;
 	char checks[1024];
-	checks_text(checks, sizeof(checks), &s->res);
+	checks_text(checks, sizeof(checks), &s->res,
+	            kt_path_is_opencl(s->path));
 	fprintf(stderr,
 	        "ktc annotate: %s: %zu parameter%s kept, %zu dropped, %zu "
 	        "value%s dropped; %s\n",

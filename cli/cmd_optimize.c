@@ -179,7 +179,10 @@ static int run(options *o, const char *path)
 	    .budget = (uint64_t)o->budget,
 	    .rounds = (int)o->rounds,
 	    .seed = (uint64_t)o->seed,
-	    .backend = o->backend,
+	    /* an OpenCL C file runs where it can be verified */
+	    .backend = o->backend                ? o->backend
+	               : kt_path_is_opencl(path) ? "opencl"
+	                                         : NULL,
 	    .worker_exe = "/proc/self/exe", /* ktc is its own worker */
 	    .threads = (int)o->jobs,
 	    .progress = on_progress,
@@ -254,6 +257,9 @@ static const char SUMMARY[] =
     "bandwidth, or the launch floor), when the rounds\nor the proposals "
     "run out. What the code does not say is asked for: problem\nsizes "
     "(--problem), a scalar the host passes or a buffer's length (--arg).\n"
+    "An OpenCL C file (.cl) is launched by its '#pragma kt launch' lines, "
+    "runs on\nthe OpenCL backend and is verified there against the "
+    "original at every value.\n"
     "Writes the template to OUT; the rounds' templates, caches and T4 "
     "files,\nsummary.json and original.diff to the work folder. Killed, "
     "the same command\nresumes. Exit status: 0 ok, 1 errors, 2 usage.";
@@ -290,7 +296,7 @@ int cmd_optimize(int argc, char **argv)
 	    KT_OPT_INT_(0, "seed", &o.seed, "N",
 	                "seed of the strategy and the inputs (default 1)"),
 	    KT_OPT_STRING_(0, "backend", &o.backend, "NAME",
-	                   "backend (default cuda)"),
+	                   "backend (default cuda; opencl for a .cl file)"),
 	    KT_OPT_STRING_(0, "arch", &o.arch, "SM",
 	                   "GPU architecture to verify for (sm_90a)"),
 	    KT_OPT_INT_('j', "jobs", &o.jobs, "N",

@@ -121,6 +121,29 @@ static bool seen_top(const fe_ast *a, enum CXCursorKind k, uint32_t b)
 	return false;
 }
 
+/*
+ * OpenCL C in the terms the analyses know: a `__kernel` attribute is the
+ * kernel mark (CXCursor_CUDAGlobalAttr), and a `__local` variable, which
+ * libclang marks only in its type, gets the child a CUDA `__shared__` one
+ * has. This is the one place the two languages' declarations meet; their
+ * index built-ins meet in fe_builtin and fe_mentions.
+ */
+enum { OPENCL_LOCAL = 2 }; /* clang's LangAS::opencl_local */
+
+static int shared_mark(fe_ast *a, int var)
+{
+	int m = new_node(a);
+	if (m < 0)
+		return 1;
+	a->n[m] = a->n[var];
+	a->n[m].kind = CXCursor_CUDASharedAttr;
+	a->n[m].name = "";
+	a->n[m].ref = a->n[m].macro = -1;
+	a->n[m].in_main = a->n[m].spelled = false;
+	link_child(a, var, m);
+	return 0;
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data)
 {
@@ -151,9 +174,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 	if (a->n[n].kind == CXCursor_MacroExpansion &&
 	    kt_vec_push(&a->expansions, n))
 		w->oom = 1;
+	if (a->tu->opencl && kt_fe_opencl_kernel(c))
+		a->n[n].kind = CXCursor_CUDAGlobalAttr;
 	walk inner = {a, n, w->depth + 1, 0};
 	clang_visitChildren(c, visit, &inner);
 	w->oom |= inner.oom;
+	if (!w->oom && a->tu->opencl && a->n[n].kind == CXCursor_VarDecl &&
+	    clang_getAddressSpace(clang_getCursorType(c)) == OPENCL_LOCAL)
+		w->oom = shared_mark(a, n);
 	return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
@@ -513,9 +541,58 @@ const char *fe_text(const fe_ast *a, int n, size_t *len)
 	return a->tu->text + (x->in_main ? x->b : 0);
 }
 
+/*
+ * OpenCL C's work-item functions as CUDA's index variables: get_local_id(d)
+ * is threadIdx, get_group_id(d) blockIdx, get_local_size(d) blockDim,
+ * get_num_groups(d) gridDim. get_global_id(d) is the composite
+ * blockIdx * blockDim + threadIdx and get_global_size(d) gridDim *
+ * blockDim: they mention each part, and are none of them alone.
+ */
+static const struct {
+	const char *fn, *parts[3];
+} ocl_index[] = {
+    {"get_local_id", {"threadIdx"}},
+    {"get_group_id", {"blockIdx"}},
+    {"get_local_size", {"blockDim"}},
+    {"get_num_groups", {"gridDim"}},
+    {"get_global_id", {"blockIdx", "blockDim", "threadIdx"}},
+    {"get_global_size", {"gridDim", "blockDim"}},
+};
+
+/* Whether OpenCL C's function fn stands for (or holds) CUDA's name; with
+ * alone, only where it is exactly that variable. */
+static bool ocl_is(const char *fn, const char *name, bool alone)
+{
+	for (size_t i = 0; i < sizeof(ocl_index) / sizeof(ocl_index[0]); i++) {
+		if (strcmp(fn, ocl_index[i].fn))
+			continue;
+		if (alone && ocl_index[i].parts[1])
+			return false;
+		for (int k = 0; k < 3 && ocl_index[i].parts[k]; k++)
+			if (!strcmp(ocl_index[i].parts[k], name))
+				return true;
+	}
+	return false;
+}
+
+/* `get_local_id(0)`: 'x' ('y', 'z' for 1, 2) when n calls fn with one
+ * integer literal argument. */
+static char ocl_dim(const fe_ast *a, int n, const char *name)
+{
+	if (n < 0 || a->n[n].kind != CXCursor_CallExpr ||
+	    !ocl_is(a->n[n].name, name, true) || fe_nwritten(a, n) != 2)
+		return 0;
+	int d = fe_strip(a, fe_written(a, n, 1));
+	if (d < 0 || !a->n[d].is_int || a->n[d].ival < 0 || a->n[d].ival > 2)
+		return 0;
+	return (char)('x' + a->n[d].ival);
+}
+
 char fe_builtin(const fe_ast *a, int n, const char *name)
 {
 	n = fe_strip(a, n);
+	if (a->tu->opencl)
+		return ocl_dim(a, n, name);
 	if (n < 0 || a->n[n].kind != CXCursor_MemberRefExpr)
 		return 0;
 	int base = fe_strip(a, a->n[n].first);
@@ -530,7 +607,9 @@ char fe_builtin(const fe_ast *a, int n, const char *name)
 
 bool fe_mentions(const fe_ast *a, int n, const char *name)
 {
-	if (a->n[n].kind == CXCursor_DeclRefExpr && !strcmp(a->n[n].name, name))
+	if (a->n[n].kind == CXCursor_DeclRefExpr &&
+	    (a->tu->opencl ? ocl_is(a->n[n].name, name, false)
+	                   : !strcmp(a->n[n].name, name)))
 		return true;
 	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
 		if (fe_mentions(a, c, name))

@@ -33,6 +33,11 @@ typedef struct fe_kern {
 	KT_VEC(fe_launch) launches;
 	KT_VEC(int) tparams; /* NonTypeTemplateParameter nodes, in order */
 	bool broken;         /* a clang error lies inside: left alone */
+	/* no launch in the code (an OpenCL C kernel, whose host is
+	 * elsewhere): the user's `#pragma kt launch grid(G) block(B)` line
+	 * before the kernel, and the ranges of G and B in it */
+	bool pragma_launch;
+	kt_range pgrid, pblock;
 } fe_kern;
 
 /* The node of the i-th kernel argument of a launch, or -1. */

@@ -882,6 +882,7 @@ static int find_all(finder *F)
 {
 	int rc = find_kernels(F);
 	rc = rc ? rc : fe_find_launches(F);
+	rc = rc ? rc : fe_pragma_launches(F);
 	for (size_t k = 0; !rc && k < F->f->kernels.len; k++) {
 		fe_kern *K = &F->f->kernels.items[k];
 		if (K->broken)

@@ -73,6 +73,9 @@ int fe_find_launches(finder *F);
 int fe_find_items(finder *F, int k);
 int fe_classify_kernel(finder *F, int k);
 int fe_find_pragmas(finder *F, int k);
+/* launch.c: for each kernel without a launch in code, the user's
+ * `#pragma kt launch` line (fe_kern.pragma_launch). */
+int fe_pragma_launches(finder *F);
 int fe_find_vectors(finder *F, int k);
 int fe_reject_device_fns(finder *F);
 int fe_reject_macros(finder *F);

@@ -22,6 +22,7 @@ struct kt_tu {
 	CXTranslationUnit tu;
 	CXFile file;    /* the main file */
 	char *path;     /* as given */
+	bool opencl;    /* OpenCL C (kt_path_is_opencl), else CUDA */
 	char *abs_path; /* absolute, as libclang knows it */
 	char *text;     /* content (kt_malloc) */
 	size_t len;
@@ -68,6 +69,10 @@ char *kt_fe_token_text(const kt_tu *tu, CXToken t);
 /* The libclang range of [b, e) of the main file (for clang_tokenize: a
  * cursor's extent may start inside a macro such as __global__). */
 CXSourceRange kt_fe_source_range(const kt_tu *tu, uint32_t b, uint32_t e);
+/* True when attr is OpenCL C's `__kernel` (`kernel`) attribute, which
+ * libclang exposes as an UnexposedAttr: the kernel mark, as
+ * CXCursor_CUDAGlobalAttr is CUDA's. */
+bool kt_fe_opencl_kernel(CXCursor attr);
 /* True when a clang error lies inside [begin, end). */
 bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end);
 

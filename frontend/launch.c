@@ -19,6 +19,7 @@
  */
 #include "frontend/find.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Where a wrapper's parameters are bound: the call into it. */
@@ -952,6 +953,80 @@ int fe_find_launches(finder *F)
 		int rc = follow(F, &s, NULL, NULL, 0);
 		if (rc)
 			return rc;
+	}
+	return KT_OK;
+}
+
+/* The offset just past the `)` that closes the `(` at t[i], or 0. */
+static size_t close_paren(const char *t, size_t i, size_t end)
+{
+	int depth = 0;
+	for (; i < end && t[i] != '\n'; i++) {
+		depth += (t[i] == '(') - (t[i] == ')');
+		if (depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* `WORD(...)` in line [b, e): the range inside the parentheses. */
+static bool pragma_operand(const kt_tu *tu, size_t b, size_t e,
+                           const char *word, kt_range *out)
+{
+	const char *t = tu->text;
+	size_t n = strlen(word);
+	for (size_t i = b; i + n < e; i++) {
+		if (strncmp(t + i, word, n) || t[i + n] != '(' ||
+		    (i > b &&
+		     (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')))
+			continue;
+		size_t c = close_paren(t, i + n, e);
+		if (!c)
+			return false;
+		*out = kt_fe_make_range(tu, (uint32_t)(i + n + 1),
+		                        (uint32_t)(c - 1));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A kernel no code of the file launches (OpenCL C: its host program is
+ * elsewhere) is launched as the user's `#pragma kt launch grid(G) block(B)`
+ * line says, the last such line between the previous kernel and this one.
+ * This is the only place such a line is read; what the planner derives
+ * from a launch in code it does not derive from it.
+ */
+static void pragma_launch(finder *F, fe_kern *K, uint32_t from)
+{
+	const kt_tu *tu = F->tu;
+	const char *t = tu->text;
+	uint32_t to = F->a->n[K->node].b;
+	for (size_t b = from; b < to;) {
+		const char *nl = memchr(t + b, '\n', to - b);
+		size_t e = nl ? (size_t)(nl - t) : to, i = b;
+		while (i < e && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+		kt_range g, bl;
+		if (!strncmp(t + i, "#pragma kt launch ", 18) &&
+		    pragma_operand(tu, i, e, "grid", &g) &&
+		    pragma_operand(tu, i, e, "block", &bl)) {
+			K->pragma_launch = true;
+			K->pgrid = g;
+			K->pblock = bl;
+		}
+		b = e + 1;
+	}
+}
+
+int fe_pragma_launches(finder *F)
+{
+	uint32_t from = 0;
+	for (size_t k = 0; k < F->f->kernels.len; k++) {
+		fe_kern *K = &F->f->kernels.items[k];
+		if (!K->launches.len)
+			pragma_launch(F, K, from);
+		from = F->a->n[K->node].e;
 	}
 	return KT_OK;
 }

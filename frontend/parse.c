@@ -103,9 +103,24 @@ static bool dir_exists(const char *root, const char *sub)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* OpenCL C: the language's declarations (get_local_id, vload4, ...) come
+ * from clang's own opencl-c.h, as a compiler of OpenCL C declares them. */
+static int opencl_args(kt_tu *tu, argv_vec *v)
+{
+	int rc = push_arg(tu, v, "-x");
+	rc = rc ? rc : push_arg(tu, v, "cl");
+	rc = rc ? rc : push_arg(tu, v, "-cl-std=CL1.2");
+	rc = rc ? rc : push_arg(tu, v, "-Xclang");
+	rc = rc ? rc : push_arg(tu, v, "-finclude-default-header");
+	rc = rc ? rc : push_arg(tu, v, "-ferror-limit=0");
+	return rc;
+}
+
 static int default_args(kt_tu *tu, argv_vec *v, const kt_parse_opts *o,
                         bool have_std)
 {
+	if (tu->opencl)
+		return opencl_args(tu, v);
 	const char *arch = o->arch ? o->arch : KT_CUDA_DEFAULT_ARCH;
 	int rc = push_arg(tu, v, "-x");
 	rc = rc ? rc : push_arg(tu, v, "cuda");
@@ -282,7 +297,7 @@ static int build_args(kt_tu *tu, const kt_parse_opts *o, kt_diags *diags)
 	bool have_std = false;
 	int rc = KT_OK;
 	char *dir = NULL;
-	if (!o->no_compdb)
+	if (!o->no_compdb && !tu->opencl) /* its entries are CUDA's */
 		dir = o->build_dir ? kt_strdup(o->build_dir)
 		                   : kt_fe_compdb_dir(tu->abs_path);
 	if (dir) {
@@ -454,6 +469,7 @@ static int open_tu(kt_tu **out, const char *path)
 	*out = tu;
 	char buf[PATH_MAX];
 	tu->path = kt_arena_strdup(&tu->arena, path);
+	tu->opencl = kt_path_is_opencl(path);
 	int rc = kt_fs_read(&tu->text, &tu->len, path);
 	if (rc)
 		return rc;
@@ -475,8 +491,9 @@ int kt_frontend_parse(kt_tu **out, const char *path, const kt_parse_opts *o,
 	rc = rc ? rc : build_args(tu, o ? o : &none, diags);
 	if (!rc) {
 		tu->index = clang_createIndex(0, 0);
-		rc = tu->index ? run_parse(tu, !o || !o->no_pch)
-		               : kt_error(KT_EPARSE, "cannot start libclang");
+		rc = tu->index
+		         ? run_parse(tu, (!o || !o->no_pch) && !tu->opencl)
+		         : kt_error(KT_EPARSE, "cannot start libclang");
 	}
 	if (!rc)
 		take_diags(tu, diags);
@@ -575,4 +592,23 @@ bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end)
 		if (tu->errors.items[i] >= begin && tu->errors.items[i] < end)
 			return true;
 	return false;
+}
+
+bool kt_fe_opencl_kernel(CXCursor attr)
+{
+	if (clang_getCursorKind(attr) != CXCursor_UnexposedAttr)
+		return false;
+	CXTranslationUnit t = clang_Cursor_getTranslationUnit(attr);
+	CXToken *tok = NULL;
+	unsigned n = 0;
+	clang_tokenize(t, clang_getCursorExtent(attr), &tok, &n);
+	bool is = false;
+	if (n >= 1) {
+		CXString s = clang_getTokenSpelling(t, tok[0]);
+		const char *w = clang_getCString(s);
+		is = w && (!strcmp(w, "__kernel") || !strcmp(w, "kernel"));
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(t, tok, n);
+	return is;
 }

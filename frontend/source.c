@@ -91,6 +91,7 @@ static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent,
 	attrs *a = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_CUDAGlobalAttr: a->global = true; break;
+	case CXCursor_UnexposedAttr: a->global |= kt_fe_opencl_kernel(c); break;
 	case CXCursor_CUDADeviceAttr: a->device = a->space = true; break;
 	case CXCursor_CUDAHostAttr: a->host = true; break;
 	case CXCursor_CUDAConstantAttr:
@@ -522,7 +523,8 @@ static int add_decl(walk *w, CXCursor c, enum CXCursorKind k, CXCursor outer)
 	if (is_type_decl(k) && e < w->tu->len && w->tu->text[e] == ';')
 		d.range.end.offset = e + 1;
 	attrs a = {0};
-	d.host_only = host_only(c, k, &a);
+	/* OpenCL C has no host code: the whole file is the device's */
+	d.host_only = host_only(c, k, &a) && !w->tu->opencl;
 	d.kernel = a.global;
 	d.guarded = in_host_span(w, &d.range);
 	if (d.kernel && kernel_params(w, c, &d))
@@ -1721,6 +1723,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	out->path = tu->path;
 	out->text = tu->text;
 	out->len = tu->len;
+	out->opencl = tu->opencl;
 	out->decls = w.decls.items;
 	out->ndecls = w.decls.len;
 	out->includes = w.incs.items;

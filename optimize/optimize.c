@@ -161,6 +161,12 @@ static int setup(run *R)
 		return kt_error(KT_EINVALID,
 		                "unknown planner '%s' (builtin or llm)",
 		                o->planner);
+	if (kt_path_is_opencl(R->path) && !o->open &&
+	    (!o->backend || strcmp(o->backend, "opencl")))
+		return kt_error(KT_EINVALID,
+		                "'%s' is OpenCL C: it runs on the opencl "
+		                "backend, not '%s'",
+		                R->path, o->backend ? o->backend : "cuda");
 	int rc = kt_fs_mkdirs(o->workdir);
 	if (!rc)
 		rc = kt_opt_inputs_read(&R->in, o, R->a);
@@ -244,7 +250,8 @@ static int templating(run *R, kt_optimize_round *rd, const bool *on,
 	int rc = kt_opt_subset(&p, R->plan, on);
 	if (rc)
 		return rc;
-	rd->template_path = round_path(R, rd->index, ".kt.cu");
+	rd->template_path = round_path(
+	    R, rd->index, kt_path_is_opencl(R->path) ? ".kt.cl" : ".kt.cu");
 	kt_rewrite_opts ro = {
 	    .arch = R->o->arch,
 	    .flags = (const char *const *)R->flags,
@@ -263,6 +270,8 @@ static int templating(run *R, kt_optimize_round *rd, const bool *on,
 		*diff = kt_arena_strdup(R->a, res.diff ? res.diff : "");
 		rc = *text && *diff ? 0 : kt_error(KT_ENOMEM, "out of memory");
 	}
+	if (!rc && !(rd->verified = kt_arena_strdup(R->a, res.how)))
+		rc = kt_error(KT_ENOMEM, "out of memory");
 	if (!rc)
 		rc = kt_fs_write_atomic(rd->template_path, res.text, res.len);
 	if (!rc && res.ran)
@@ -520,8 +529,21 @@ static const char FLOOR_KERNEL[] =
     "\t\tp[0] = 0;\n"
     "}\n";
 
+/* the OpenCL backend takes no output left unwritten as a reference, even
+ * unverified: one work-item writes it */
+static const char FLOOR_KERNEL_CL[] =
+    "#pragma kt launch grid(1) block(32)\n"
+    "#pragma kt arg p int[1] out\n"
+    "#pragma kt verify off\n"
+    "__kernel void kt_launch_floor(__global int *p)\n"
+    "{\n"
+    "\tif (get_local_id(0) == 0)\n"
+    "\t\tp[0] = 0;\n"
+    "}\n";
+
 static void measure_floor(run *R)
 {
+	bool cl = R->o->backend && !strcmp(R->o->backend, "opencl");
 	kt_template *t = NULL;
 	kt_backend *b = NULL;
 	kt_tune_report *tr = NULL;
@@ -529,7 +551,8 @@ static void measure_floor(run *R)
 	kt_diags_init(&d);
 	kt_tune_options to = {
 	    .strategy = "brute", .seed = R->o->seed, .stop = R->o->stop};
-	if (!kt_template_parse(&t, "<launch floor>", FLOOR_KERNEL, &d) &&
+	if (!kt_template_parse(&t, "<launch floor>",
+	                       cl ? FLOOR_KERNEL_CL : FLOOR_KERNEL, &d) &&
 	    !open_backend(R, &b, &t->models[0]) &&
 	    !kt_tune_run(&tr, &t->models[0], b, &to) && tr->nentries &&
 	    tr->entries[0].result.status == KT_STATUS_OK)

@@ -32,6 +32,7 @@ static cJSON *round_json(const kt_optimize_round *rd, size_t nshapes)
 	add_str(o, "param", rd->param);
 	add_str(o, "why", rd->why);
 	add_str(o, "template", rd->template_path);
+	add_str(o, "verified", rd->verified);
 	cJSON_AddBoolToObject(o, "tuned", rd->tuned);
 	cJSON_AddBoolToObject(o, "kept", rd->kept);
 	add_str(o, "verdict", rd->verdict);

@@ -16,6 +16,8 @@
  */
 #include "planner/planner.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -925,17 +927,85 @@ static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
 	}
 }
 
+/* Whether the file declares name with a `#pragma kt WHAT name` line. */
+static bool declared(const char *text, const char *what, const char *name)
+{
+	char line[160];
+	snprintf(line, sizeof(line), "#pragma kt %s %s", what, name);
+	for (const char *p = strstr(text, line); p; p = strstr(p + 1, line)) {
+		char c = p[strlen(line)];
+		if (!isalnum((unsigned char)c) && c != '_')
+			return true;
+	}
+	return false;
+}
+
+/* The names the user's `#pragma kt launch` line uses that no `#pragma kt`
+ * line of the file declares: problem sizes, as a launch in code makes its
+ * free variables. */
+static void pragma_problems(planner *P, const fe_kern *K)
+{
+	const char *t = P->f->tu->text;
+	kt_range ops[2] = {K->pgrid, K->pblock};
+	for (int o = 0; o < 2; o++)
+		for (uint32_t i = ops[o].begin.offset; i < ops[o].end.offset;) {
+			uint32_t b = i;
+			while (i < ops[o].end.offset &&
+			       (isalnum((unsigned char)t[i]) || t[i] == '_'))
+				i++;
+			if (b == i) {
+				i++;
+				continue;
+			}
+			const char *name =
+			    pl_say(P, "%.*s", (int)(i - b), t + b);
+			/* a function of the grammar, a device constant */
+			if (!name || isdigit((unsigned char)t[b]) ||
+			    t[i] == '(' || !strncmp(name, "DEVICE_", 7) ||
+			    declared(t, "problem", name) ||
+			    declared(t, "param", name) ||
+			    declared(t, "set", name))
+				continue;
+			bool dup = false;
+			for (size_t n = 0; n < P->needs.len; n++)
+				dup |=
+				    !strcmp(P->needs.items[n].what,
+				            "problem_values") &&
+				    !strcmp(P->needs.items[n].kernel,
+				            K->name) &&
+				    strstr(P->needs.items[n].suggest, name) &&
+				    strlen(P->needs.items[n].suggest) ==
+				        strlen(name) + 19;
+			if (!dup)
+				add_need(
+				    P, K->name, "problem_values", ops[o],
+				    pl_say(P,
+				           "'%s' is a problem size: add "
+				           "'#pragma kt problem %s "
+				           "values(...)' with the sizes to "
+				           "tune for",
+				           name, name),
+				    pl_say(P, "problem %s values(?)", name));
+		}
+}
+
 int pl_derive_pragmas(planner *P, int k)
 {
 	const fe_kern *K = &P->f->kernels.items[k];
 	pl_names problems = {0};
 	if (!K->launches.len) {
-		add_need(P, K->name, "launch", pl_range(P, K->node),
-		         pl_say(P,
-		                "no launch of '%s' in this file: add '#pragma "
-		                "kt launch grid(...) block(...)'",
-		                K->name),
-		         "launch grid(?) block(?)");
+		/* the user's `#pragma kt launch` line stays in the file */
+		if (K->pragma_launch)
+			pragma_problems(P, K);
+		else
+			add_need(
+			    P, K->name, "launch", pl_range(P, K->node),
+			    pl_say(
+			        P,
+			        "no launch of '%s' in this file: add '#pragma "
+			        "kt launch grid(...) block(...)'",
+			        K->name),
+			    "launch grid(?) block(?)");
 		arg_lines(P, K, NULL, &problems);
 		kt_vec_release(&problems);
 		return P->oom ? KT_ENOMEM : KT_OK;

@@ -29,6 +29,23 @@ const char *kt_refactor_kind_name(kt_refactor_kind k)
 	int v = (int)k;
 	return v >= 0 && v < KT_REFACTOR_COUNT_ ? refactor_names[v] : "?";
 }
+const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
+{
+	switch (k) {
+	case KT_REFACTOR_PACK_STORES:
+		return "its vector copies are C++ templates over CUDA's "
+		       "vector types (kt_vec<N>) and reinterpret_cast";
+	case KT_REFACTOR_GRID_STRIDE:
+		return "it keeps the original body under `if constexpr`, "
+		       "which is C++17";
+	case KT_REFACTOR_LAUNCH_BOUNDS:
+		return "OpenCL C has no __launch_bounds__ (its "
+		       "reqd_work_group_size fixes the block, it does not "
+		       "bound it)";
+	default: return NULL;
+	}
+}
+
 int kt_refactor_kind_from_name(const char *s)
 {
 	for (int i = 0; s && i < KT_REFACTOR_COUNT_; i++)

@@ -648,9 +648,25 @@ static void check_variant(ck *c, const char *path, const kt_plan_refactor *f)
 		fail(c, path, "body: %s", why);
 }
 
+/* Whether range r lies on a `#pragma kt launch` line of the source: the
+ * grid of a kernel no code launches (its `launch` is then -1). */
+static bool on_launch_pragma(const ck *c, kt_range r)
+{
+	if (!c->src || r.begin.offset > r.end.offset || r.end.offset > c->len)
+		return false;
+	size_t b = r.begin.offset;
+	while (b > 0 && c->src[b - 1] != '\n')
+		b--;
+	while (c->src[b] == ' ' || c->src[b] == '\t')
+		b++;
+	return !strncmp(c->src + b, "#pragma kt launch ", 18) &&
+	       !memchr(c->src + b, '\n', r.end.offset - b);
+}
+
 static void check_refactor_args(ck *c, const char *path,
                                 const kt_plan_refactor *f)
 {
+	bool launch = f->launch >= 0 || on_launch_pragma(c, f->grid);
 	const char *kind = kt_refactor_kind_name(f->kind);
 	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS &&
 	    f->kind != KT_REFACTOR_VARIANT)
@@ -671,11 +687,11 @@ static void check_refactor_args(ck *c, const char *path,
 		      kind);
 		needs(c, path, f->bound != NULL, "bound", kind);
 		needs(c, path, f->grid.begin.line > 0, "grid", kind);
-		needs(c, path, f->launch >= 0, "launch", kind);
+		needs(c, path, launch, "launch", kind);
 		break;
 	case KT_REFACTOR_ROW_SPLIT:
 		needs(c, path, f->grid.begin.line > 0, "grid", kind);
-		needs(c, path, f->launch >= 0, "launch", kind);
+		needs(c, path, launch, "launch", kind);
 		break;
 	case KT_REFACTOR_HOIST_LOADS: hoist_args(c, path, f); break;
 	case KT_REFACTOR_PACK_STORES: pack_args(c, path, f); break;

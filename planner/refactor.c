@@ -56,6 +56,14 @@ const char *pl_src(planner *P, int n)
 
 void pl_add_refactor(planner *P, kt_plan_refactor r)
 {
+	/* OpenCL C: a refactor whose code cannot be spelled there is not
+	 * proposed, nor the parameter made for it just before */
+	if (P->a->tu->opencl && kt_refactor_not_in_opencl(r.kind)) {
+		size_t n = P->params.len;
+		if (n && !strcmp(P->params.items[n - 1].p.name, r.param))
+			P->params.len--;
+		return;
+	}
 	if (kt_vec_push(&P->refactors, r))
 		P->oom = 1;
 }
@@ -119,6 +127,30 @@ static bool is_dim3(const fe_ast *a, int n)
 	return r;
 }
 
+/* The grid operand the items refactor shrinks: the first launch's (a
+ * scalar written in the file), or the grid of the user's `#pragma kt
+ * launch` line where no code launches the kernel. */
+static bool items_grid(planner *P, const fe_kern *K, kt_range *out)
+{
+	const fe_ast *a = P->a;
+	if (!K->launches.len) {
+		*out = K->pgrid;
+		return K->pragma_launch;
+	}
+	if (K->launches.items[0].op[0] < 0)
+		return false;
+	/* the operand itself, inside a one-argument dim3(...) */
+	int grid = fe_strip(a, K->launches.items[0].op[0]);
+	int shared = K->launches.items[0].shared;
+	if (grid < 0 || (shared >= 0 && pl_inside(a, grid, shared)) ||
+	    is_dim3(a, grid))
+		return false; /* `dim3 + ITEMS` would not compile */
+	if (!a->n[grid].spelled)
+		return false; /* written in a macro: no place to edit it */
+	*out = pl_range(P, grid);
+	return true;
+}
+
 static int items_refactor(planner *P, int k)
 {
 	const fe_ast *a = P->a;
@@ -126,19 +158,13 @@ static int items_refactor(planner *P, int k)
 	int var = -1, body = K->body;
 	int ds = index_decl(a, body, &var);
 	int bound = ds >= 0 ? guard_bound(a, body, var) : -1;
-	if (bound < 0 || !K->launches.len || K->launches.items[0].op[0] < 0 ||
-	    pl_has_call(a, body, "__syncthreads") || pl_has_shared(a, body) ||
+	kt_range grid;
+	if (bound < 0 || pl_has_call(a, body, "__syncthreads") ||
+	    pl_has_call(a, body, "barrier") || pl_has_shared(a, body) ||
 	    reassigned(a, body, var) ||
-	    first_stmt(a, body, CXCursor_ForStmt) >= 0)
+	    first_stmt(a, body, CXCursor_ForStmt) >= 0 ||
+	    !items_grid(P, K, &grid))
 		return KT_OK;
-	/* the operand itself, inside a one-argument dim3(...) */
-	int grid = fe_strip(a, K->launches.items[0].op[0]);
-	int shared = K->launches.items[0].shared;
-	if (grid < 0 || (shared >= 0 && pl_inside(a, grid, shared)) ||
-	    is_dim3(a, grid))
-		return KT_OK; /* `dim3 + ITEMS` would not compile */
-	if (!a->n[grid].spelled)
-		return KT_OK; /* written in a macro: no place to edit it */
 	static const int64_t v[] = {1, 2, 4, 8};
 	int p =
 	    pl_add_param(P, pl_unique_name(P, "ITEMS_PER_THREAD", K->name),
@@ -153,8 +179,8 @@ static int items_refactor(planner *P, int k)
 	    .index_var = pl_dup(P, a->n[var].name),
 	    .index_decl = pl_range(P, ds),
 	    .bound = pl_src(P, bound),
-	    .grid = pl_range(P, grid),
-	    .launch = 0,
+	    .grid = grid,
+	    .launch = K->launches.len ? 0 : -1, /* -1: a pragma's */
 	    .note = "one element per thread: each thread takes "
 	            "ITEMS_PER_THREAD elements, a grid's width apart, and "
 	            "the grid shrinks by as much"};
@@ -312,7 +338,9 @@ static bool align_params(planner *P, const fe_kern *K, int n, const char *name,
 		if (d->kind == CXCursor_ParmDecl && d->parent == K->node &&
 		    clang_getCursorType(d->cur).kind != CXType_Pointer) {
 			kt_str e = KT_STR_INIT;
+			/* no launch in code: the value is not known here */
 			ok =
+			    K->launches.len &&
 			    pl_launch_arg(P, &K->launches.items[0], x->ref, &e);
 			bool word =
 			    strspn(e.ptr,
@@ -344,7 +372,7 @@ static bool align_constraints(planner *P, int k, const char *name, int fs,
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	bool ok = K->launches.len > 0;
+	bool ok = K->launches.len > 0 || K->pragma_launch;
 	for (size_t i = 0; i < a->len && ok; i++) {
 		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
 		    !pl_inside(a, (int)i, fs))

@@ -24,8 +24,10 @@ typedef KT_VEC(kt_plan_access) accesses;
 static bool talks(const fe_ast *a, int n)
 {
 	static const char *const calls[] = {
-	    "__sync",  "__shfl", "atomic",       "__ballot", "__any", "__all",
-	    "__match", "sync",   "__activemask", "__reduce", NULL};
+	    "__sync", "__shfl", "atomic", "__ballot", "__any", "__all",
+	    "__match", "sync", "__activemask", "__reduce",
+	    /* OpenCL C's */
+	    "barrier", "work_group_", "sub_group_", "mem_fence", "atom_", NULL};
 	for (const char *const *c = calls; *c; c++)
 		if (pl_has_call(a, n, *c))
 			return true;
@@ -206,9 +208,9 @@ static bool elementwise(planner *P, int body, int var, accesses *st)
 			continue;
 		if (ends_iteration(a, (int)i) ||
 		    (x->kind == CXCursor_DeclRefExpr &&
-		     (!strcmp(x->name, "threadIdx") ||
-		      !strcmp(x->name, "blockDim") ||
-		      !strcmp(x->name, "gridDim"))))
+		     (fe_mentions(a, (int)i, "threadIdx") ||
+		      fe_mentions(a, (int)i, "blockDim") ||
+		      fe_mentions(a, (int)i, "gridDim"))))
 			return false;
 		if (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i))
 			return false;
@@ -296,15 +298,17 @@ static bool row_kernel(const fe_ast *a, int body, const int *loops, size_t nl)
 		if (x->kind != CXCursor_DeclRefExpr ||
 		    !pl_inside(a, (int)i, body))
 			continue;
-		if (!strcmp(x->name, "gridDim"))
+		if (fe_mentions(a, (int)i, "gridDim"))
 			return false;
-		if (!strcmp(x->name, "blockIdx")) {
-			if (fe_builtin(a, x->parent, "blockIdx") != 'x')
+		if (fe_mentions(a, (int)i, "blockIdx")) {
+			/* `blockIdx.x`, `get_group_id(0)`: the use is the
+			 * reference's parent */
+			if (fe_builtin(a, fe_up(a, (int)i), "blockIdx") != 'x')
 				return false;
 			row = true;
 		}
-		if ((!strcmp(x->name, "threadIdx") ||
-		     !strcmp(x->name, "blockDim")) &&
+		if ((fe_mentions(a, (int)i, "threadIdx") ||
+		     fe_mentions(a, (int)i, "blockDim")) &&
 		    !in_header(a, (int)i, loops, nl))
 			return false;
 	}
@@ -349,8 +353,14 @@ static int row_split(planner *P, int k, const int *loops, size_t nl)
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
 	int g = K->launches.len ? grid_x(a, &K->launches.items[0]) : -1;
-	if (!nl || g < 0 || !row_kernel(a, K->body, loops, nl))
+	/* or the grid of the user's `#pragma kt launch` line, when it is
+	 * one-dimensional (a second dimension is what the split adds) */
+	bool line = !K->launches.len && K->pragma_launch &&
+	            !memchr(P->f->tu->text + K->pgrid.begin.offset, ',',
+	                    K->pgrid.end.offset - K->pgrid.begin.offset);
+	if (!nl || (g < 0 && !line) || !row_kernel(a, K->body, loops, nl))
 		return KT_OK;
+	kt_range grid = line ? K->pgrid : pl_range(P, g);
 	static const int64_t v[] = {1, 2, 4, 8, 16, 32};
 	int p = pl_add_param(P, pl_unique_name(P, "SPLIT", K->name),
 	                     KT_ROLE_GRID, pl_dup(P, K->name), 1, v, 6);
@@ -369,8 +379,8 @@ static int row_split(planner *P, int k, const int *loops, size_t nl)
 		    .param = P->params.items[p].p.name,
 		    .region = pl_range(P, loops[i]),
 		    .index_var = pl_dup(P, a->n[var].name),
-		    .grid = pl_range(P, g),
-		    .launch = 0,
+		    .grid = grid,
+		    .launch = line ? -1 : 0, /* -1: a pragma's */
 		    .note = "SPLIT blocks share a row along y: the column loop "
 		            "starts at blockIdx.y * blockDim.x + threadIdx.x "
 		            "and strides by blockDim.x * gridDim.y"};

@@ -94,8 +94,76 @@ static bool only_space(const char *t, size_t a, size_t b)
  * pragma block last, right before its kernel. */
 enum { R_CLOSE, R_BLOCK, R_CODE, R_OPEN, R_PRAGMAS };
 
+/*
+ * OpenCL C spells CUDA's index variables as work-item functions. The
+ * refactors write CUDA; for an OpenCL C file each generated text is
+ * respelled here, the one place, so a refactor that needs nothing else of
+ * CUDA works in both languages (those that do are not offered for OpenCL
+ * C: planner/refactor.c).
+ */
+static const struct {
+	const char *cuda, *cl;
+} ocl_spelling[] = {
+    {"gridDim.x * blockDim.x", "get_global_size(0)"},
+    {"threadIdx.", "get_local_id("},
+    {"blockIdx.", "get_group_id("},
+    {"blockDim.", "get_local_size("},
+    {"gridDim.", "get_num_groups("},
+};
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The length of the CUDA spelling at t, its OpenCL one in *cl (for an
+ * index variable, *dim holds the dimension's digit); 0 for none. */
+static size_t ocl_match(const char *t, const char **cl, char *dim)
+{
+	for (size_t k = 0; k < sizeof(ocl_spelling) / sizeof(*ocl_spelling);
+	     k++) {
+		size_t n = strlen(ocl_spelling[k].cuda);
+		if (strncmp(t, ocl_spelling[k].cuda, n))
+			continue;
+		*cl = ocl_spelling[k].cl;
+		*dim = 0;
+		if (t[n - 1] != '.')
+			return n;
+		if (t[n] < 'x' || t[n] > 'z' || ident_char(t[n + 1]))
+			continue;
+		*dim = (char)('0' + t[n] - 'x');
+		return n + 1;
+	}
+	return 0;
+}
+
+static const char *ocl_respell(gen *g, const char *text)
+{
+	kt_str s = KT_STR_INIT;
+	int rc = 0;
+	for (const char *t = text; *t && !rc;) {
+		const char *cl;
+		char dim;
+		size_t n =
+		    t > text && ident_char(t[-1]) ? 0 : ocl_match(t, &cl, &dim);
+		if (!n) {
+			rc = kt_str_addc(&s, *t++);
+			continue;
+		}
+		rc = dim ? kt_str_addf(&s, "%s%c)", cl, dim)
+		         : kt_str_adds(&s, cl);
+		t += n;
+	}
+	const char *r =
+	    rc ? NULL : kt_arena_strdup(g->arena, s.ptr ? s.ptr : "");
+	kt_str_release(&s);
+	return r;
+}
+
 static int add_edit(gen *g, size_t begin, size_t end, const char *text, int tag)
 {
+	if (g->f->opencl && !(text = ocl_respell(g, text)))
+		return KT_ENOMEM;
 	kt_edit e = {begin, end, text, tag, R_CODE};
 	return kt_vec_push(&g->edits, e);
 }
@@ -107,6 +175,8 @@ static int insert(gen *g, size_t at, const char *text, int tag)
 
 static int insert_ranked(gen *g, size_t at, const char *text, int tag, int rank)
 {
+	if (g->f->opencl && !(text = ocl_respell(g, text)))
+		return KT_ENOMEM;
 	kt_edit e = {at, at, text, tag, rank};
 	return kt_vec_push(&g->edits, e);
 }
@@ -579,11 +649,14 @@ static int guard_macro(gen *g, size_t i, const kt_plan_use *u)
 	size_t s = directive_start(g->f->text, u->range.begin.offset);
 	size_t e = directive_next(g->f->text, g->f->len, u->range.begin.offset);
 	char *open = kt_arena_printf(g->arena, "#ifndef %s\n", pp->name);
-	char *close = has_unroll(pp) ? kt_arena_printf(g->arena,
-	                                               "#endif\nconstexpr int "
-	                                               "kt_unroll_%s = %s;\n",
-	                                               pp->name, pp->name)
-	                             : dup(g, "#endif\n");
+	/* OpenCL C's compiler (clang) expands a macro in `#pragma unroll
+	 * N`; nvcc does not, so CUDA's pragma names a constant */
+	char *close = has_unroll(pp) && !g->f->opencl
+	                  ? kt_arena_printf(g->arena,
+	                                    "#endif\nconstexpr int "
+	                                    "kt_unroll_%s = %s;\n",
+	                                    pp->name, pp->name)
+	                  : dup(g, "#endif\n");
 	if (!open || !close || insert_ranked(g, s, open, (int)i, R_OPEN) ||
 	    insert_ranked(g, e, close, (int)i, R_CLOSE))
 		return KT_ENOMEM;
@@ -601,7 +674,7 @@ static int replace_uses(gen *g, size_t i)
 				return KT_ENOMEM;
 			continue;
 		}
-		if (u->site == KT_SITE_PRAGMA_UNROLL)
+		if (u->site == KT_SITE_PRAGMA_UNROLL && !g->f->opencl)
 			with =
 			    kt_arena_printf(g->arena, "kt_unroll_%s", pp->name);
 		if (!with) {
@@ -629,7 +702,7 @@ static int param_block(gen *g, kt_str *s)
 		rc = kt_str_addf(s,
 		                 "#ifndef %s\n#define %s %" PRId64 "\n#endif\n",
 		                 pp->name, pp->name, pp->def);
-		if (!rc && has_unroll(pp))
+		if (!rc && has_unroll(pp) && !g->f->opencl)
 			rc =
 			    kt_str_addf(s, "constexpr int kt_unroll_%s = %s;\n",
 			                pp->name, pp->name);
@@ -1131,6 +1204,92 @@ static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
 	return rc;
 }
 
+/* OpenCL C's vector moves: vloadN / vstoreN, N the parameter's value
+ * (pasted after the parameter's macro is expanded). */
+static const char vec_helper_cl[] = "#define KT_VLOAD_(n) vload##n\n"
+                                    "#define KT_VLOAD(n) KT_VLOAD_(n)\n"
+                                    "#define KT_VSTORE_(n) vstore##n\n"
+                                    "#define KT_VSTORE(n) KT_VSTORE_(n)\n";
+
+/* `KT_VSTORE(VEC)(KT_VLOAD(VEC)(0, from), 0, to)` for each array moved. */
+static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
+                        bool load)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->narrays && !rc; i++) {
+		const kt_plan_access *a = &r->arrays[i];
+		if (load ? !a->load : !a->store)
+			continue;
+		const char *off = a->offset ? a->offset : "0";
+		rc = load
+		         ? kt_str_addf(s,
+		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                       "&%s[(%s) + kt_v * %s]), 0, kt_%s);\n",
+		                       name, name, a->name, off, name, a->name)
+		         : kt_str_addf(s,
+		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                       "kt_%s), 0, &%s[(%s) + kt_v * %s]);\n",
+		                       name, name, a->name, a->name, off, name);
+	}
+	return rc;
+}
+
+/*
+ * vec_text in OpenCL C: the parameter is a macro, so `#if` keeps the
+ * original loop at 1 (no `if constexpr`); addresses are tested as
+ * integers and the moves are vloadN / vstoreN into the registers.
+ */
+static int vec_text_cl(gen *g, kt_str *s, const kt_plan_refactor *r,
+                       const kt_rewrite_loop *l, const char *name,
+                       const vec_parts *v)
+{
+	/* the original loop stands at the region's indentation here, not
+	 * one step inside as under CUDA's `if constexpr` */
+	char *orig = reindent(g, v->orig, "\t", "");
+	if (!orig)
+		return KT_ENOMEM;
+	int rc = kt_str_addf(s, "#if %s == 1\n%s%s%s\n#else\n{\n", name,
+	                     v->pragma, orig, v->semi);
+	if (!rc)
+		rc = kt_str_adds(s, "\tconst bool kt_aligned = ((");
+	for (size_t i = 0; i < r->narrays && !rc; i++)
+		rc = kt_str_addf(
+		    s, "%s(size_t)(&%s[%s])", i ? " | " : "", r->arrays[i].name,
+		    r->arrays[i].offset ? r->arrays[i].offset : "0");
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 ") %% (%s * %d)) == 0;\n\tconst int kt_nvec "
+		                 "= kt_aligned ? (int)((%s) / %s) : 0;\n",
+		                 name, r->elem_size, v->bound, name);
+	if (!rc)
+		rc = kt_str_addf(s,
+		                 "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
+		                 "+= %s) {\n",
+		                 v->pragma, v->start, v->step);
+	for (size_t k = 0; k < r->narrays && !rc; k++)
+		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
+		                 r->arrays[k].name, name);
+	if (!rc)
+		rc = vec_moves_cl(s, r, name, true);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "#pragma unroll\n\t\tfor (int kt_e = 0; kt_e < "
+		    "%s; kt_e++) {\n\t\t\tconst %s %s = kt_v * %s "
+		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
+		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
+	if (!rc)
+		rc = vec_moves_cl(s, r, name, false);
+	if (!rc)
+		rc = kt_str_addf(
+		    s,
+		    "\t}\n%s\tfor (%s %s = kt_nvec * %s + (%s); %s "
+		    "< (%s); %s += %s)\n\t\t%s%s\n}\n#endif",
+		    v->pragma, l->var_type, l->var, name, v->start, l->var,
+		    v->bound, l->var, v->step, v->plain, v->semi);
+	return rc;
+}
+
 /* The start of a `#pragma unroll` line just before line ls, or SIZE_MAX:
  * the pragma belongs to the loop that the refactor replaces. */
 static size_t unroll_before(gen *g, size_t ls, size_t loop)
@@ -1180,12 +1339,17 @@ static int vectorize(gen *g, size_t i, const kt_plan_refactor *r)
 		v.pragma = sub_apply(g, pl, ls, NULL, 0);
 		begin = pl;
 	}
+	/* OpenCL C's `#if` starts its line */
+	bool cl = g->f->opencl;
+	if (cl && pl == SIZE_MAX)
+		begin = ls;
 	kt_str s = KT_STR_INIT;
 	int rc = ind && v.pragma ? vec_parts_get(g, r, l, ind, &v) : KT_ENOMEM;
-	if (!rc && pl != SIZE_MAX)
+	if (!rc && pl != SIZE_MAX && !cl)
 		rc = kt_str_adds(&s, ind);
 	if (!rc)
-		rc = vec_text(g, &s, r, l, name, &v);
+		rc = g->f->opencl ? vec_text_cl(g, &s, r, l, name, &v)
+		                  : vec_text(g, &s, r, l, name, &v);
 	char *text = rc ? NULL : reindent(g, s.ptr, "", ind);
 	kt_str_release(&s);
 	if (!text)
@@ -1257,8 +1421,13 @@ static int row_split(gen *g, size_t i, const kt_plan_refactor *r)
 	if (!start || !step || !close || wrap_range(g, i, l->start, start) ||
 	    wrap_range(g, i, l->step, step))
 		return KT_ENOMEM;
+	/* a `#pragma kt launch` line's grid takes the second dimension
+	 * as it is: `grid(G, NAME)` */
+	bool line = r->launch < 0;
+	if (line)
+		close[strlen(close) - 1] = '\0';
 	if (first_grid(g, r) &&
-	    (insert(g, r->grid.begin.offset, "dim3(", (int)i) ||
+	    ((!line && insert(g, r->grid.begin.offset, "dim3(", (int)i)) ||
 	     insert(g, r->grid.end.offset, close, (int)i)))
 		return KT_ENOMEM;
 	return 0;
@@ -1583,6 +1752,14 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	               : 0;
 	if (want != pass)
 		return 0;
+	const char *not_cl =
+	    g->f->opencl ? kt_refactor_not_in_opencl(r->kind) : NULL;
+	if (not_cl) {
+		unit_error(g, i, r->region,
+		           "refactor '%s' is not for OpenCL C: %s",
+		           kt_refactor_kind_name(r->kind), not_cl);
+		return 0;
+	}
 	switch (r->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK: return plain_edits(g, i, r);
 	case KT_REFACTOR_ITEMS_PER_THREAD: {
@@ -1850,7 +2027,9 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 	if (!rc)
 		rc = guard_includes(&g);
 	if (!rc)
-		rc = declare_params(&g, g.vec_helper ? vec_helper : NULL);
+		rc = declare_params(&g, !g.vec_helper ? NULL
+		                        : f->opencl   ? vec_helper_cl
+		                                      : vec_helper);
 	if (!rc)
 		rc = guard_host_decls(&g);
 	if (!rc && sel->pragmas)

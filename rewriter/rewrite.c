@@ -754,8 +754,10 @@ static int apply_run(rw *r, const kt_rw_run *run, bool *units)
 		             at.begin.line, at.begin.col, span(r, at),
 		             "value %" PRId64
 		             " of '%s' dropped from its domain: it is wrong "
-		             "on the GPU: %s",
-		             run->value[j], r->p->params[i].name, run->why[j]);
+		             "%s: %s",
+		             run->value[j], r->p->params[i].name,
+		             r->f->opencl ? "when run" : "on the GPU",
+		             run->why[j]);
 		r->values_dropped++;
 	}
 	*units = false;
@@ -763,7 +765,11 @@ static int apply_run(rw *r, const kt_rw_run *run, bool *units)
 		if (hit[i] && r->sel.on[i] && others_left(r, i) == 0) {
 			drop_unit(
 			    r, i,
-			    "no value but its default is right on the GPU",
+			    r->f->opencl
+			        ? "no value but its default is right when "
+			          "run"
+			        : "no value but its default is right on "
+			          "the GPU",
 			    NULL);
 			*units = true;
 		}
@@ -785,7 +791,7 @@ static int gpu_check(rw *r, kt_str *text, kt_rewrite_result *out)
 		    kt_strdup("lines marked 'ktc: complete' are left");
 	else
 		rc = kt_rw_run_check(&run, r->p, text->ptr, r->f->path,
-		                     r->o->worker_exe);
+		                     r->o->worker_exe, "cuda");
 	bool units = false;
 	if (!rc && run.ran)
 		rc = apply_run(r, &run, &units);
@@ -812,6 +818,120 @@ static int gpu_check(rw *r, kt_str *text, kt_rewrite_result *out)
 	return rc;
 }
 
+/* ---- OpenCL C: verified by running it ---- */
+
+/* One run of the template and the original on the OpenCL backend (see
+ * opencl.c); *again: a parameter was dropped, so the text changed. */
+static int opencl_run(rw *r, kt_str *text, kt_rewrite_result *out, bool *again)
+{
+	kt_rw_run run = {0};
+	kt_str both = KT_STR_INIT;
+	*again = false;
+	int rc = kt_rw_opencl_text(&both, r->f, text->ptr, r->f->path);
+	if (rc == KT_ENOMEM)
+		return rc;
+	if (rc) { /* the grammar's check (finish) says why */
+		kt_error_clear();
+		rc = 0;
+		run.skipped = kt_strdup("the template does not read back");
+	} else
+		rc = kt_rw_run_check(&run, r->p, both.ptr, r->f->path,
+		                     r->o->worker_exe, "opencl");
+	kt_str_release(&both);
+	bool units = false;
+	if (!rc && run.differs)
+		rc = kt_error(KT_EINVALID,
+		              "at its defaults the template does not compute "
+		              "what the original computes: %s",
+		              run.differs);
+	if (!rc && run.ran)
+		rc = apply_run(r, &run, &units);
+	if (!rc && (units || run.n)) /* the param lines list what is left */
+		rc = generate(r, text);
+	*again = !rc && units;
+	out->ran = !rc && run.ran;
+	out->run_configs += run.configs;
+	out->run_problems = run.problems;
+	snprintf(out->run_device, sizeof(out->run_device), "%s", run.device);
+	kt_free(out->run_skipped);
+	out->run_skipped = run.skipped;
+	run.skipped = NULL;
+	kt_rw_run_release(&run);
+	return rc;
+}
+
+/* The template's launch at its defaults against the original's: the
+ * file with the plan's pragma lines and no parameter. */
+static int opencl_launch(rw *r, const kt_str *text)
+{
+	size_t n = r->p->nparams;
+	bool *on = kt_calloc(n + 1, sizeof(bool));
+	kt_str orig = KT_STR_INIT;
+	char *why = NULL;
+	if (!on)
+		return kt_error(KT_ENOMEM, "out of memory");
+	memcpy(on, r->sel.on, n * sizeof(bool));
+	memset(r->sel.on, 0, n * sizeof(bool));
+	int rc = kt_rw_generate(&orig, r->p, r->f, &r->sel, r->diags);
+	memcpy(r->sel.on, on, n * sizeof(bool));
+	if (!rc)
+		rc = kt_rw_opencl_launch(&why, orig.ptr, text->ptr, r->f->path);
+	if (rc && rc != KT_ENOMEM) {
+		kt_error_clear(); /* the run says what does not read back */
+		rc = 0;
+	}
+	if (!rc && why)
+		rc = kt_error(KT_EINVALID, "%s", why);
+	kt_free(why);
+	kt_free(on);
+	kt_str_release(&orig);
+	return rc;
+}
+
+/*
+ * An OpenCL C file has no nvcc, NVRTC or PTX: the template is built on
+ * the OpenCL backend at its defaults and at every value, and each of them
+ * runs against the original on the same inputs (kt_rw_opencl_text). It is
+ * verified only when that ran; a parameter none of whose other values is
+ * right is dropped and the rest runs again.
+ */
+static int opencl_verify(rw *r, kt_str *text, kt_rewrite_result *out)
+{
+	if (r->p->nneeds) {
+		out->run_skipped =
+		    kt_strdup("lines marked 'ktc: complete' are left");
+		return out->run_skipped ? 0
+		                        : kt_error(KT_ENOMEM, "out of memory");
+	}
+	/* every domain whole: the run decides what stays (nothing is
+	 * compiled first, as filter_domains does for CUDA) */
+	for (size_t i = 0; i < r->p->nparams; i++) {
+		const kt_plan_param *pp = &r->p->params[i];
+		r->sel.values[i] = kt_calloc(pp->nvalues + 1, sizeof(int64_t));
+		if (!r->sel.values[i])
+			return kt_error(KT_ENOMEM, "out of memory");
+		memcpy(r->sel.values[i], pp->values,
+		       pp->nvalues * sizeof(int64_t));
+		r->sel.nvalues[i] = pp->nvalues;
+	}
+	int rc = opencl_launch(r, text);
+	for (bool again = true; again && !rc;)
+		rc = opencl_run(r, text, out, &again);
+	out->verified = !rc && out->ran;
+	if (out->verified)
+		snprintf(out->how, sizeof(out->how),
+		         "built on %s at the defaults and at every value, each "
+		         "run equal to the original on the same inputs; no PTX "
+		         "for OpenCL C",
+		         out->run_device);
+	if (!rc && !out->ran && r->o->run == KT_RUN_REQUIRED)
+		rc =
+		    kt_error(KT_EUNSUPPORTED,
+		             "the run on the OpenCL backend did not happen: %s",
+		             out->run_skipped ? out->run_skipped : "?");
+	return rc;
+}
+
 int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
                const kt_rewrite_file *f, const kt_rewrite_opts *o,
                kt_diags *diags)
@@ -830,6 +950,10 @@ int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
 		rc = generate(&r, &text);
 	if (rc || r.o->no_verify)
 		goto done;
+	if (f->opencl) {
+		rc = opencl_verify(&r, &text, out);
+		goto settled;
+	}
 	dir = folder_of(f->path);
 	r.vo.dir = dir;
 	rc = dir ? start_original(&r) : KT_ENOMEM;
@@ -839,8 +963,15 @@ int kt_rewrite(kt_rewrite_result *out, const kt_plan *plan,
 		rc = generate(&r, &text);
 	if (!rc && r.o->run != KT_RUN_OFF)
 		rc = gpu_check(&r, &text, out);
-	if (!rc)
+	if (!rc) {
 		out->verified = true;
+		snprintf(out->how, sizeof(out->how),
+		         "nvcc, NVRTC, PTX at the defaults equal to the "
+		         "original's%s",
+		         out->ran ? "; every value run against the default"
+		                  : "");
+	}
+settled:
 	if (!rc && plan->nparams && units_on(&r) == 0)
 		rc = kt_error(KT_EINVALID, "no parameter of the plan survived "
 		                           "verification");

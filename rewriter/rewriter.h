@@ -209,6 +209,9 @@ int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
 typedef struct kt_rw_run {
 	bool ran;
 	char *skipped; /* why it did not run; NULL when it ran */
+	/* OpenCL C (kt_rw_opencl_text): how the template at its defaults
+	 * differs from the original; NULL when it computes the same */
+	char *differs;
 	size_t configs, problems;
 	char device[128];
 	/* the values that failed: plan parameter, value, what happened */
@@ -226,7 +229,31 @@ typedef struct kt_rw_run {
  * that is not correct) is not a failure: out->skipped says why.
  */
 int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
-                    const char *path, const char *worker_exe);
+                    const char *path, const char *worker_exe,
+                    const char *backend);
+
+/* ---- opencl.c ---- */
+
+/* The parameter that tells the original from the template. */
+#define KT_RW_ORIGINAL "KT_VERIFY_ORIGINAL"
+
+/*
+ * The text that verifies OpenCL C template text of file f on the OpenCL
+ * backend: the original where KT_RW_ORIGINAL is 1 and every parameter at
+ * its default (the check's reference), the template otherwise. Fails
+ * when text does not read back as a template.
+ */
+int kt_rw_opencl_text(kt_str *out, const kt_rewrite_file *f, const char *text,
+                      const char *path);
+/*
+ * The run takes the template's launch for the original's too, so the
+ * launches are compared apart: *why says how the launch of text at its
+ * defaults differs from that of orig (the file with the plan's pragma
+ * lines and none of its parameters) at some problem value, or is NULL.
+ * Fails when either does not read back.
+ */
+int kt_rw_opencl_launch(char **why, const char *orig, const char *text,
+                        const char *path);
 void kt_rw_run_release(kt_rw_run *r);
 
 /* ---- ties.c ---- */

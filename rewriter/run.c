@@ -71,12 +71,13 @@ static int record(kt_rw_run *out, const kt_plan *p, const kt_model *m,
 		const kt_check_value *v = &r->values[i];
 		kt_value val = m->params[v->param].values[v->value_index];
 		size_t pi = plan_param(p, m, m->params[v->param].name);
+		bool orig = !strcmp(m->params[v->param].name, KT_RW_ORIGINAL);
 		/* a value that does not fit the device beside the others'
 		 * defaults (registers for 1024 threads) is not wrong: the
 		 * tuner pairs it with what fits */
 		if (!v->run || v->status == KT_STATUS_OK ||
 		    v->status == KT_STATUS_CONSTRAINTS || val.is_float ||
-		    pi == SIZE_MAX)
+		    (pi == SIZE_MAX && !orig))
 			continue;
 		kt_str why = KT_STR_INIT;
 		bool said = v->message && v->problem[0] &&
@@ -86,7 +87,9 @@ static int record(kt_rw_run *out, const kt_plan *p, const kt_model *m,
 		                     said ? "" : " at ", said ? "" : v->problem,
 		                     v->key, v->message ? ": " : "",
 		                     v->message ? v->message : "");
-		if (!rc)
+		if (!rc && orig && !out->differs)
+			out->differs = kt_strdup(why.ptr);
+		else if (!rc && !orig)
 			rc = add_failure(out, pi, val.i, why.ptr);
 		kt_str_release(&why);
 		if (rc)
@@ -99,7 +102,8 @@ static int record(kt_rw_run *out, const kt_plan *p, const kt_model *m,
 }
 
 int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
-                    const char *path, const char *worker_exe)
+                    const char *path, const char *worker_exe,
+                    const char *backend)
 {
 	memset(out, 0, sizeof(*out));
 	kt_diags d;
@@ -119,7 +123,7 @@ int kt_rw_run_check(kt_rw_run *out, const kt_plan *p, const char *text,
 		kt_check_report *r = NULL;
 		if (m->nparams == 0)
 			continue;
-		if (kt_backend_open(&b, "cuda", m, &bo) ||
+		if (kt_backend_open(&b, backend, m, &bo) ||
 		    kt_check_run(&r, m, b, NULL)) {
 			kt_str why = KT_STR_INIT;
 			rc = kt_str_addf(&why, "kernel '%s': %s", m->kernel,
@@ -146,5 +150,6 @@ void kt_rw_run_release(kt_rw_run *r)
 	kt_free(r->param);
 	kt_free(r->value);
 	kt_free(r->skipped);
+	kt_free(r->differs);
 	memset(r, 0, sizeof(*r));
 }

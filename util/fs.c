@@ -217,3 +217,9 @@ uint64_t kt_hash(uint64_t h, const void *data, size_t len)
 	}
 	return h;
 }
+
+bool kt_path_is_opencl(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return n > 3 && !strcmp(path + n - 3, ".cl");
+}

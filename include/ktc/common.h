@@ -10,6 +10,7 @@
 #define KTC_COMMON_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,11 @@ KT_API void *kt_realloc(void *ptr, size_t n);
 KT_API void kt_free(void *ptr);
 KT_API char *kt_strdup(const char *s);
 KT_API char *kt_strndup(const char *s, size_t n);
+
+/* True when path names an OpenCL C file (`.cl`, as clang's driver takes
+ * it): the frontend parses it as OpenCL C, the rewriter verifies it on
+ * the OpenCL backend instead of with nvcc. */
+KT_API bool kt_path_is_opencl(const char *path);
 
 /* A position in a source file: 1-based line and column (in bytes). */
 typedef struct kt_loc {

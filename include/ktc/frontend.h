@@ -263,6 +263,7 @@ typedef struct kt_rewrite_file {
 	const char *path; /* for diagnostics and diff headers */
 	const char *text;
 	size_t len;
+	bool opencl; /* OpenCL C: verified on the OpenCL backend */
 	const kt_rewrite_decl *decls; /* in source order; may be empty */
 	size_t ndecls;
 	const kt_rewrite_include *includes; /* in source order */

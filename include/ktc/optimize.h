@@ -111,6 +111,7 @@ typedef struct kt_optimize_round {
 	size_t odd_set_aside;
 	const char *odd_note;
 	const char *template_path;
+	const char *verified; /* what verified its template, in words */
 } kt_optimize_round;
 
 typedef struct kt_optimize_report {

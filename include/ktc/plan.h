@@ -92,6 +92,10 @@ typedef enum kt_refactor_kind {
 } kt_refactor_kind;
 
 KT_API const char *kt_refactor_kind_name(kt_refactor_kind k);
+/* Why the generated code of refactor kind k cannot be spelled in OpenCL
+ * C (so it is neither proposed nor applied for an OpenCL C file), or NULL
+ * where it can. */
+KT_API const char *kt_refactor_not_in_opencl(kt_refactor_kind k);
 KT_API int kt_refactor_kind_from_name(const char *s);
 
 /* A plain substitution a refactor makes (same meaning as in kt_plan_use). */

@@ -68,6 +68,7 @@ typedef struct kt_rewrite_result {
 	size_t params_kept, params_dropped;
 	size_t values_dropped;
 	bool verified; /* every check ran and passed */
+	char how[256]; /* what verified it, in words */
 	/* the GPU check: whether it ran, on what, and if not, why */
 	bool ran;
 	size_t run_configs, run_problems;

@@ -5,7 +5,8 @@
 # tests/annotate), optionally a plan (`plan=plans/k.plan.json`, applied with
 # --apply-plan instead of the built-in planner) and extra arguments
 # (`args=--kernel k`). The expected results beside it:
-#   out.cu    the annotated file (`ktc annotate -i` on a copy of the input)
+#   out.cu    the annotated file (`ktc annotate -i` on a copy of the input;
+#             out.cl for an OpenCL C input)
 #   out.diff  `ktc annotate --diff`
 #   out.diag  what ktc printed on stderr
 #   rc        the exit status
@@ -13,8 +14,9 @@
 # is copied (the file's own `"..."` includes).
 # On success the test also proves, without ktc's own checks, that the diff
 # applies with `patch -p1` and `git apply`, that nvcc compiles out.cu and
-# that its default PTX is the original's; on failure, that the input file
-# was left as it was. UPDATE=1 rewrites the expected files.
+# that its default PTX is the original's (not for OpenCL C, `.cl`); on
+# failure, that the input file was left as it was. UPDATE=1 rewrites the
+# expected files.
 set -u
 ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 case_dir=$(cd "$2" && pwd)
@@ -27,7 +29,10 @@ args=$(get args)
 extra=$(get extra)
 name=$(basename "$input")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
-if [ ! -x "$nvcc" ]; then
+# OpenCL C (`.cl`) has no nvcc step: ktc verifies it on the OpenCL backend
+opencl=0 out=out.cu
+case $name in *.cl) opencl=1 out=out.cl ;; esac
+if [ $opencl = 0 ] && [ ! -x "$nvcc" ]; then
 	echo "no CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda}: skipped"
 	exit 77
 fi
@@ -73,7 +78,7 @@ if [ "$rc" != 0 ]; then
 	exit $fail
 fi
 
-check "annotated file" out.cu "$tmp/work/$name"
+check "annotated file" $out "$tmp/work/$name"
 (cd "$tmp/diff" && "$ktc" annotate --diff --no-verify-run $planarg $args "$name" \
 	>"$tmp/out.diff" 2>/dev/null)
 check "diff" out.diff "$tmp/out.diff"
@@ -94,6 +99,8 @@ if command -v git >/dev/null &&
 	echo "FAIL git apply rejects the diff"
 	fail=1
 fi
+
+[ $opencl = 1 ] && exit $fail
 
 # nvcc compiles the annotated file; at its defaults it is the original:
 # PTX equal once comments, header version and line information are gone,

@@ -42,3 +42,15 @@ if(KTC_HAVE_OPENCL)
     LABELS opencl TIMEOUT 120
     PASS_REGULAR_EXPRESSION "tuned +BLOCK=64,ITEMS=4,CONTIG=1.*median [0-9.]+ ms.*speedup")
 endif()
+
+# `ktc optimize` and `ktc annotate` on OpenCL C files, end to end on PoCL.
+if(KTC_HAVE_OPENCL AND KTC_HAVE_LIBCLANG)
+  foreach(case elementwise rows vectorize wrong_value wrong_launch cuda_refused
+               annotate_needs)
+    add_test(NAME opencl_optimize_${case}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/optimize_cli.sh ${case}
+                     $<TARGET_FILE:ktc>)
+    set_tests_properties(opencl_optimize_${case} PROPERTIES
+      LABELS "opencl;optimize" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
+endif()
