@@ -48,7 +48,10 @@ def main(outs):
         refs = [x["refactor"] for x in r["rounds"]
                 if x.get("kept") and x.get("refactor")]
         for s, shape in enumerate(r["shapes"]):
-            orig = r["original_ms"][s] * 1e3
+            # the original as timed in the same run as the best (the
+            # kept round's default configuration), else round 0's time
+            d = r.get("original_same_run_ms") or kept.get("default_ms") or []
+            orig = (d[s] if s < len(d) and d[s] else r["original_ms"][s]) * 1e3
             opt = kept["best_ms"][s] * 1e3
             h = load(os.path.join(out, f"{name}.hand-{s}.json"))
             hand = h["best"]["time_ms"] * 1e3 if h and "best" in h else 0

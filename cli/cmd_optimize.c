@@ -106,7 +106,7 @@ static void print_summary(const kt_optimize_report *r, const options *o)
 	printf("%-28s %12s %12s %9s %12s %8s\n", "shape", "original ms",
 	       "tuned ms", "speed-up", "light ms", "of light");
 	for (size_t s = 0; s < r->nshapes; s++) {
-		double t = k->best_ms[s], orig = r->original_ms[s];
+		double t = k->best_ms[s], orig = kt_optimize_original_at(r, s);
 		printf("%-28s %12.4g %12.4g %8.2fx %12.4g %7.0f%%\n",
 		       r->shapes[s], orig, t, t > 0 ? orig / t : 0,
 		       r->sol_ms[s], t > 0 ? 100 * r->sol_ms[s] / t : 0);

@@ -1033,6 +1033,13 @@ int kt_optimize(kt_optimize_report **out, const char *path,
 	return rc;
 }
 
+double kt_optimize_original_at(const kt_optimize_report *r, size_t s)
+{
+	const kt_optimize_round *k = r->nrounds ? &r->rounds[r->kept] : NULL;
+	return k && k->default_ms && k->default_ms[s] > 0 ? k->default_ms[s]
+	                                                  : r->original_ms[s];
+}
+
 void kt_optimize_report_free(kt_optimize_report *r)
 {
 	if (!r)

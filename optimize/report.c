@@ -84,6 +84,13 @@ int kt_optimize_report_json(char **out, const kt_optimize_report *r)
 	                      numbers(r->sol_ms, r->nshapes));
 	cJSON_AddItemToObject(o, "original_ms",
 	                      numbers(r->original_ms, r->nshapes));
+	double *same = kt_calloc(r->nshapes ? r->nshapes : 1, sizeof(double));
+	for (size_t s = 0; same && s < r->nshapes; s++)
+		same[s] = kt_optimize_original_at(r, s);
+	if (same) /* what the best is compared with */
+		cJSON_AddItemToObject(o, "original_same_run_ms",
+		                      numbers(same, r->nshapes));
+	kt_free(same);
 	cJSON *rs = cJSON_AddArrayToObject(o, "rounds");
 	for (size_t i = 0; i < r->nrounds; i++)
 		cJSON_AddItemToArray(rs, round_json(&r->rounds[i], r->nshapes));

@@ -147,6 +147,11 @@ typedef struct kt_optimize_report {
 KT_API int kt_optimize(kt_optimize_report **out, const char *path,
                        const kt_optimize_options *o, kt_diags *diags);
 KT_API void kt_optimize_report_free(kt_optimize_report *r);
+/* The original's time at shape s as timed in the same run as the kept
+ * round's best (its default configuration, in every round's space), the
+ * one to compare the best with; round 0's when that run did not time it.
+ * original_ms, from another run, differs by the run-to-run spread. */
+KT_API double kt_optimize_original_at(const kt_optimize_report *r, size_t s);
 /* The report as JSON (kt_free the result). */
 KT_API int kt_optimize_report_json(char **out, const kt_optimize_report *r);
 
