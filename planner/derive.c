@@ -273,8 +273,12 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 
 /* ------------------------------------------------------------- pragmas */
 
+/* A line the file already has for the kernel is neither derived nor
+ * asked for again (pl_written). */
 static void add_pragma(planner *P, const char *kernel, const char *line)
 {
+	if (pl_written(P, kernel, line))
+		return;
 	kt_plan_pragma g = {pl_dup(P, kernel), pl_dup(P, line)};
 	if (kt_vec_push(&P->pragmas, g))
 		P->oom = 1;
@@ -283,6 +287,8 @@ static void add_pragma(planner *P, const char *kernel, const char *line)
 static void add_need(planner *P, const char *kernel, const char *what,
                      kt_range r, const char *msg, const char *suggest)
 {
+	if (suggest && pl_written(P, kernel, suggest))
+		return;
 	kt_plan_need n = {pl_dup(P, kernel), what, r, msg, suggest};
 	if (kt_vec_push(&P->needs, n))
 		P->oom = 1;
@@ -734,6 +740,15 @@ static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
 		                                 P->a->n[P->float_ref].cur)),
 		                name, type),
 		         pl_say(P, "arg %s %s = ?", name, type));
+	else if (P->synth)
+		add_need(P, K->name, "arg", pl_range(P, parm),
+		         pl_say(P,
+		                "no launch in this file passes '%s': add "
+		                "'#pragma kt arg %s %s = VALUE' with a literal "
+		                "(the value it is run with) or an expression "
+		                "over problem variables",
+		                name, name, type),
+		         pl_say(P, "arg %s %s = ?", name, type));
 	else
 		add_need(P, K->name, "arg", pl_range(P, parm),
 		         pl_say(P,
@@ -775,9 +790,16 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 		if (a->n[c].kind != CXCursor_ParmDecl)
 			continue;
 		CXType t = clang_getCursorType(a->n[c].cur);
+		const char *var = !L && P->synth && i < PL_SYNTH_ARGS
+		                      ? P->synth->arg[i]
+		                      : NULL;
 		if (t.kind == CXType_Pointer)
 			buffer_arg(P, K, L, c, clang_getPointeeType(t),
 			           problems);
+		else if (var)
+			add_pragma(P, K->name,
+			           pl_say(P, "arg %s %s = %s", a->n[c].name,
+			                  type_name(P, t), var));
 		else
 			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1,
 			           problems);
@@ -808,18 +830,104 @@ static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
 	}
 }
 
+/* The problem variables of a kernel with no launch: each asked for at the
+ * parameter it stands for, or at the kernel for one the grid adds. */
+static void synth_problem_needs(planner *P, const fe_kern *K,
+                                const pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < problems->len; i++) {
+		const char *name = problems->items[i];
+		int at = -1;
+		for (int c = a->n[K->node].first; c >= 0 && at < 0;
+		     c = a->n[c].next)
+			if (a->n[c].kind == CXCursor_ParmDecl &&
+			    !strcmp(a->n[c].name, name))
+				at = c;
+		const char *what =
+		    at >= 0
+		        ? pl_say(P,
+		                 "'%s' is a problem size (no launch in this "
+		                 "file passes it)",
+		                 name)
+		        : pl_say(P,
+		                 "'%s' is the number of blocks (a row each) "
+		                 "no launch in this file gives",
+		                 name);
+		add_need(P, K->name, "problem_values",
+		         pl_range(P, at >= 0 ? at : K->node),
+		         pl_say(P,
+		                "%s: add '#pragma kt problem %s values(...)' "
+		                "with the sizes to tune for",
+		                what, name),
+		         pl_say(P, "problem %s values(?)", name));
+	}
+}
+
+/* `grid(a, b) block(c, d)` of a synthesised launch. */
+static void synth_launch_line(const pl_synth *S, kt_str *s)
+{
+	kt_str_adds(s, "launch grid(");
+	for (int d = 0; d < S->ndims; d++)
+		kt_str_addf(s, "%s%s", d ? ", " : "", S->grid[d]);
+	kt_str_adds(s, ") block(");
+	for (int d = 0; d < S->ndims; d++)
+		kt_str_addf(s, "%s%s", d ? ", " : "", S->block[d]);
+	kt_str_addc(s, ')');
+}
+
+/*
+ * A kernel nobody in the file launches: the launch follows from the body
+ * where nolaunch.c recognises how threads map to work, and the integer
+ * parameters are problem variables either way, so the lengths of the
+ * buffers come from the body as for a launched kernel.
+ */
+static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
+{
+	pl_synth S;
+	pl_synth_args(P, K, &S, problems);
+	/* the file's own launch line is the launch: no geometry of ours */
+	bool ok = !pl_written(P, K->name, "launch") &&
+	          pl_synth_launch(P, K, &S, problems);
+	if (P->a->n[K->node].kind == CXCursor_FunctionTemplate)
+		add_need(P, K->name, "kernel_template", pl_range(P, K->node),
+		         pl_say(P,
+		                "no launch of '%s' in this file gives its "
+		                "template arguments: add '#pragma kt kernel "
+		                "template(...)'",
+		                K->name),
+		         "kernel template(?)");
+	if (ok) {
+		kt_str s = KT_STR_INIT;
+		synth_launch_line(&S, &s);
+		add_pragma(P, K->name, s.ptr);
+		kt_str_release(&s);
+	} else {
+		add_need(P, K->name, "launch", pl_range(P, K->node),
+		         pl_say(P,
+		                "no launch of '%s' in this file, and its body "
+		                "does not show how its threads cover the work "
+		                "(a global index guarded by a size parameter, "
+		                "a grid-stride loop, a row per block): add "
+		                "'#pragma kt launch grid(...) block(...)'",
+		                K->name),
+		         "launch grid(?) block(?)");
+		memset(S.grid, 0, sizeof(S.grid));
+		memset(S.block, 0, sizeof(S.block));
+		S.ndims = 3;
+	}
+	P->synth = &S;
+	arg_lines(P, K, NULL, problems);
+	P->synth = NULL;
+	synth_problem_needs(P, K, problems);
+}
+
 int pl_derive_pragmas(planner *P, int k)
 {
 	const fe_kern *K = &P->f->kernels.items[k];
 	pl_names problems = {0};
 	if (!K->launches.len) {
-		add_need(P, K->name, "launch", pl_range(P, K->node),
-		         pl_say(P,
-		                "no launch of '%s' in this file: add '#pragma "
-		                "kt launch grid(...) block(...)'",
-		                K->name),
-		         "launch grid(?) block(?)");
-		arg_lines(P, K, NULL, &problems);
+		derive_unlaunched(P, K, &problems);
 		kt_vec_release(&problems);
 		return P->oom ? KT_ENOMEM : KT_OK;
 	}

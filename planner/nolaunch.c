@@ -1,0 +1,537 @@
+/*
+ * nolaunch.c - the launch of a kernel nobody in its file launches (a
+ * header's kernel, a file whose host code lives elsewhere), from how its
+ * body maps threads to work.
+ *
+ * The design choice: with no launch site the block size is free, so it
+ * becomes a parameter (unless the body fixes it), and the grid is written
+ * only where the body alone says how many blocks cover the work:
+ *
+ *   - a global index `blockIdx.x * blockDim.x + threadIdx.x` (or the y
+ *     one) guarded by `< n`, or stepping by `blockDim.x * gridDim.x` (a
+ *     grid-stride loop, correct at any grid): the ceil-div of n;
+ *   - a row per block (`blockIdx.x` with a block-stride loop `j =
+ *     threadIdx.x; ...; j += blockDim.x`): the rows, from a guard
+ *     `row < rows` or, with none, a new problem variable.
+ *
+ * Every integer scalar parameter the kernel never writes is a problem
+ * variable of its own name (what the host would pass); buffer lengths then
+ * come from the extent analysis over this synthesised launch, as they do
+ * for a launched kernel. Anything else keeps the one `launch` need. The
+ * thread-index vocabulary is read through builtin() only, so another
+ * language's work-item functions can map there.
+ */
+#include "planner/planner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ vocabulary */
+
+enum { TID, BID, BDIM, GDIM };
+
+/* 'x', 'y' or 'z' when n is the thread's index in its block (TID), the
+ * block's in the grid (BID), the block's size (BDIM) or the grid's
+ * (GDIM) along that dimension; else 0. */
+static char builtin(const fe_ast *a, int n, int which)
+{
+	static const char *const names[] = {"threadIdx", "blockIdx", "blockDim",
+	                                    "gridDim"};
+	return fe_builtin(a, n, names[which]);
+}
+
+static bool is_int_type(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return k >= CXType_Char_U && k <= CXType_Int128 && k != CXType_Bool;
+}
+
+/* Parentheses, implicit nodes and integer casts. */
+static int strip(const fe_ast *a, int n)
+{
+	for (;;) {
+		n = fe_strip(a, n);
+		if (n < 0)
+			return n;
+		enum CXCursorKind k = a->n[n].kind;
+		if ((k != CXCursor_CStyleCastExpr &&
+		     k != CXCursor_CXXStaticCastExpr &&
+		     k != CXCursor_CXXFunctionalCastExpr) ||
+		    !is_int_type(clang_getCursorType(a->n[n].cur)))
+			return n;
+		n = a->n[n].last;
+	}
+}
+
+/* The local variable n names, when the kernel never writes it, else -1. */
+static int const_local(const fe_ast *a, const fe_kern *K, int n)
+{
+	n = strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_DeclRefExpr)
+		return -1;
+	int v = a->n[n].ref;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
+	    !pl_inside(a, v, K->body) || pl_writes(a, K->body, v, -1))
+		return -1;
+	return v;
+}
+
+/* n is `x * y` with x and y (in either order) matching which0, which1
+ * along dimension d. */
+static bool product_of(const fe_ast *a, int n, int which0, int which1, char d)
+{
+	n = strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Mul)
+		return false;
+	int l = fe_child(a, n, 0), r = fe_child(a, n, 1);
+	return (builtin(a, l, which0) == d && builtin(a, r, which1) == d) ||
+	       (builtin(a, l, which1) == d && builtin(a, r, which0) == d);
+}
+
+/* The thread's global index along d: `blockIdx.d * blockDim.d +
+ * threadIdx.d` (operands in any order, any integer type), or a local the
+ * kernel never writes that is initialised so. */
+static bool global_index(const fe_ast *a, const fe_kern *K, int n, char d)
+{
+	int v = const_local(a, K, n);
+	if (v >= 0)
+		return global_index(a, K, fe_var_init(a, v), d);
+	n = strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Add)
+		return false;
+	int l = fe_child(a, n, 0), r = fe_child(a, n, 1);
+	return (builtin(a, l, TID) == d && product_of(a, r, BID, BDIM, d)) ||
+	       (builtin(a, r, TID) == d && product_of(a, l, BID, BDIM, d));
+}
+
+/* `blockIdx.d`, or a local the kernel never writes initialised so. */
+static bool block_index(const fe_ast *a, const fe_kern *K, int n, char d)
+{
+	int v = const_local(a, K, n);
+	if (v >= 0)
+		return block_index(a, K, fe_var_init(a, v), d);
+	return builtin(a, n, BID) == d;
+}
+
+/* `threadIdx.d`, or a local the kernel never writes initialised so. */
+static bool thread_index(const fe_ast *a, const fe_kern *K, int n, char d)
+{
+	int v = const_local(a, K, n);
+	if (v >= 0)
+		return thread_index(a, K, fe_var_init(a, v), d);
+	return builtin(a, n, TID) == d;
+}
+
+/* Some node under n is the built-in which along d (0: any). */
+static bool mentions(const fe_ast *a, int n, int which, char d)
+{
+	char c = builtin(a, n, which);
+	if (c && (!d || c == d))
+		return true;
+	for (int k = a->n[n].first; k >= 0; k = a->n[k].next)
+		if (mentions(a, k, which, d))
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------ the body */
+
+/* An integer parameter of the kernel it never writes, named by n. */
+static int size_parm(const fe_ast *a, const fe_kern *K, int n)
+{
+	n = strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_DeclRefExpr)
+		return -1;
+	int p = a->n[n].ref;
+	if (p < 0 || a->n[p].kind != CXCursor_ParmDecl ||
+	    a->n[p].parent != K->node ||
+	    !is_int_type(clang_getCursorType(a->n[p].cur)) ||
+	    pl_writes(a, K->body, p, -1))
+		return -1;
+	return p;
+}
+
+typedef bool (*index_fn)(const fe_ast *, const fe_kern *, int, char);
+
+/* cond (negated when neg) says `x < P` for an index x that is(…, d)
+ * accepts: P's parameter, or -1. Conjunctions are searched. */
+static int bound_in(const fe_ast *a, const fe_kern *K, int cond, bool neg,
+                    index_fn is, char d)
+{
+	cond = strip(a, cond);
+	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator)
+		return -1;
+	int op = a->n[cond].op, l = fe_child(a, cond, 0),
+	    r = fe_child(a, cond, 1);
+	if (op == (neg ? CXBinaryOperator_LOr : CXBinaryOperator_LAnd)) {
+		int p = bound_in(a, K, l, neg, is, d);
+		return p >= 0 ? p : bound_in(a, K, r, neg, is, d);
+	}
+	int lt = neg ? CXBinaryOperator_GE : CXBinaryOperator_LT,
+	    gt = neg ? CXBinaryOperator_LE : CXBinaryOperator_GT;
+	if (op == lt && is(a, K, l, d))
+		return size_parm(a, K, r);
+	if (op == gt && is(a, K, r, d))
+		return size_parm(a, K, l);
+	return -1;
+}
+
+static bool is_return(const fe_ast *a, int s)
+{
+	if (a->n[s].kind == CXCursor_CompoundStmt && fe_nchildren(a, s) == 1)
+		s = a->n[s].first;
+	return a->n[s].kind == CXCursor_ReturnStmt;
+}
+
+/* The parameter that bounds an index is() accepts along d: an `if (x <
+ * P)` or `x < P ? ... : ...` around work or an `if (x >= P) return;`
+ * anywhere in the body, or -1. */
+static int guard(const fe_ast *a, const fe_kern *K, index_fn is, char d)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		if ((a->n[i].kind != CXCursor_IfStmt &&
+		     a->n[i].kind != CXCursor_ConditionalOperator) ||
+		    !pl_inside(a, (int)i, K->body))
+			continue;
+		int cond = fe_child(a, (int)i, 0),
+		    then = fe_child(a, (int)i, 1);
+		int p = then >= 0 && is_return(a, then)
+		            ? bound_in(a, K, cond, true, is, d)
+		            : bound_in(a, K, cond, false, is, d);
+		if (p >= 0)
+			return p;
+	}
+	return -1;
+}
+
+/* The variable a for statement's init sets and its value: `T v = E` or
+ * `v = E`. */
+static int loop_init(const fe_ast *a, int fs, int *val)
+{
+	int init = fe_child(a, fs, 0);
+	if (init < 0)
+		return -1;
+	if (a->n[init].kind == CXCursor_DeclStmt) {
+		int v = a->n[init].first;
+		*val = v >= 0 ? fe_var_init(a, v) : -1;
+		return v >= 0 && a->n[v].kind == CXCursor_VarDecl ? v : -1;
+	}
+	bool compound;
+	int lhs = fe_assign_lhs(a, init, &compound);
+	lhs = lhs >= 0 ? strip(a, lhs) : -1;
+	if (lhs < 0 || compound || a->n[lhs].kind != CXCursor_DeclRefExpr)
+		return -1;
+	*val = fe_child(a, init, 1);
+	return a->n[lhs].ref;
+}
+
+/* The for statement steps its variable v by a stride step() accepts. */
+static bool steps_by(const fe_ast *a, int fs, int v,
+                     bool (*step)(const fe_ast *, int))
+{
+	int inc = fe_child(a, fs, 2);
+	bool compound;
+	int lhs = inc >= 0 ? fe_assign_lhs(a, inc, &compound) : -1;
+	lhs = lhs >= 0 ? strip(a, lhs) : -1;
+	return lhs >= 0 && compound &&
+	       a->n[inc].op == CXBinaryOperator_AddAssign &&
+	       a->n[lhs].kind == CXCursor_DeclRefExpr && a->n[lhs].ref == v &&
+	       step(a, fe_child(a, inc, 1));
+}
+
+static bool grid_stride(const fe_ast *a, int n)
+{
+	return product_of(a, n, BDIM, GDIM, 'x');
+}
+
+static bool block_stride(const fe_ast *a, int n)
+{
+	return builtin(a, n, BDIM) == 'x';
+}
+
+/* `for (i = global x; i < P; i += blockDim.x * gridDim.x)`: P, or -1. */
+static int grid_stride_loop(const fe_ast *a, const fe_kern *K)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		int fs = (int)i, val = -1;
+		if (a->n[fs].kind != CXCursor_ForStmt ||
+		    fe_nchildren(a, fs) != 4 || !pl_inside(a, fs, K->body))
+			continue;
+		int v = loop_init(a, fs, &val);
+		if (v < 0 || val < 0 || !global_index(a, K, val, 'x') ||
+		    !steps_by(a, fs, v, grid_stride))
+			continue;
+		int cond = strip(a, fe_child(a, fs, 1));
+		if (cond >= 0 && a->n[cond].kind == CXCursor_BinaryOperator &&
+		    a->n[cond].op == CXBinaryOperator_LT) {
+			int l = strip(a, fe_child(a, cond, 0));
+			if (l >= 0 && a->n[l].kind == CXCursor_DeclRefExpr &&
+			    a->n[l].ref == v)
+				return size_parm(a, K, fe_child(a, cond, 1));
+		}
+	}
+	return -1;
+}
+
+/* `for (j = threadIdx.x; ...; j += blockDim.x)` in the body. */
+static bool block_stride_loop(const fe_ast *a, const fe_kern *K)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		int fs = (int)i, val = -1;
+		if (a->n[fs].kind != CXCursor_ForStmt ||
+		    fe_nchildren(a, fs) != 4 || !pl_inside(a, fs, K->body))
+			continue;
+		int v = loop_init(a, fs, &val);
+		if (v >= 0 && val >= 0 && thread_index(a, K, val, 'x') &&
+		    steps_by(a, fs, v, block_stride))
+			return true;
+	}
+	return false;
+}
+
+/* Some expression of the body is the global index along d. */
+static bool uses_global(const fe_ast *a, const fe_kern *K, char d)
+{
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == CXCursor_BinaryOperator &&
+		    pl_inside(a, (int)i, K->body) &&
+		    global_index(a, K, (int)i, d))
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------- the block size */
+
+static void push(int64_t *v, size_t *n, int64_t x)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == x)
+			return;
+	v[(*n)++] = x;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+	return p < q ? -1 : p > q;
+}
+
+/* The largest block `__launch_bounds__(N, ...)` allows (the frontend's
+ * candidate at that site), 0 when the kernel has none. */
+static int64_t bounds_max(const planner *P, const fe_kern *K)
+{
+	for (size_t i = 0; i < P->c->len; i++)
+		if (P->c->items[i].site == KT_SITE_LAUNCH_BOUNDS &&
+		    P->c->items[i].kernel &&
+		    !strcmp(P->c->items[i].kernel, K->name) &&
+		    P->c->items[i].value > 0)
+			return P->c->items[i].value;
+	return 0;
+}
+
+/* A `__shared__` array of constant size that threadIdx.x indexes (one
+ * slot per thread): its size, else 0. */
+static int64_t shared_per_thread(const fe_ast *a, const fe_kern *K)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
+		    !pl_inside(a, (int)i, K->body) ||
+		    !thread_index(a, K, fe_child(a, (int)i, 1), 'x'))
+			continue;
+		int base = strip(a, fe_child(a, (int)i, 0));
+		int v = base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr
+		            ? a->n[base].ref
+		            : -1;
+		if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
+		    !pl_has_shared(a, v))
+			continue;
+		CXType t = clang_getCursorType(a->n[v].cur);
+		if (t.kind == CXType_ConstantArray)
+			return clang_getArraySize(t);
+	}
+	return 0;
+}
+
+/* A loop of the body that starts at blockDim.x and halves (a tree
+ * reduction over the block): the block must be a power of two. */
+static bool halving_over_block(const fe_ast *a, const fe_kern *K)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		int fs = (int)i;
+		if (a->n[fs].kind != CXCursor_ForStmt ||
+		    fe_nchildren(a, fs) != 4 || !pl_inside(a, fs, K->body))
+			continue;
+		int init = fe_child(a, fs, 0), inc = fe_child(a, fs, 2);
+		int op = inc >= 0 ? a->n[inc].op : -1;
+		if (init >= 0 && mentions(a, init, BDIM, 'x') &&
+		    (op == CXBinaryOperator_ShrAssign ||
+		     op == CXBinaryOperator_DivAssign))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The block's x size: a parameter over its domain, or the one size the
+ * body fixes (S->block[0] a number then). A kernel that exchanges values
+ * by warp shuffles and shares nothing works within one warp; a per-thread
+ * shared slot bounds the block by the array's size.
+ */
+static void block_x(planner *P, const fe_kern *K, pl_synth *S)
+{
+	const fe_ast *a = P->a;
+	int64_t max = 1024, def = 256, v[64];
+	size_t n = 0;
+	bool shared = pl_has_shared(a, K->body);
+	int64_t slots = shared_per_thread(a, K), bound = bounds_max(P, K);
+	bool pow2 = halving_over_block(a, K);
+	if (!shared && pl_has_call(a, K->body, "__shfl"))
+		max = def = 32;
+	if (slots > 0 && slots <= 1024)
+		max = def = slots;
+	if (bound > 0 && bound < max)
+		max = def = bound;
+	if (slots > 0 && !pow2)
+		n = 0; /* a reduction written for that one size */
+	else if (pow2)
+		for (int64_t b = 32; b <= max; b *= 2)
+			push(v, &n, b);
+	else
+		for (int64_t b = 32; b <= max; b += 32)
+			push(v, &n, b);
+	if (def > max)
+		def = max;
+	if (n < 2) {
+		S->block[0] = pl_say(P, "%lld", (long long)def);
+		return;
+	}
+	push(v, &n, def);
+	qsort(v, n, sizeof(*v), cmp_i64);
+	const char *name = pl_unique_name(P, "BLOCK_SIZE", K->name);
+	if (pl_add_param(P, name, KT_ROLE_BLOCK_SIZE, K->name, def, v, n) < 0)
+		return;
+	S->block[0] = name;
+}
+
+/* 2-D: x and y sizes as powers of two up to 64, at most 1024 threads. */
+static void block_xy(planner *P, const fe_kern *K, pl_synth *S)
+{
+	int64_t v[] = {1, 2, 4, 8, 16, 32, 64};
+	const char *x = pl_unique_name(P, "BLOCK_SIZE", K->name);
+	if (pl_add_param(P, x, KT_ROLE_BLOCK_SIZE, K->name, 16, v, 7) < 0)
+		return;
+	const char *y = pl_unique_name(P, "BLOCK_SIZE_Y", K->name);
+	if (pl_add_param(P, y, KT_ROLE_BLOCK_SIZE, K->name, 16, v, 7) < 0)
+		return;
+	pl_add_constraint(P, pl_say(P, "%s * %s <= 1024", x, y));
+	S->block[0] = x;
+	S->block[1] = y;
+}
+
+/* ------------------------------------------------------------- problems */
+
+static void add_problem(planner *P, pl_names *problems, const char *name)
+{
+	for (size_t i = 0; i < problems->len; i++)
+		if (!strcmp(problems->items[i], name))
+			return;
+	if (kt_vec_push(problems, name))
+		P->oom = 1;
+}
+
+void pl_synth_args(planner *P, const fe_kern *K, pl_synth *S,
+                   pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int i = 0;
+	memset(S, 0, sizeof(*S));
+	for (int c = a->n[K->node].first; c >= 0 && i < PL_SYNTH_ARGS;
+	     c = a->n[c].next) {
+		if (a->n[c].kind != CXCursor_ParmDecl)
+			continue;
+		CXType t = clang_getCursorType(a->n[c].cur);
+		if (is_int_type(t) && !pl_writes(a, K->body, c, -1) &&
+		    a->n[c].name && *a->n[c].name) {
+			S->arg[i] = a->n[c].name;
+			add_problem(P, problems, a->n[c].name);
+		}
+		i++;
+	}
+}
+
+/* The grid's x over a bound parameter p: the ceil-div by the block. */
+static const char *ceil_div(planner *P, const fe_ast *a, int p,
+                            const char *block)
+{
+	return pl_say(P, "(%s + %s - 1) / %s", a->n[p].name, block, block);
+}
+
+/* A name for a new problem variable: base, unless the kernel's parameters
+ * or the problems have it. */
+static const char *new_problem(planner *P, const fe_kern *K, pl_names *problems,
+                               const char *base)
+{
+	const fe_ast *a = P->a;
+	kt_str s = KT_STR_INIT;
+	for (int k = 1; k < 100; k++) {
+		kt_str_clear(&s);
+		kt_str_addf(&s, k == 1 ? "%s" : "%s_%d", base, k);
+		bool taken = pl_find_param(P, s.ptr) >= 0;
+		for (size_t i = 0; i < problems->len; i++)
+			taken |= !strcmp(problems->items[i], s.ptr);
+		for (int c = a->n[K->node].first; c >= 0; c = a->n[c].next)
+			taken |= a->n[c].kind == CXCursor_ParmDecl &&
+			         !strcmp(a->n[c].name, s.ptr);
+		if (!taken)
+			break;
+	}
+	const char *r = pl_say(P, "%s", s.ptr);
+	kt_str_release(&s);
+	add_problem(P, problems, r);
+	return r;
+}
+
+bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
+                     pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	if (mentions(a, K->body, TID, 'z') || mentions(a, K->body, BID, 'z'))
+		return false;
+	bool has_y =
+	    mentions(a, K->body, TID, 'y') || mentions(a, K->body, BID, 'y');
+	int px = guard(a, K, global_index, 'x');
+	if (px < 0 && !has_y)
+		px = grid_stride_loop(a, K);
+	if (px >= 0 && has_y) {
+		int py = guard(a, K, global_index, 'y');
+		if (py < 0 || mentions(a, K->body, GDIM, 0))
+			return false;
+		block_xy(P, K, S);
+		if (!S->block[1])
+			return false;
+		S->ndims = 2;
+		S->grid[0] = ceil_div(P, a, px, S->block[0]);
+		S->grid[1] = ceil_div(P, a, py, S->block[1]);
+		return true;
+	}
+	if (has_y)
+		return false;
+	if (px >= 0) {
+		block_x(P, K, S);
+		S->ndims = 1;
+		S->grid[0] = ceil_div(P, a, px, S->block[0]);
+		return S->block[0] != NULL;
+	}
+	/* a row per block */
+	if (!mentions(a, K->body, BID, 'x') || mentions(a, K->body, GDIM, 0) ||
+	    uses_global(a, K, 'x') || !block_stride_loop(a, K))
+		return false;
+	int pr = guard(a, K, block_index, 'x');
+	block_x(P, K, S);
+	S->ndims = 1;
+	S->grid[0] =
+	    pr >= 0 ? a->n[pr].name : new_problem(P, K, problems, "rows");
+	return S->block[0] != NULL;
+}
