@@ -331,14 +331,61 @@ static int64_t bounds_max(const planner *P, const fe_kern *K)
 	return 0;
 }
 
-/* A `__shared__` array of constant size that threadIdx.x indexes (one
- * slot per thread): its size, else 0. */
-static int64_t shared_per_thread(const fe_ast *a, const fe_kern *K)
+/* Node n involves threadIdx.x: directly, or through a local the kernel
+ * never writes. */
+static bool involves_tid(const fe_ast *a, const fe_kern *K, int n, int depth)
 {
+	if (builtin(a, n, TID) == 'x')
+		return true;
+	int v = depth < 8 && a->n[n].kind == CXCursor_DeclRefExpr
+	            ? const_local(a, K, n)
+	            : -1;
+	int init = v >= 0 ? fe_var_init(a, v) : -1;
+	if (init >= 0 && involves_tid(a, K, init, depth + 1))
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (involves_tid(a, K, c, depth))
+			return true;
+	return false;
+}
+
+/* The most threads a subscript idx of an S-element array lets a block
+ * have: S for `threadIdx.x` itself (*slot: one slot per thread), S * K
+ * for `threadIdx.x / K` or `>> k` (a slot per warp), S for any other
+ * index involving threadIdx.x (no more threads than slots, to be safe),
+ * 0 for an index that does not. */
+static int64_t slot_bound(const fe_ast *a, const fe_kern *K, int idx, int64_t S,
+                          bool *slot)
+{
+	*slot = false;
+	if (thread_index(a, K, idx, 'x')) {
+		*slot = true;
+		return S;
+	}
+	int x = strip(a, idx);
+	int r = x >= 0 && a->n[x].kind == CXCursor_BinaryOperator
+	            ? strip(a, fe_child(a, x, 1))
+	            : -1;
+	int64_t k = r >= 0 && a->n[r].is_int ? a->n[r].ival : 0;
+	if (k > 0 && k <= 1024 && thread_index(a, K, fe_child(a, x, 0), 'x')) {
+		if (a->n[x].op == CXBinaryOperator_Div)
+			return S * k;
+		if (a->n[x].op == CXBinaryOperator_Shr && k < 16)
+			return S << k;
+	}
+	return involves_tid(a, K, idx, 0) ? S : 0;
+}
+
+/* The most threads the kernel's constant-size `__shared__` arrays let a
+ * block have, over their subscripts that involve threadIdx.x (0: none
+ * does); *slot when that bound is an array with a slot per thread. */
+static int64_t shared_bound(const fe_ast *a, const fe_kern *K, bool *slot)
+{
+	int64_t best = 0;
+	*slot = false;
 	for (size_t i = 0; i < a->len; i++) {
 		if (a->n[i].kind != CXCursor_ArraySubscriptExpr ||
-		    !pl_inside(a, (int)i, K->body) ||
-		    !thread_index(a, K, fe_child(a, (int)i, 1), 'x'))
+		    !pl_inside(a, (int)i, K->body))
 			continue;
 		int base = strip(a, fe_child(a, (int)i, 0));
 		int v = base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr
@@ -348,10 +395,17 @@ static int64_t shared_per_thread(const fe_ast *a, const fe_kern *K)
 		    !pl_has_shared(a, v))
 			continue;
 		CXType t = clang_getCursorType(a->n[v].cur);
-		if (t.kind == CXType_ConstantArray)
-			return clang_getArraySize(t);
+		bool s;
+		int64_t b = t.kind == CXType_ConstantArray
+		                ? slot_bound(a, K, fe_child(a, (int)i, 1),
+		                             clang_getArraySize(t), &s)
+		                : 0;
+		if (b > 0 && (!best || b < best || (b == best && s))) {
+			best = b;
+			*slot = s;
+		}
 	}
-	return 0;
+	return best;
 }
 
 /* A loop of the body that starts at blockDim.x and halves (a tree
@@ -384,16 +438,18 @@ static void block_x(planner *P, const fe_kern *K, pl_synth *S)
 	const fe_ast *a = P->a;
 	int64_t max = 1024, def = 256, v[64];
 	size_t n = 0;
-	bool shared = pl_has_shared(a, K->body);
-	int64_t slots = shared_per_thread(a, K), bound = bounds_max(P, K);
+	bool shared = pl_has_shared(a, K->body), slot;
+	int64_t slots = shared_bound(a, K, &slot), bound = bounds_max(P, K);
 	bool pow2 = halving_over_block(a, K);
 	if (!shared && pl_has_call(a, K->body, "__shfl"))
 		max = def = 32;
-	if (slots > 0 && slots <= 1024)
-		max = def = slots;
+	if (slots > 0 && slots < max)
+		max = slots;
+	if (slot && slots <= 1024)
+		def = slots;
 	if (bound > 0 && bound < max)
 		max = def = bound;
-	if (slots > 0 && !pow2)
+	if (slot && !pow2)
 		n = 0; /* a reduction written for that one size */
 	else if (pow2)
 		for (int64_t b = 32; b <= max; b *= 2)
@@ -505,8 +561,10 @@ bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
 	if (px < 0 && !has_y)
 		px = grid_stride_loop(a, K);
 	if (px >= 0 && has_y) {
+		/* a shared tile fixes a 2-D block in ways not read here */
 		int py = guard(a, K, global_index, 'y');
-		if (py < 0 || mentions(a, K->body, GDIM, 0))
+		if (py < 0 || mentions(a, K->body, GDIM, 0) ||
+		    pl_has_shared(a, K->body))
 			return false;
 		block_xy(P, K, S);
 		if (!S->block[1])

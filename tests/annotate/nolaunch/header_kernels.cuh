@@ -41,3 +41,22 @@ __global__ void warp_max(float *out, const float *in, int n)
 	if (threadIdx.x == 0)
 		out[blockIdx.x] = v;
 }
+
+// a slot per warp in shared memory: 32 slots let a block have 1024 threads
+__global__ void sum_squares(float *total, const float *in, int n)
+{
+	__shared__ float warp_sums[32];
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float v = i < n ? in[i] * in[i] : 0.0f;
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, o);
+	if (threadIdx.x % 32 == 0)
+		warp_sums[threadIdx.x / 32] = v;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		float s = 0.0f;
+		for (int w = 0; w < blockDim.x / 32; w++)
+			s += warp_sums[w];
+		atomicAdd(total, s);
+	}
+}
