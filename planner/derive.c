@@ -887,8 +887,10 @@ static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
 	pl_synth S;
 	pl_synth_args(P, K, &S, problems);
 	/* the file's own launch line is the launch: no geometry of ours */
-	bool ok = !pl_written(P, K->name, "launch") &&
-	          pl_synth_launch(P, K, &S, problems);
+	bool own = pl_written(P, K->name, "launch");
+	bool ok = !own && pl_synth_launch(P, K, &S, problems);
+	if (own)
+		pl_written_launch(P, K);
 	if (P->a->n[K->node].kind == CXCursor_FunctionTemplate)
 		add_need(P, K->name, "kernel_template", pl_range(P, K->node),
 		         pl_say(P,

@@ -23,6 +23,7 @@
  */
 #include "planner/planner.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -433,7 +434,7 @@ static bool halving_over_block(const fe_ast *a, const fe_kern *K)
  * by warp shuffles and shares nothing works within one warp; a per-thread
  * shared slot bounds the block by the array's size.
  */
-static void block_x(planner *P, const fe_kern *K, pl_synth *S)
+static int block_x(planner *P, const fe_kern *K, pl_synth *S, int64_t given)
 {
 	const fe_ast *a = P->a;
 	int64_t max = 1024, def = 256, v[64];
@@ -459,16 +460,19 @@ static void block_x(planner *P, const fe_kern *K, pl_synth *S)
 			push(v, &n, b);
 	if (def > max)
 		def = max;
+	if (given > 0)
+		def = given; /* the file's own launch line says it */
 	if (n < 2) {
 		S->block[0] = pl_say(P, "%lld", (long long)def);
-		return;
+		return -1;
 	}
 	push(v, &n, def);
 	qsort(v, n, sizeof(*v), cmp_i64);
 	const char *name = pl_unique_name(P, "BLOCK_SIZE", K->name);
-	if (pl_add_param(P, name, KT_ROLE_BLOCK_SIZE, K->name, def, v, n) < 0)
-		return;
-	S->block[0] = name;
+	int p = pl_add_param(P, name, KT_ROLE_BLOCK_SIZE, K->name, def, v, n);
+	if (p >= 0)
+		S->block[0] = name;
+	return p;
 }
 
 /* 2-D: x and y sizes as powers of two up to 64, at most 1024 threads. */
@@ -577,7 +581,7 @@ bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
 	if (has_y)
 		return false;
 	if (px >= 0) {
-		block_x(P, K, S);
+		block_x(P, K, S, 0);
 		S->ndims = 1;
 		S->grid[0] = ceil_div(P, a, px, S->block[0]);
 		return S->block[0] != NULL;
@@ -587,9 +591,118 @@ bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
 	    uses_global(a, K, 'x') || !block_stride_loop(a, K))
 		return false;
 	int pr = guard(a, K, block_index, 'x');
-	block_x(P, K, S);
+	block_x(P, K, S, 0);
 	S->ndims = 1;
 	S->grid[0] =
 	    pr >= 0 ? a->n[pr].name : new_problem(P, K, problems, "rows");
 	return S->block[0] != NULL;
+}
+
+/* ----------------------------------------------- the file's own launch */
+
+typedef struct word {
+	size_t b, e; /* a number's or a name's bytes, else one character */
+	bool num, name;
+} word;
+
+static word next_word(const char *t, size_t p, size_t end)
+{
+	while (p < end && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	word w = {p, p < end ? p + 1 : p, false, false};
+	bool digit = p < end && t[p] >= '0' && t[p] <= '9';
+	bool ident = p < end && (isalpha((unsigned char)t[p]) || t[p] == '_');
+	if (digit || ident) {
+		while (w.e < end &&
+		       (isalnum((unsigned char)t[w.e]) || t[w.e] == '_'))
+			w.e++;
+		w.num = digit;
+		w.name = ident;
+	}
+	return w;
+}
+
+static bool word_is(const char *t, word w, const char *s)
+{
+	return w.e - w.b == strlen(s) && !strncmp(t + w.b, s, w.e - w.b);
+}
+
+static int64_t word_value(const char *t, word w)
+{
+	int64_t v = 0;
+	for (size_t i = w.b; i < w.e; i++) {
+		if (t[i] < '0' || t[i] > '9' || v > 1 << 20)
+			return -1;
+		v = v * 10 + (t[i] - '0');
+	}
+	return v;
+}
+
+static void add_use(planner *P, int p, size_t b, size_t e, const char *with)
+{
+	pl_param *pp = &P->params.items[p];
+	kt_plan_use u = {
+	    .range = kt_fe_make_range(P->f->tu, (uint32_t)b, (uint32_t)e),
+	    .text = pl_say(P, "%.*s", (int)(e - b), P->c->text + b),
+	    .with = with,
+	    .site = KT_SITE_EXPR,
+	    .launch = -1,
+	    .evidence = "the block size of the file's own launch line"};
+	if (kt_vec_push(&pp->uses, u))
+		P->oom = 1;
+}
+
+/* The launch line the file has for K (a line of its block), where its
+ * block is one integer literal B: B becomes the block-size parameter, as a
+ * host launch's literal does, with the grid's B and B - 1 following it. */
+void pl_written_launch(planner *P, const fe_kern *K)
+{
+	const char *t = P->c->text;
+	for (size_t i = 0; i < P->nwritten; i++) {
+		const kt_pragma_text *l = &P->written[i];
+		word w = next_word(t, l->body, l->end);
+		if (l->kernel_len != strlen(K->name) ||
+		    strncmp(t + l->kernel, K->name, l->kernel_len) ||
+		    !word_is(t, w, "launch") ||
+		    memchr(t + l->body, '\\', l->end - l->body))
+			continue;
+		word lit[8], blk = {0, 0, false, false};
+		size_t nlit = 0, nblk = 0;
+		int depth = 0;
+		bool grid = false, block = false;
+		for (word x = next_word(t, w.e, l->end); x.b < l->end;
+		     x = next_word(t, x.e, l->end)) {
+			if (!depth && x.name) {
+				grid = word_is(t, x, "grid");
+				block = word_is(t, x, "block");
+			}
+			bool paren = t[x.b] == '(' || t[x.b] == ')';
+			depth += t[x.b] == '(' ? 1 : t[x.b] == ')' ? -1 : 0;
+			if (block && depth && !paren && nblk++ == 0)
+				blk = x;
+			if (grid && x.num && nlit < 8)
+				lit[nlit++] = x;
+		}
+		if (nblk != 1 || !blk.num)
+			return;
+		int64_t b = word_value(t, blk);
+		pl_synth S;
+		memset(&S, 0, sizeof(S));
+		int p = b >= 32 && b <= 1024 && b % 32 == 0
+		            ? block_x(P, K, &S, b)
+		            : -1;
+		if (p < 0)
+			return;
+		const char *name = P->params.items[p].p.name;
+		add_use(P, p, blk.b, blk.e, name);
+		for (size_t k = 0; k < nlit; k++) {
+			int64_t v = word_value(t, lit[k]);
+			if (v == b)
+				add_use(P, p, lit[k].b, lit[k].e, name);
+			else if (v == b - 1)
+				add_use(P, p, lit[k].b, lit[k].e,
+				        pl_say(P, "(%s - 1)", name));
+		}
+		return;
+	}
 }

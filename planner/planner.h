@@ -143,6 +143,11 @@ void pl_synth_args(planner *P, const fe_kern *K, pl_synth *S,
 bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
                      pl_names *problems);
 
+/* nolaunch.c: the launch line the file has for K, which nobody in the
+ * file launches: its block's literal becomes the block-size parameter
+ * (domain as for a synthesised launch), the grid's literals following. */
+void pl_written_launch(planner *P, const fe_kern *K);
+
 /* rows.c: row_split, hoist_loads and launch_bounds of kernel k. */
 int pl_row_refactors(planner *P, int k);
 

@@ -4,8 +4,13 @@
 // what they leave out is derived or asked for.
 #include <cuda_runtime.h>
 
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 128
+#endif
+
 #pragma kt problem n values(1024, 1048576)
-#pragma kt launch grid((n + 127) / 128) block(128)
+#pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt arg y float[n] inout
 #pragma kt arg x float[n] in
 // ktc: complete and uncomment: #pragma kt arg a float = ?
