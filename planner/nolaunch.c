@@ -409,6 +409,27 @@ static int64_t shared_bound(const fe_ast *a, const fe_kern *K, bool *slot)
 	return best;
 }
 
+/* Some call under n exchanges values within a warp (`__shfl*`,
+ * `__reduce_*_sync`), itself or in a function of the file it calls. */
+static bool warp_exchange(const fe_ast *a, int n, int depth)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_CallExpr && x->name &&
+	    (!strncmp(x->name, "__shfl", 6) ||
+	     !strncmp(x->name, "__reduce_", 9)))
+		return true;
+	int body = x->kind == CXCursor_CallExpr && x->ref >= 0 && depth < 4
+	               ? a->n[x->ref].last
+	               : -1;
+	if (body >= 0 && a->n[body].kind == CXCursor_CompoundStmt &&
+	    warp_exchange(a, body, depth + 1))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (warp_exchange(a, c, depth))
+			return true;
+	return false;
+}
+
 /* A loop of the body that starts at blockDim.x and halves (a tree
  * reduction over the block): the block must be a power of two. */
 static bool halving_over_block(const fe_ast *a, const fe_kern *K)
@@ -430,9 +451,12 @@ static bool halving_over_block(const fe_ast *a, const fe_kern *K)
 
 /*
  * The block's x size: a parameter over its domain, or the one size the
- * body fixes (S->block[0] a number then). A kernel that exchanges values
- * by warp shuffles and shares nothing works within one warp; a per-thread
- * shared slot bounds the block by the array's size.
+ * body fixes (S->block[0] a number then), and the parameter's index (-1
+ * for none). A kernel that exchanges values by warp shuffles (its own or
+ * a helper's of the file) and shares nothing works within one warp; a
+ * shared array bounds the block by the threads its subscripts allow, and
+ * one with a slot per thread, with no halving loop, is written for its
+ * size alone. given: the default the file's own launch line says, or 0.
  */
 static int block_x(planner *P, const fe_kern *K, pl_synth *S, int64_t given)
 {
@@ -442,7 +466,7 @@ static int block_x(planner *P, const fe_kern *K, pl_synth *S, int64_t given)
 	bool shared = pl_has_shared(a, K->body), slot;
 	int64_t slots = shared_bound(a, K, &slot), bound = bounds_max(P, K);
 	bool pow2 = halving_over_block(a, K);
-	if (!shared && pl_has_call(a, K->body, "__shfl"))
+	if (!shared && warp_exchange(a, K->body, 0))
 		max = def = 32;
 	if (slots > 0 && slots < max)
 		max = slots;

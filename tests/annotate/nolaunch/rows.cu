@@ -21,3 +21,24 @@ __global__ void row_copy_kernel(float *out, const float *in, int d)
 	for (int j = threadIdx.x; j < d; j += blockDim.x)
 		dst[j] = src[j];
 }
+
+__device__ float warp_sum(float v)
+{
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, o);
+	return v;
+}
+
+// a warp's sum by a helper's shuffles and thread 0 writing the row's: one
+// warp is the whole block, so the block stays 32
+__global__ void row_sum_kernel(float *out, const float *x, int rows, int d)
+{
+	if (blockIdx.x >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = threadIdx.x; j < d; j += blockDim.x)
+		s += x[blockIdx.x * d + j];
+	s = warp_sum(s);
+	if (threadIdx.x == 0)
+		out[blockIdx.x] = s;
+}

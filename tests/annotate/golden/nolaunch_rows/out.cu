@@ -43,3 +43,31 @@ __global__ void row_copy_kernel(float *out, const float *in, int d)
 	for (int j = threadIdx.x; j < d; j += blockDim.x)
 		dst[j] = src[j];
 }
+
+__device__ float warp_sum(float v)
+{
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, o);
+	return v;
+}
+
+// a warp's sum by a helper's shuffles and thread 0 writing the row's: one
+// warp is the whole block, so the block stays 32
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem d values(?)
+#pragma kt launch grid(rows) block(32)
+#pragma kt arg out float[rows] out
+#pragma kt arg x float[rows * d] in
+#pragma kt arg rows int = rows
+#pragma kt arg d int = d
+__global__ void row_sum_kernel(float *out, const float *x, int rows, int d)
+{
+	if (blockIdx.x >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = threadIdx.x; j < d; j += blockDim.x)
+		s += x[blockIdx.x * d + j];
+	s = warp_sum(s);
+	if (threadIdx.x == 0)
+		out[blockIdx.x] = s;
+}
