@@ -55,24 +55,33 @@ int pl_find_param(const planner *P, const char *name)
 	return -1;
 }
 
-/* The directive of a pragma line and, where it declares one, the name:
- * `arg n int = n` -> "arg n", `launch grid(...)` -> "launch". */
+/* What makes a pragma line the same as another: the directive alone for
+ * those a kernel has once (`launch`, `kernel`, `objective`), with the name
+ * for those that declare one (`arg n int = n` -> "arg n"), the whole line
+ * for the rest (`constraint`). */
 static size_t line_key(const char *s, size_t len, const char **key)
 {
 	size_t i = 0;
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
 		i++;
+	while (len > i && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+	                   s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
 	*key = s + i;
 	size_t w = i;
 	while (w < len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
 		w++;
+	static const char *const once[] = {"launch", "kernel", "objective"};
 	static const char *const named[] = {"arg", "problem", "param", "set"};
+	for (size_t k = 0; k < sizeof(once) / sizeof(*once); k++)
+		if (w - i == strlen(once[k]) && !strncmp(s + i, once[k], w - i))
+			return w - i;
 	bool has_name = false;
 	for (size_t k = 0; k < sizeof(named) / sizeof(*named); k++)
 		has_name |= w - i == strlen(named[k]) &&
 		            !strncmp(s + i, named[k], w - i);
 	if (!has_name)
-		return w - i;
+		return len - i;
 	while (w < len && (s[w] == ' ' || s[w] == '\t'))
 		w++;
 	while (w < len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
