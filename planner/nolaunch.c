@@ -7,12 +7,16 @@
  * becomes a parameter (unless the body fixes it), and the grid is written
  * only where the body alone says how many blocks cover the work:
  *
- *   - a global index `blockIdx.x * blockDim.x + threadIdx.x` (or the y
- *     one) guarded by `< n`, or stepping by `blockDim.x * gridDim.x` (a
- *     grid-stride loop, correct at any grid): the ceil-div of n;
+ *   - a global index `blockIdx.x * blockDim.x + threadIdx.x` guarded by
+ *     `< n`, or stepping by `blockDim.x * gridDim.x` (a grid-stride loop,
+ *     correct at any grid): the ceil-div of n; with the y index guarded
+ *     too, the same in two dimensions;
  *   - a row per block (`blockIdx.x` with a block-stride loop `j =
  *     threadIdx.x; ...; j += blockDim.x`): the rows, from a guard
  *     `row < rows` or, with none, a new problem variable.
+ *
+ * A launch line the file already has for the kernel is its launch
+ * instead (pl_written_launch): its block literal becomes the parameter.
  *
  * Every integer scalar parameter the kernel never writes is a problem
  * variable of its own name (what the host would pass); buffer lengths then
