@@ -37,7 +37,10 @@ enum { TID, BID, BDIM, GDIM };
 
 /* 'x', 'y' or 'z' when n is the thread's index in its block (TID), the
  * block's in the grid (BID), the block's size (BDIM) or the grid's
- * (GDIM) along that dimension; else 0. */
+ * (GDIM) along that dimension; else 0. The one place that reads CUDA's
+ * built-in variables: OpenCL's get_local_id(d), get_group_id(d),
+ * get_local_size(d) and get_num_groups(d) map here, and get_global_id(d)
+ * in global_index(). */
 static char builtin(const fe_ast *a, int n, int which)
 {
 	static const char *const names[] = {"threadIdx", "blockIdx", "blockDim",
