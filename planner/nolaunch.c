@@ -283,17 +283,53 @@ static int grid_stride_loop(const fe_ast *a, const fe_kern *K)
 	return -1;
 }
 
-/* `for (j = threadIdx.x; ...; j += blockDim.x)` in the body. */
+/* How many statements under n step v by `v += blockDim.x`, or -1 when
+ * anything else under n changes v. */
+static int block_steps(const fe_ast *a, int n, int v)
+{
+	const fe_node *x = &a->n[n];
+	bool compound;
+	int lhs = fe_assign_lhs(a, n, &compound);
+	lhs = lhs >= 0 ? strip(a, lhs) : -1;
+	if (lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+	    a->n[lhs].ref == v)
+		return compound && x->op == CXBinaryOperator_AddAssign &&
+		               block_stride(a, fe_child(a, n, 1))
+		           ? 1
+		           : -1;
+	int m = x->kind == CXCursor_UnaryOperator ? strip(a, x->first) : -1;
+	if (m >= 0 && a->n[m].kind == CXCursor_DeclRefExpr &&
+	    a->n[m].ref == v && x->op >= CXUnaryOperator_PostInc &&
+	    x->op <= CXUnaryOperator_PreDec)
+		return -1;
+	int count = 0;
+	for (int c = x->first; c >= 0; c = a->n[c].next) {
+		int k = block_steps(a, c, v);
+		if (k < 0)
+			return -1;
+		count += k;
+	}
+	return count;
+}
+
+/* `for (j = threadIdx.x; ...; j += blockDim.x)` in the body, or the same
+ * with the step in the loop's body (`for (i = col; i < n;) { ... i +=
+ * blockDim.x; }`, nothing else changing i). */
 static bool block_stride_loop(const fe_ast *a, const fe_kern *K)
 {
 	for (size_t i = 0; i < a->len; i++) {
-		int fs = (int)i, val = -1;
-		if (a->n[fs].kind != CXCursor_ForStmt ||
-		    fe_nchildren(a, fs) != 4 || !pl_inside(a, fs, K->body))
+		int fs = (int)i, val = -1, nc = fe_nchildren(a, fs);
+		if (a->n[fs].kind != CXCursor_ForStmt || nc < 3 ||
+		    !pl_inside(a, fs, K->body))
 			continue;
 		int v = loop_init(a, fs, &val);
-		if (v >= 0 && val >= 0 && thread_index(a, K, val, 'x') &&
-		    steps_by(a, fs, v, block_stride))
+		if (v < 0 || val < 0 || !thread_index(a, K, val, 'x'))
+			continue;
+		if (nc == 4 && steps_by(a, fs, v, block_stride))
+			return true;
+		int body = fe_child(a, fs, nc - 1);
+		if (nc == 3 && a->n[body].kind == CXCursor_CompoundStmt &&
+		    block_steps(a, body, v) > 0)
 			return true;
 	}
 	return false;

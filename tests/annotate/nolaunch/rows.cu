@@ -42,3 +42,18 @@ __global__ void row_sum_kernel(float *out, const float *x, int rows, int d)
 	if (threadIdx.x == 0)
 		out[blockIdx.x] = s;
 }
+
+// the step inside the loop's body (unrolled by hand): each thread adds its
+// partial sum to the row's total
+__global__ void row_total_kernel(float *total, const float *x, int d)
+{
+	float s = 0.0f;
+	for (int j = threadIdx.x; j < d;) {
+		for (int u = 0; u < 4; ++u) {
+			if (j < d)
+				s += x[blockIdx.x * d + j];
+			j += blockDim.x;
+		}
+	}
+	atomicAdd(&total[blockIdx.x], s);
+}

@@ -8,6 +8,9 @@
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 256
 #endif
+#ifndef BLOCK_SIZE_3
+#define BLOCK_SIZE_3 256
+#endif
 
 // the rows bounded by a guard: the grid is that parameter
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
@@ -70,4 +73,26 @@ __global__ void row_sum_kernel(float *out, const float *x, int rows, int d)
 	s = warp_sum(s);
 	if (threadIdx.x == 0)
 		out[blockIdx.x] = s;
+}
+
+// the step inside the loop's body (unrolled by hand): each thread adds its
+// partial sum to the row's total
+#pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+// ktc: complete and uncomment: #pragma kt problem d values(?)
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+#pragma kt launch grid(rows) block(BLOCK_SIZE_3)
+#pragma kt arg total float[rows] inout
+// ktc: complete and uncomment: #pragma kt arg x float[?] in
+#pragma kt arg d int = d
+__global__ void row_total_kernel(float *total, const float *x, int d)
+{
+	float s = 0.0f;
+	for (int j = threadIdx.x; j < d;) {
+		for (int u = 0; u < 4; ++u) {
+			if (j < d)
+				s += x[blockIdx.x * d + j];
+			j += blockDim.x;
+		}
+	}
+	atomicAdd(&total[blockIdx.x], s);
 }
