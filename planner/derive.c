@@ -924,6 +924,36 @@ static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
 	synth_problem_needs(P, K, problems);
 }
 
+/* A launch line the file has for a kernel it also launches is kept as
+ * written; where the one derived from the launch differs (a literal that
+ * became a parameter, a refactor's grid), the written one does not follow
+ * it, which is said. */
+static void written_launch_differs(planner *P, const fe_kern *K,
+                                   const fe_launch *L, const char *derived)
+{
+	const kt_pragma_text *w = pl_written_line(P, K->name, derived);
+	if (!w)
+		return;
+	const char *t = P->c->text;
+	size_t b = w->body, e = w->end;
+	while (b < e && (t[b] == ' ' || t[b] == '\t'))
+		b++;
+	while (e > b && (t[e - 1] == ' ' || t[e - 1] == '\t' ||
+	                 t[e - 1] == '\n' || t[e - 1] == '\r'))
+		e--;
+	if (e - b == strlen(derived) && !strncmp(t + b, derived, e - b))
+		return;
+	kt_range r =
+	    kt_fe_make_range(P->f->tu, (uint32_t)w->begin, (uint32_t)w->end);
+	kt_range at = pl_range(P, L->call);
+	kt_diags_add(P->d, KT_DIAG_WARNING, P->c->path, P->c->text,
+	             r.begin.line, r.begin.col, (int)(e - w->begin),
+	             "the launch line written for '%s' is kept as it is; the "
+	             "launch at %d:%d gives '%s', which it does not follow: "
+	             "write it so or remove it to have it derived",
+	             K->name, at.begin.line, at.begin.col, derived);
+}
+
 int pl_derive_pragmas(planner *P, int k)
 {
 	const fe_kern *K = &P->f->kernels.items[k];
@@ -946,9 +976,10 @@ int pl_derive_pragmas(planner *P, int k)
 			    "kernel template(?)");
 		kt_str_clear(&s);
 	}
-	if (launch_line(P, K->name, L, &s, &problems))
+	if (launch_line(P, K->name, L, &s, &problems)) {
+		written_launch_differs(P, K, L, s.ptr);
 		add_pragma(P, K->name, s.ptr);
-	else
+	} else
 		add_need(P, K->name, "launch", pl_range(P, L->call),
 		         pl_say(P,
 		                "the launch geometry of '%s' cannot be "

@@ -109,7 +109,8 @@ static bool same_key(const char *a, size_t na, const char *b, size_t nb)
 	return i == na && j == nb;
 }
 
-bool pl_written(const planner *P, const char *kernel, const char *line)
+const kt_pragma_text *pl_written_line(const planner *P, const char *kernel,
+                                      const char *line)
 {
 	const char *k, *t = P->c->text;
 	size_t kn = line_key(line, strlen(line), &k);
@@ -121,9 +122,14 @@ bool pl_written(const planner *P, const char *kernel, const char *line)
 		const char *wk;
 		size_t wn = line_key(t + w->body, w->end - w->body, &wk);
 		if (same_key(k, kn, wk, wn))
-			return true;
+			return w;
 	}
-	return false;
+	return NULL;
+}
+
+bool pl_written(const planner *P, const char *kernel, const char *line)
+{
+	return pl_written_line(P, kernel, line) != NULL;
 }
 
 int pl_param_of_cand(const planner *P, int cand)

@@ -62,6 +62,9 @@ int pl_param_of_cand(const planner *P, int cand);
  * `problem`, `param` and `set`, the same name), which is kept and not
  * derived or asked for again. */
 bool pl_written(const planner *P, const char *kernel, const char *line);
+/* That line of the file, or NULL. */
+const kt_pragma_text *pl_written_line(const planner *P, const char *kernel,
+                                      const char *line);
 /* Index of a parameter by its name, or -1. */
 int pl_find_param(const planner *P, const char *name);
 const char *pl_unique_name(planner *P, const char *base, const char *kernel);
