@@ -165,6 +165,9 @@ int gram_device_lookup(const char *name, size_t n);
 
 /* Appends one model per annotated kernel to *models. */
 void scan_file(gram *g, kt_model **models, size_t *nmodels);
+/* Every `#pragma kt` line of the file, in order, each with the kernel its
+ * block stands before (arena; kt_template_lines). */
+void scan_lines(gram *g, kt_pragma_text **out, size_t *n);
 /* Every `#pragma kt` line of the file, in order (arena). */
 void scan_pragmas(gram *g, pragma_line **out, size_t *n);
 /*

@@ -424,6 +424,33 @@ void scan_pragmas(gram *g, pragma_line **out, size_t *n)
 	}
 }
 
+void scan_lines(gram *g, kt_pragma_text **out, size_t *n)
+{
+	scanner sc = {.g = g, .line_start = true};
+	size_t cap = 0, open = 0; /* the current block's first line */
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		ctok k = next_tok(&sc);
+		size_t body;
+		if (k.kind == CT_DIRECTIVE && is_kt_pragma(&sc, k, &body)) {
+			kt_pragma_text t = {
+			    .begin = k.off, .end = k.off + k.len, .body = body};
+			GRAM_PUSH(g, *out, *n, cap, t);
+		} else if (k.kind != CT_DIRECTIVE && open < *n) {
+			ctok name = {CT_EOF, 0, 0};
+			if (k.kind != CT_EOF && match_kernel(&sc, k, &name))
+				for (size_t i = open; i < *n; i++) {
+					(*out)[i].kernel = name.off;
+					(*out)[i].kernel_len = name.len;
+				}
+			open = *n;
+		}
+		if (k.kind == CT_EOF)
+			break;
+	}
+}
+
 bool scan_use(gram *g, const char *name, size_t *use, size_t *line)
 {
 	scanner sc = {.g = g, .line_start = true, .split = true};

@@ -219,6 +219,37 @@ int kt_template_parse(kt_template **out, const char *path, const char *text,
 	return 0;
 }
 
+int kt_template_lines(kt_pragma_text **out, size_t *n, const char *text,
+                      size_t len)
+{
+	*out = NULL;
+	*n = 0;
+	kt_arena arena;
+	kt_diags quiet;
+	kt_arena_init(&arena);
+	kt_diags_init(&quiet);
+	gram g = {.arena = &arena, .diags = &quiet};
+	int rc = 0;
+	if (setjmp(g.oom)) {
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	} else {
+		g.text = text ? text : "";
+		g.textlen = text ? len : 0;
+		kt_pragma_text *lines;
+		size_t nlines;
+		scan_lines(&g, &lines, &nlines);
+		*out = nlines ? kt_malloc(nlines * sizeof(**out)) : NULL;
+		if (nlines && !*out)
+			rc = kt_error(KT_ENOMEM, "out of memory");
+		else if (nlines)
+			memcpy(*out, lines, nlines * sizeof(**out));
+		*n = *out ? nlines : 0;
+	}
+	kt_diags_release(&quiet);
+	kt_arena_release(&arena);
+	return rc;
+}
+
 int kt_template_load(kt_template **out, const char *path, kt_diags *diags)
 {
 	char *text;

@@ -369,8 +369,12 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 
 /* ------------------------------------------------------------- pragmas */
 
+/* A line the file already has for the kernel is neither derived nor
+ * asked for again (pl_written). */
 static void add_pragma(planner *P, const char *kernel, const char *line)
 {
+	if (pl_written(P, kernel, line))
+		return;
 	kt_plan_pragma g = {pl_dup(P, kernel), pl_dup(P, line)};
 	if (kt_vec_push(&P->pragmas, g))
 		P->oom = 1;
@@ -379,6 +383,8 @@ static void add_pragma(planner *P, const char *kernel, const char *line)
 static void add_need(planner *P, const char *kernel, const char *what,
                      kt_range r, const char *msg, const char *suggest)
 {
+	if (suggest && pl_written(P, kernel, suggest))
+		return;
 	kt_plan_need n = {pl_dup(P, kernel), what, r, msg, suggest};
 	if (kt_vec_push(&P->needs, n))
 		P->oom = 1;
@@ -845,6 +851,15 @@ static void scalar_arg(planner *P, const fe_kern *K, int parm, int arg,
 		                                 P->a->n[P->float_ref].cur)),
 		                name, type),
 		         pl_say(P, "arg %s %s = ?", name, type));
+	else if (P->synth)
+		add_need(P, K->name, "arg", pl_range(P, parm),
+		         pl_say(P,
+		                "no launch in this file passes '%s': add "
+		                "'#pragma kt arg %s %s = VALUE' with a literal "
+		                "(the value it is run with) or an expression "
+		                "over problem variables",
+		                name, name, type),
+		         pl_say(P, "arg %s %s = ?", name, type));
 	else
 		add_need(P, K->name, "arg", pl_range(P, parm),
 		         pl_say(P,
@@ -886,9 +901,16 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 		if (a->n[c].kind != CXCursor_ParmDecl)
 			continue;
 		CXType t = clang_getCursorType(a->n[c].cur);
+		const char *var = !L && P->synth && i < PL_SYNTH_ARGS
+		                      ? P->synth->arg[i]
+		                      : NULL;
 		if (t.kind == CXType_Pointer)
 			buffer_arg(P, K, L, c, clang_getPointeeType(t),
 			           problems);
+		else if (var)
+			add_pragma(P, K->name,
+			           pl_say(P, "arg %s %s = %s", a->n[c].name,
+			                  type_name(P, t), var));
 		else
 			scalar_arg(P, K, c, L ? call_arg(P, L, i) : -1,
 			           problems);
@@ -989,24 +1011,155 @@ static void pragma_problems(planner *P, const fe_kern *K)
 		}
 }
 
+/* The problem variables of a kernel with no launch: each asked for at the
+ * parameter it stands for, or at the kernel for one the grid adds. */
+static void synth_problem_needs(planner *P, const fe_kern *K,
+                                const pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < problems->len; i++) {
+		const char *name = problems->items[i];
+		int at = -1;
+		for (int c = a->n[K->node].first; c >= 0 && at < 0;
+		     c = a->n[c].next)
+			if (a->n[c].kind == CXCursor_ParmDecl &&
+			    !strcmp(a->n[c].name, name))
+				at = c;
+		const char *what =
+		    at >= 0
+		        ? pl_say(P,
+		                 "'%s' is a problem size (no launch in this "
+		                 "file passes it)",
+		                 name)
+		        : pl_say(P,
+		                 "'%s' is the number of blocks (a row each) "
+		                 "no launch in this file gives",
+		                 name);
+		add_need(P, K->name, "problem_values",
+		         pl_range(P, at >= 0 ? at : K->node),
+		         pl_say(P,
+		                "%s: add '#pragma kt problem %s values(...)' "
+		                "with the sizes to tune for",
+		                what, name),
+		         pl_say(P, "problem %s values(?)", name));
+	}
+}
+
+/* `grid(a, b) block(c, d)` of a synthesised launch. */
+static void synth_launch_line(const pl_synth *S, kt_str *s)
+{
+	kt_str_adds(s, "launch grid(");
+	for (int d = 0; d < S->ndims; d++)
+		kt_str_addf(s, "%s%s", d ? ", " : "", S->grid[d]);
+	kt_str_adds(s, ") block(");
+	for (int d = 0; d < S->ndims; d++)
+		kt_str_addf(s, "%s%s", d ? ", " : "", S->block[d]);
+	kt_str_addc(s, ')');
+}
+
+/*
+ * A kernel nobody in the file launches: the launch follows from the body
+ * where nolaunch.c recognises how threads map to work, and the integer
+ * parameters are problem variables either way, so the lengths of the
+ * buffers come from the body as for a launched kernel.
+ */
+static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
+{
+	pl_synth S;
+	/* the file's own launch line is the launch: no geometry of ours, and
+	 * of the kernel's integer parameters only those a written `problem`
+	 * line declares are problem sizes (what the others are over the
+	 * launch line's names is asked for) */
+	bool own = pl_written(P, K->name, "launch");
+	size_t had = problems->len;
+	pl_synth_args(P, K, &S, problems);
+	for (int i = 0; own && i < PL_SYNTH_ARGS; i++)
+		if (S.arg[i] && !declared(P->f->tu->text, "problem", S.arg[i]))
+			S.arg[i] = NULL;
+	if (own) /* keep the declared ones, in order */
+		for (size_t i = had, j = had; i <= problems->len; i++) {
+			if (i == problems->len) {
+				problems->len = j;
+				break;
+			}
+			if (declared(P->f->tu->text, "problem",
+			             problems->items[i]))
+				problems->items[j++] = problems->items[i];
+		}
+	bool ok = !own && pl_synth_launch(P, K, &S, problems);
+	if (own)
+		pl_written_launch(P, K);
+	if (K->pragma_launch) /* names it uses that nothing declares */
+		pragma_problems(P, K);
+	if (P->a->n[K->node].kind == CXCursor_FunctionTemplate)
+		add_need(P, K->name, "kernel_template", pl_range(P, K->node),
+		         pl_say(P,
+		                "no launch of '%s' in this file gives its "
+		                "template arguments: add '#pragma kt kernel "
+		                "template(...)'",
+		                K->name),
+		         "kernel template(?)");
+	if (ok) {
+		kt_str s = KT_STR_INIT;
+		synth_launch_line(&S, &s);
+		add_pragma(P, K->name, s.ptr);
+		kt_str_release(&s);
+	} else {
+		add_need(P, K->name, "launch", pl_range(P, K->node),
+		         pl_say(P,
+		                "no launch of '%s' in this file, and its body "
+		                "does not show how its threads cover the work "
+		                "(a global index guarded by a size parameter, "
+		                "a grid-stride loop, a row per block): add "
+		                "'#pragma kt launch grid(...) block(...)'",
+		                K->name),
+		         "launch grid(?) block(?)");
+		memset(S.grid, 0, sizeof(S.grid));
+		memset(S.block, 0, sizeof(S.block));
+		S.ndims = 3;
+	}
+	P->synth = &S;
+	arg_lines(P, K, NULL, problems);
+	P->synth = NULL;
+	synth_problem_needs(P, K, problems);
+}
+
+/* A launch line the file has for a kernel it also launches is kept as
+ * written; where the one derived from the launch differs (a literal that
+ * became a parameter, a refactor's grid), the written one does not follow
+ * it, which is said. */
+static void written_launch_differs(planner *P, const fe_kern *K,
+                                   const fe_launch *L, const char *derived)
+{
+	const kt_pragma_text *w = pl_written_line(P, K->name, derived);
+	if (!w)
+		return;
+	const char *t = P->c->text;
+	size_t b = w->body, e = w->end;
+	while (b < e && (t[b] == ' ' || t[b] == '\t'))
+		b++;
+	while (e > b && (t[e - 1] == ' ' || t[e - 1] == '\t' ||
+	                 t[e - 1] == '\n' || t[e - 1] == '\r'))
+		e--;
+	if (e - b == strlen(derived) && !strncmp(t + b, derived, e - b))
+		return;
+	kt_range r =
+	    kt_fe_make_range(P->f->tu, (uint32_t)w->begin, (uint32_t)w->end);
+	kt_range at = pl_range(P, L->call);
+	kt_diags_add(P->d, KT_DIAG_WARNING, P->c->path, P->c->text,
+	             r.begin.line, r.begin.col, (int)(e - w->begin),
+	             "the launch line written for '%s' is kept as it is; the "
+	             "launch at %d:%d gives '%s', which it does not follow: "
+	             "write it so or remove it to have it derived",
+	             K->name, at.begin.line, at.begin.col, derived);
+}
+
 int pl_derive_pragmas(planner *P, int k)
 {
 	const fe_kern *K = &P->f->kernels.items[k];
 	pl_names problems = {0};
 	if (!K->launches.len) {
-		/* the user's `#pragma kt launch` line stays in the file */
-		if (K->pragma_launch)
-			pragma_problems(P, K);
-		else
-			add_need(
-			    P, K->name, "launch", pl_range(P, K->node),
-			    pl_say(
-			        P,
-			        "no launch of '%s' in this file: add '#pragma "
-			        "kt launch grid(...) block(...)'",
-			        K->name),
-			    "launch grid(?) block(?)");
-		arg_lines(P, K, NULL, &problems);
+		derive_unlaunched(P, K, &problems);
 		kt_vec_release(&problems);
 		return P->oom ? KT_ENOMEM : KT_OK;
 	}
@@ -1023,9 +1176,10 @@ int pl_derive_pragmas(planner *P, int k)
 			    "kernel template(?)");
 		kt_str_clear(&s);
 	}
-	if (launch_line(P, K->name, L, &s, &problems))
+	if (launch_line(P, K->name, L, &s, &problems)) {
+		written_launch_differs(P, K, L, s.ptr);
 		add_pragma(P, K->name, s.ptr);
-	else
+	} else
 		add_need(P, K->name, "launch", pl_range(P, L->call),
 		         pl_say(P,
 		                "the launch geometry of '%s' cannot be "

@@ -262,12 +262,29 @@ static void host_value(reach *R, int n, bool positive, span *s)
 	}
 }
 
+/* Dimension c of a launch synthesised from the body (no launch site):
+ * its pragma expression, as a value the launch fixes. */
+static void synth_dim(reach *R, int which, int c, span *s)
+{
+	const pl_synth *S = R->P->synth;
+	const char *e = !S              ? NULL
+	                : c >= S->ndims ? "1"
+	                : which == 0    ? S->grid[c]
+	                                : S->block[c];
+	if (e)
+		span_value(R, e, R->K->node, true, s);
+}
+
 /* Dimension c of the launch's grid (which 0) or block (1). */
 static void launch_dim(reach *R, int which, int c, span *s)
 {
 	const fe_ast *a = R->P->a;
-	int op = R->L->op[which];
 	unknown(s);
+	if (!R->L) {
+		synth_dim(R, which, c, s);
+		return;
+	}
+	int op = R->L->op[which];
 	if (op < 0 || R->L->shared >= 0)
 		return;
 	int d3 = fe_dim3(a, op);
@@ -321,10 +338,20 @@ static bool kernel_parm(reach *R, int var, span *s)
 	    a->n[var].parent != R->K->node || !is_int(type_of(a, var)) ||
 	    pl_writes(a, R->K->body, var, -1))
 		return false;
-	int arg = pl_call_arg(R->P, R->L, var);
 	unknown(s);
-	if (arg >= 0)
-		host_value(R, arg, false, s);
+	if (!R->L) { /* the problem variable a synthesised launch passes */
+		int i = 0;
+		for (int c = a->n[R->K->node].first; c >= 0 && c != var;
+		     c = a->n[c].next)
+			i += a->n[c].kind == CXCursor_ParmDecl;
+		const pl_synth *S = R->P->synth;
+		if (S && i < PL_SYNTH_ARGS && S->arg[i])
+			span_value(R, S->arg[i], var, false, s);
+	} else {
+		int arg = pl_call_arg(R->P, R->L, var);
+		if (arg >= 0)
+			host_value(R, arg, false, s);
+	}
 	if (is_unsigned(type_of(a, var)))
 		s->nonneg = true;
 	return true;
@@ -384,7 +411,7 @@ static bool template_parm(reach *R, int n, span *s)
 	int tp = a->n[n].ref;
 	if (a->n[tp].kind != CXCursor_NonTypeTemplateParameter)
 		return false;
-	int lit = pl_template_lit(R->P, R->K, R->L, tp);
+	int lit = R->L ? pl_template_lit(R->P, R->K, R->L, tp) : -1;
 	literal(R, lit >= 0 ? lit : n, s);
 	return true;
 }
@@ -972,7 +999,7 @@ static bool returns(const fe_ast *a, int s)
 static void host_checks(reach *R)
 {
 	const fe_ast *a = R->P->a;
-	int fn = R->L->host_fn;
+	int fn = R->L ? R->L->host_fn : -1;
 	if (fn < 0 || R->L->shared >= 0)
 		return;
 	for (int c = R->L->call, s = a->n[c].parent; s >= 0 && c != fn;

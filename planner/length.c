@@ -454,13 +454,13 @@ static void merge(planner *P, pl_names *problems, const pl_names *found)
 bool pl_buffer_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
                    int64_t elem, kt_str *out, pl_names *problems, kt_str *why)
 {
-	if (!L)
+	if (!L && !P->synth)
 		return false;
 	pl_names kp = {0}, hp = {0};
 	kt_str kb = KT_STR_INIT, hb = KT_STR_INIT;
 	bytes h = {KT_STR_INIT, 1, false};
 	bool from_body = pl_body_len(P, K, L, parm, elem, &kb, &kp);
-	int arg = pl_call_arg(P, L, parm);
+	int arg = L ? pl_call_arg(P, L, parm) : -1;
 	bool from_host = elem > 0 && arg >= 0 && host_bytes(P, L, arg, &hp, &h);
 	if (from_host)
 		count_in(&h, elem, &hb);

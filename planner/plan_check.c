@@ -511,6 +511,22 @@ static bool refactor_names(const ck *c, const char *name)
 	return false;
 }
 
+/* A pragma line of the plan names name as a word: a parameter only the
+ * launch line uses (the block size of a kernel nobody in the file
+ * launches). */
+static bool pragma_names(const ck *c, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	for (size_t i = 0; n && i < c->p->npragmas; i++)
+		for (const char *l = c->p->pragmas[i].line, *s = l;
+		     l && (s = strstr(s, name)); s += n)
+			if ((s == l || !(isalnum((unsigned char)s[-1]) ||
+			                 s[-1] == '_')) &&
+			    !(isalnum((unsigned char)s[n]) || s[n] == '_'))
+				return true;
+	return false;
+}
+
 static void check_param(ck *c, size_t i)
 {
 	const kt_plan_param *pa = &c->p->params[i];
@@ -532,10 +548,11 @@ static void check_param(ck *c, size_t i)
 		check_expr(c, cp, pa->constraints[j] ? pa->constraints[j] : "");
 		kt_free(cp);
 	}
-	if (!pa->nuses && !refactor_names(c, pa->name))
+	if (!pa->nuses && !refactor_names(c, pa->name) &&
+	    !pragma_names(c, pa->name))
 		fail(c, path,
-		     "a parameter needs at least one use or a refactor "
-		     "that introduces it");
+		     "a parameter needs at least one use, a refactor that "
+		     "introduces it or a pragma line that names it");
 	for (size_t u = 0; u < pa->nuses; u++) {
 		check_use(c, i, u, pa, k);
 		if (pa->uses[u].site == KT_SITE_MACRO && pa->name &&

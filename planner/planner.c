@@ -55,6 +55,83 @@ int pl_find_param(const planner *P, const char *name)
 	return -1;
 }
 
+/* What makes a pragma line the same as another: the directive alone for
+ * those a kernel has once (`launch`, `kernel`, `objective`), with the name
+ * for those that declare one (`arg n int = n` -> "arg n"), the whole line
+ * for the rest (`constraint`). */
+static size_t line_key(const char *s, size_t len, const char **key)
+{
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (len > i && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+	                   s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	*key = s + i;
+	size_t w = i;
+	while (w < len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
+		w++;
+	static const char *const once[] = {"launch", "kernel", "objective"};
+	static const char *const named[] = {"arg", "problem", "param", "set"};
+	for (size_t k = 0; k < sizeof(once) / sizeof(*once); k++)
+		if (w - i == strlen(once[k]) && !strncmp(s + i, once[k], w - i))
+			return w - i;
+	bool has_name = false;
+	for (size_t k = 0; k < sizeof(named) / sizeof(*named); k++)
+		has_name |= w - i == strlen(named[k]) &&
+		            !strncmp(s + i, named[k], w - i);
+	if (!has_name)
+		return len - i;
+	while (w < len && (s[w] == ' ' || s[w] == '\t'))
+		w++;
+	while (w < len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
+		w++;
+	return w - i;
+}
+
+static bool same_key(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	for (; i < na && j < nb; i++, j++) {
+		if (a[i] == ' ' || a[i] == '\t') { /* one blank as any run */
+			while (i + 1 < na &&
+			       (a[i + 1] == ' ' || a[i + 1] == '\t'))
+				i++;
+			if (b[j] != ' ' && b[j] != '\t')
+				return false;
+			while (j + 1 < nb &&
+			       (b[j + 1] == ' ' || b[j + 1] == '\t'))
+				j++;
+		} else if (a[i] != b[j]) {
+			return false;
+		}
+	}
+	return i == na && j == nb;
+}
+
+const kt_pragma_text *pl_written_line(const planner *P, const char *kernel,
+                                      const char *line)
+{
+	const char *k, *t = P->c->text;
+	size_t kn = line_key(line, strlen(line), &k);
+	for (size_t i = 0; kn && i < P->nwritten; i++) {
+		const kt_pragma_text *w = &P->written[i];
+		if (w->kernel_len != strlen(kernel) ||
+		    strncmp(t + w->kernel, kernel, w->kernel_len))
+			continue;
+		const char *wk;
+		size_t wn = line_key(t + w->body, w->end - w->body, &wk);
+		if (same_key(k, kn, wk, wn))
+			return w;
+	}
+	return NULL;
+}
+
+bool pl_written(const planner *P, const char *kernel, const char *line)
+{
+	return pl_written_line(P, kernel, line) != NULL;
+}
+
 int pl_param_of_cand(const planner *P, int cand)
 {
 	if (cand < 0)
@@ -707,6 +784,9 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 	for (size_t i = 0; !rc && i < c->len; i++)
 		P.param_of[i] = -1;
 	rc = rc ? rc : skip_kernels(&P);
+	rc = rc ? rc
+	        : kt_template_lines(&P.written, &P.nwritten, c->text,
+	                            c->text_len);
 	rc = rc ? rc : plan_all(&P);
 	for (size_t i = 0; i < P.params.len; i++) {
 		kt_vec_release(&P.params.items[i].uses);
@@ -718,6 +798,7 @@ int kt_planner_plan(kt_plan **out, const kt_candidates *c, kt_diags *diags)
 	kt_vec_release(&P.needs);
 	kt_free(P.param_of);
 	kt_free(P.skip);
+	kt_free(P.written);
 	if (!rc && kt_plan_validate(P.plan, "built-in plan", c->text,
 	                            c->text_len, diags))
 		rc = kt_error(KT_ERROR,

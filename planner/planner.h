@@ -8,6 +8,7 @@
 #ifndef KTC_PLANNER_PLANNER_H
 #define KTC_PLANNER_PLANNER_H
 
+#include "ktc/model.h"
 #include "ktc/plan.h"
 #include "frontend/cand.h"
 #include "util/str.h"
@@ -18,6 +19,17 @@ typedef struct pl_param {
 	KT_VEC(kt_plan_use) uses;
 	KT_VEC(const char *) cons;
 } pl_param;
+
+/* The launch of a kernel nobody in its file launches, as pragma
+ * expressions (nolaunch.c): grid and block dimensions (NULL: not known;
+ * past ndims: 1) and, per kernel parameter, the problem variable it
+ * stands for (NULL: none). */
+#define PL_SYNTH_ARGS 64
+typedef struct pl_synth {
+	const char *grid[3], *block[3];
+	int ndims;
+	const char *arg[PL_SYNTH_ARGS];
+} pl_synth;
 
 typedef struct planner {
 	const kt_candidates *c;
@@ -33,6 +45,10 @@ typedef struct planner {
 	bool *skip;    /* kernel index -> left as it is (errors, overload) */
 	int float_ref; /* derive.c: a floating-point host parameter (no
 	                  problem size) the last expression referred to */
+	kt_pragma_text *written; /* the file's own `#pragma kt` lines */
+	size_t nwritten;
+	const pl_synth *synth; /* the launch synthesised for the kernel
+	                          being derived, which has none (or NULL) */
 	int oom;
 } planner;
 
@@ -41,6 +57,14 @@ const char *pl_say(planner *P, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The parameter a candidate (root or linked) stands for, or -1. */
 int pl_param_of_cand(const planner *P, int cand);
+/* The file already says what pragma line `line` would for kernel: a line
+ * of the kernel's own block of the same directive (and, for `arg`,
+ * `problem`, `param` and `set`, the same name), which is kept and not
+ * derived or asked for again. */
+bool pl_written(const planner *P, const char *kernel, const char *line);
+/* That line of the file, or NULL. */
+const kt_pragma_text *pl_written_line(const planner *P, const char *kernel,
+                                      const char *line);
 /* Index of a parameter by its name, or -1. */
 int pl_find_param(const planner *P, const char *name);
 const char *pl_unique_name(planner *P, const char *base, const char *kernel);
@@ -110,6 +134,22 @@ void pl_add_refactor(planner *P, kt_plan_refactor r);
 /* Subscript idx is `off + var` or `var`: off's text ("" for none), or
  * NULL. */
 const char *pl_offset_of(planner *P, int idx, int var);
+
+/* nolaunch.c, for kernel K which nobody in the file launches: S cleared
+ * and its arg filled (each integer parameter the kernel never writes is
+ * the problem variable of its name, added to problems); */
+void pl_synth_args(planner *P, const fe_kern *K, pl_synth *S,
+                   pl_names *problems);
+/* then the launch from how its body maps threads to work: S's grid and
+ * block filled, the block-size parameters added; false when the grid or
+ * the block does not follow from the body. */
+bool pl_synth_launch(planner *P, const fe_kern *K, pl_synth *S,
+                     pl_names *problems);
+
+/* nolaunch.c: the launch line the file has for K, which nobody in the
+ * file launches: its block's literal becomes the block-size parameter
+ * (domain as for a synthesised launch), the grid's literals following. */
+void pl_written_launch(planner *P, const fe_kern *K);
 
 /* rows.c: row_split, hoist_loads and launch_bounds of kernel k. */
 int pl_row_refactors(planner *P, int k);

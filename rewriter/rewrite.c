@@ -462,10 +462,13 @@ static int verify_loop(rw *r, kt_str *text)
 
 /* ---- what the user must add ---- */
 
-/* The 1-based line of the annotated text that holds marker, or 0. */
-static int line_of(const char *text, const char *marker)
+/* The 1-based line of the annotated text that holds marker for the
+ * (skip + 1)-th time, or 0. */
+static int line_of(const char *text, const char *marker, size_t skip)
 {
 	const char *p = strstr(text, marker);
+	for (; p && skip; skip--)
+		p = strstr(p + 1, marker);
 	if (!p)
 		return 0;
 	int line = 1;
@@ -484,9 +487,15 @@ static void report_needs(rw *r, const char *text)
 		             n->message);
 		if (!n->suggest)
 			continue;
+		/* kernels' blocks stand in the plan's order: the same line
+		 * for an earlier kernel comes first */
+		size_t same = 0;
+		for (size_t j = 0; j < i; j++)
+			same += r->p->needs[j].suggest &&
+			        !strcmp(r->p->needs[j].suggest, n->suggest);
 		kt_str m = KT_STR_INIT;
 		kt_str_addf(&m, KT_RW_TODO "%s\n", n->suggest);
-		int line = line_of(text, m.ptr);
+		int line = line_of(text, m.ptr, same);
 		kt_str_release(&m);
 		if (line)
 			kt_diags_add(r->diags, KT_DIAG_NOTE, NULL, NULL, 0, 0,

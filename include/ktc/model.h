@@ -296,6 +296,21 @@ typedef struct kt_template {
  */
 KT_API int kt_template_parse(kt_template **out, const char *path,
                              const char *text, kt_diags *diags);
+/*
+ * One `#pragma kt` line of a file, found as kt_template_parse finds them
+ * but not parsed (a block still to complete reads too): the directive's
+ * bytes [begin, end), where the text after `kt` starts (body), and the
+ * name of the kernel its block stands before ([kernel, kernel +
+ * kernel_len); kernel_len 0 when no kernel follows).
+ */
+typedef struct kt_pragma_text {
+	size_t begin, end, body;
+	size_t kernel, kernel_len;
+} kt_pragma_text;
+/* The `#pragma kt` lines of text (len bytes), in order; *out is the
+ * caller's (kt_free), NULL when there are none. */
+KT_API int kt_template_lines(kt_pragma_text **out, size_t *n, const char *text,
+                             size_t len);
 KT_API int kt_template_load(kt_template **out, const char *path,
                             kt_diags *diags);
 KT_API void kt_template_free(kt_template *t);

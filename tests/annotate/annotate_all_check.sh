@@ -11,7 +11,7 @@ command -v bc >/dev/null || { echo "no bc: skipped"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-all-check-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/src"
-cp "$here/inputs/scale_bias.cu" "$here/bad/no_launch.cu" \
+cp "$here/inputs/scale_bias.cu" "$here/nolaunch/unrecognised.cu" \
 	"$here/bad/syntax_error.cu" "$here/bad/nvcc_fails.cu" "$tmp/src/"
 fail=0
 sh "$all" -k "$ktc" --timeout 60 "$tmp/src" >"$tmp/table" 2>&1
@@ -20,7 +20,7 @@ expect() {
 	grep -q "$1" "$tmp/table" || { echo "FAIL no '$1' in:"; cat "$tmp/table"; fail=1; }
 }
 expect 'scale_bias.cu  *annotated  *[1-9]'
-expect 'no_launch.cu  *verified-0  *0  *1  *[1-9]'
+expect 'unrecognised.cu  *verified-0  *0  *1  *[1-9]'
 expect 'syntax_error.cu  *failed'
 expect 'nvcc_fails.cu  *nvcc-fails'
 expect 'annotated and verified: 1 of 4'

@@ -682,6 +682,35 @@ static void every_allocation_failure_is_survived(void)
 	CHECK(failures > 3);
 }
 
+/* kt_template_lines finds the lines without parsing them: a block still
+ * to complete (no param, a `?`) reads, each line with its kernel. */
+static void lines_are_found_with_their_kernel(void)
+{
+	const char *text = "#include <x.h>\n"
+	                   "#pragma kt problem n values(?)\n"
+	                   "// a comment\n"
+	                   "#pragma kt launch grid(n) block(256)\n"
+	                   "template <int B>\n"
+	                   "__global__ void k1(int n) {}\n"
+	                   "#pragma kt arg n int = n\n"
+	                   "__global__ void k2(int n) {}\n";
+	kt_pragma_text *l = NULL;
+	size_t n = 0;
+	CHECK_EQ_INT(kt_template_lines(&l, &n, text, strlen(text)), 0);
+	CHECK_EQ_INT((int)n, 3);
+	for (size_t i = 0; l && i < n; i++) {
+		const char *k = i < 2 ? "k1" : "k2";
+		CHECK(l[i].kernel_len == 2 &&
+		      !strncmp(text + l[i].kernel, k, 2));
+		CHECK(text[l[i].begin] == '#');
+	}
+	if (l && n == 3)
+		CHECK(!strncmp(text + l[1].body, " launch grid(n)", 15));
+	kt_free(l);
+	CHECK_EQ_INT(kt_template_lines(&l, &n, "int x;\n", 7), 0);
+	CHECK(!l && n == 0);
+}
+
 int main(void)
 {
 	RUN(param_domains_expand);
@@ -711,6 +740,7 @@ int main(void)
 	RUN(apply_moves_out_of_block_comments);
 	RUN(apply_defines_unused_at_end_with_warning);
 	RUN(every_allocation_failure_is_survived);
+	RUN(lines_are_found_with_their_kernel);
 	kt_diags_release(&diags);
 	return check_summary();
 }

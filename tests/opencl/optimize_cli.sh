@@ -58,7 +58,7 @@ elementwise)
 	t=scale.kt.cl.optimize/round-1.kt.cl
 	has "kt_item * get_global_size(0)" $t
 	has "#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)" $t
-	has "ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(256)" $t
+	has "ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(BLOCK_SIZE)" $t
 	grep -qE '"verified":[[:space:]]+"built on .* no PTX for OpenCL C"' scale.kt.cl.optimize/summary.json ||
 		fail "summary.json does not say what verified the rounds"
 	# the launch floor was measured, with a kernel in OpenCL C
@@ -82,7 +82,7 @@ rows)
 	run 0 tune --backend opencl --budget 4 $t
 	has "ITEMS=" out.txt
 	t=rows.kt.cl.optimize/round-2.kt.cl
-	has "#pragma kt launch grid(R, SPLIT) block(128)" $t
+	has "#pragma kt launch grid(R, SPLIT) block(BLOCK_SIZE)" $t
 	has "get_group_id(1) * get_local_size(0)" $t
 	has "get_num_groups(1)" $t
 	run 0 tune --backend opencl --budget 4 $t

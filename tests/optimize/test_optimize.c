@@ -484,6 +484,39 @@ static void a_round_starts_from_the_kept_best(void)
 	cleanup(dir);
 }
 
+/* A kernel nobody in its file launches: the block size becomes a
+ * parameter only the launch line uses, the grid covers n, n is what
+ * --problem gives, and the loop tunes it (before, optimize refused: no
+ * launch, no problem size of that name). */
+static void a_kernel_with_no_launch_is_tuned(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	kt_optimize_options o = {.problems = problems,
+	                         .nproblems = 1,
+	                         .workdir = dir,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 1,
+	                         .open = fake_open};
+	W = (world){.mode = HURTS};
+	CHECK_EQ_INT(
+	    kt_optimize(&r, KTC_TEST_INPUTS "/scale_nolaunch.cu", &o, &d), 0);
+	CHECK(r && strstr(r->text, "#pragma kt launch grid((n + BLOCK_SIZE - "
+	                           "1) / BLOCK_SIZE) block(BLOCK_SIZE)\n"));
+	CHECK(r && strstr(r->text, "#pragma kt arg y float[n] out\n"));
+	CHECK(r && strstr(r->text, "#pragma kt problem n values(1048576, "
+	                           "33554432)"));
+	/* the formula favours the largest block */
+	CHECK(r && r->nrounds > 0 && r->nshapes > 0 &&
+	      strstr(r->rounds[0].best_key[0], "BLOCK_SIZE=1024"));
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -500,5 +533,6 @@ int main(void)
 	RUN(special_inputs_are_checked_unless_the_original_fails);
 	RUN(a_configuration_wrong_around_a_shape_is_set_aside);
 	RUN(a_round_starts_from_the_kept_best);
+	RUN(a_kernel_with_no_launch_is_tuned);
 	return check_summary();
 }

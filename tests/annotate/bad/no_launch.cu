@@ -1,5 +1,6 @@
 // no_launch: a kernel that this file never launches (a library would
-// launch it from elsewhere); its block size cannot be derived here.
+// launch it from elsewhere): a grid-stride loop, right at any grid, so the
+// block size is a parameter and the grid covers n once.
 #include <cuda_runtime.h>
 
 __global__ void axpy_kernel(float *y, const float *x, float a, int n)

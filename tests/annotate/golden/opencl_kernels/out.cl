@@ -10,25 +10,35 @@
  *            at a launch, which no code says)
  *   vecadd   a contiguous loop: vectorize, with vloadN / vstoreN
  */
-#pragma kt launch grid(((((N + 255) / 256) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(256)
 #ifndef ROWSUM_UNROLL
 #define ROWSUM_UNROLL 4
 #endif
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
 #ifndef SPLIT
 #define SPLIT 1
 #endif
+#ifndef BLOCK_SIZE_2
+#define BLOCK_SIZE_2 128
+#endif
 #ifndef VEC
 #define VEC 1
+#endif
+#ifndef BLOCK_SIZE_3
+#define BLOCK_SIZE_3 256
 #endif
 #define KT_VLOAD_(n) vload##n
 #define KT_VLOAD(n) KT_VLOAD_(n)
 #define KT_VSTORE_(n) vstore##n
 #define KT_VSTORE(n) KT_VSTORE_(n)
 
+#pragma kt launch grid(((((N + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 // ktc: complete and uncomment: #pragma kt problem N values(?)
 // ktc: complete and uncomment: #pragma kt arg y float[?] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] in
@@ -45,9 +55,10 @@ __kernel void scale(__global float *y, __global const float *x, float a,
 	}
 }
 
-#pragma kt launch grid(ROWS, SPLIT) block(128)
+#pragma kt launch grid(ROWS, SPLIT) block(BLOCK_SIZE_2)
 #pragma kt param ROWSUM_UNROLL values(1, 2, 4, 8, 16) default(4)
 #pragma kt param SPLIT values(1, 2, 4, 8, 16, 32) default(1)
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 // ktc: complete and uncomment: #pragma kt problem ROWS values(?)
 // ktc: complete and uncomment: #pragma kt arg y float[?] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] in
@@ -60,8 +71,9 @@ __kernel void rowsum(__global float *y, __global const float *x, int d)
 		y[row * d + j] = x[row * d + j] + 1.0f;
 }
 
-#pragma kt launch grid(1) block(256)
+#pragma kt launch grid(1) block(BLOCK_SIZE_3)
 #pragma kt param VEC values(1, 2, 4) default(1)
+#pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 // ktc: complete and uncomment: #pragma kt arg c float[?] out
 // ktc: complete and uncomment: #pragma kt arg a float[?] in
 // ktc: complete and uncomment: #pragma kt arg b float[?] in
