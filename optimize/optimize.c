@@ -225,7 +225,10 @@ static int alloc_report(run *R)
 			kt_str_addf(
 			    &t, "%s%s=%lld", v ? " " : "", R->in.vars[v].name,
 			    (long long)kt_opt_shape_value(&R->in, v, s));
-		r->shapes[s] = kt_arena_strdup(R->a, t.ptr);
+		/* no --problem: the one shape is the file's own problem lines'
+		 * defaults */
+		r->shapes[s] = kt_arena_strdup(
+		    R->a, R->in.nvars ? t.ptr : "the file's problem values");
 		kt_str_release(&t);
 		if (!r->shapes[s])
 			return kt_error(KT_ENOMEM, "out of memory");

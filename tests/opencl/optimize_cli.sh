@@ -92,6 +92,8 @@ vectorize)
 		--budget 4 --rounds 1 -o vecadd.kt.cl
 	cat out.txt err.txt
 	has "round 1: trying vectorize (VEC)" err.txt
+	# no --problem: the shape is named as the file's problem lines
+	has "the file's problem values" out.txt
 	t=vecadd.kt.cl.optimize/round-1.kt.cl
 	has "#pragma kt param VEC values(1, 2, 4) default(1)" $t
 	has "#if VEC == 1" $t
