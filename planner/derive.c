@@ -949,17 +949,12 @@ static void problem_needs(planner *P, const fe_kern *K, const fe_launch *L,
 	}
 }
 
-/* Whether the file declares name with a `#pragma kt WHAT name` line. */
-static bool declared(const char *text, const char *what, const char *name)
+/* Whether kernel K's own `#pragma kt` lines (read by the grammar, see
+ * pl_written) declare name with a `WHAT name` line. */
+static bool declared(planner *P, const fe_kern *K, const char *what,
+                     const char *name)
 {
-	char line[160];
-	snprintf(line, sizeof(line), "#pragma kt %s %s", what, name);
-	for (const char *p = strstr(text, line); p; p = strstr(p + 1, line)) {
-		char c = p[strlen(line)];
-		if (!isalnum((unsigned char)c) && c != '_')
-			return true;
-	}
-	return false;
+	return pl_written(P, K->name, pl_say(P, "%s %s", what, name));
 }
 
 /* The names the user's `#pragma kt launch` line uses that no `#pragma kt`
@@ -984,20 +979,18 @@ static void pragma_problems(planner *P, const fe_kern *K)
 			/* a function of the grammar, a device constant */
 			if (!name || isdigit((unsigned char)t[b]) ||
 			    t[i] == '(' || !strncmp(name, "DEVICE_", 7) ||
-			    declared(t, "problem", name) ||
-			    declared(t, "param", name) ||
-			    declared(t, "set", name))
+			    declared(P, K, "problem", name) ||
+			    declared(P, K, "param", name) ||
+			    declared(P, K, "set", name))
 				continue;
+			const char *line =
+			    pl_say(P, "problem %s values(?)", name);
 			bool dup = false;
 			for (size_t n = 0; n < P->needs.len; n++)
-				dup |=
-				    !strcmp(P->needs.items[n].what,
-				            "problem_values") &&
-				    !strcmp(P->needs.items[n].kernel,
-				            K->name) &&
-				    strstr(P->needs.items[n].suggest, name) &&
-				    strlen(P->needs.items[n].suggest) ==
-				        strlen(name) + 19;
+				dup |= !strcmp(P->needs.items[n].kernel,
+				               K->name) &&
+				       P->needs.items[n].suggest &&
+				       !strcmp(P->needs.items[n].suggest, line);
 			if (!dup)
 				add_need(
 				    P, K->name, "problem_values", ops[o],
@@ -1007,7 +1000,7 @@ static void pragma_problems(planner *P, const fe_kern *K)
 				           "values(...)' with the sizes to "
 				           "tune for",
 				           name, name),
-				    pl_say(P, "problem %s values(?)", name));
+				    line);
 		}
 }
 
@@ -1074,7 +1067,7 @@ static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
 	size_t had = problems->len;
 	pl_synth_args(P, K, &S, problems);
 	for (int i = 0; own && i < PL_SYNTH_ARGS; i++)
-		if (S.arg[i] && !declared(P->f->tu->text, "problem", S.arg[i]))
+		if (S.arg[i] && !declared(P, K, "problem", S.arg[i]))
 			S.arg[i] = NULL;
 	if (own) /* keep the declared ones, in order */
 		for (size_t i = had, j = had; i <= problems->len; i++) {
@@ -1082,8 +1075,7 @@ static void derive_unlaunched(planner *P, const fe_kern *K, pl_names *problems)
 				problems->len = j;
 				break;
 			}
-			if (declared(P->f->tu->text, "problem",
-			             problems->items[i]))
+			if (declared(P, K, "problem", problems->items[i]))
 				problems->items[j++] = problems->items[i];
 		}
 	bool ok = !own && pl_synth_launch(P, K, &S, problems);
