@@ -1167,24 +1167,25 @@ static int vec_parts_get(gen *g, const kt_plan_refactor *r,
 	return v->orig && v->plain && v->vbody ? 0 : KT_ENOMEM;
 }
 
-static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
-                    const kt_rewrite_loop *l, const char *name,
-                    const vec_parts *v)
+static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
+                        bool in);
+
+/* The vector loop, the element loop over its registers and the scalar
+ * tail, shared by the CUDA and the OpenCL C forms (their moves differ). */
+static int vec_loops(gen *g, kt_str *s, const kt_plan_refactor *r,
+                     const kt_rewrite_loop *l, const char *name,
+                     const vec_parts *v, bool cl)
 {
-	int rc = kt_str_addf(s, "if constexpr (%s == 1)\n%s\t%s%s\n", name,
-	                     v->pragma, v->orig, v->semi);
-	if (!rc)
-		rc = vec_head(g, s, r, name, v->bound);
-	if (!rc)
-		rc = kt_str_addf(s,
-		                 "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
-		                 "+= %s) {\n",
-		                 v->pragma, v->start, v->step);
+	int rc = kt_str_addf(s,
+	                     "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
+	                     "+= %s) {\n",
+	                     v->pragma, v->start, v->step);
 	for (size_t k = 0; k < r->narrays && !rc; k++)
 		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
 		                 r->arrays[k].name, name);
 	if (!rc)
-		rc = vec_moves(g, s, r, name, true);
+		rc = cl ? vec_moves_cl(s, r, name, true)
+		        : vec_moves(g, s, r, name, true);
 	if (!rc)
 		rc = kt_str_addf(
 		    s,
@@ -1193,7 +1194,8 @@ static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
 		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
 		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
 	if (!rc)
-		rc = vec_moves(g, s, r, name, false);
+		rc = cl ? vec_moves_cl(s, r, name, false)
+		        : vec_moves(g, s, r, name, false);
 	if (!rc)
 		rc = kt_str_addf(
 		    s,
@@ -1202,6 +1204,17 @@ static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
 		    v->pragma, l->var_type, l->var, name, v->start, l->var,
 		    v->bound, l->var, v->step, v->plain, v->semi);
 	return rc;
+}
+
+static int vec_text(gen *g, kt_str *s, const kt_plan_refactor *r,
+                    const kt_rewrite_loop *l, const char *name,
+                    const vec_parts *v)
+{
+	int rc = kt_str_addf(s, "if constexpr (%s == 1)\n%s\t%s%s\n", name,
+	                     v->pragma, v->orig, v->semi);
+	if (!rc)
+		rc = vec_head(g, s, r, name, v->bound);
+	return rc ? rc : vec_loops(g, s, r, l, name, v, false);
 }
 
 /* OpenCL C's vector moves: vloadN / vstoreN, N the parameter's value
@@ -1262,31 +1275,9 @@ static int vec_text_cl(gen *g, kt_str *s, const kt_plan_refactor *r,
 		                 "= kt_aligned ? (int)((%s) / %s) : 0;\n",
 		                 name, r->elem_size, v->bound, name);
 	if (!rc)
-		rc = kt_str_addf(s,
-		                 "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
-		                 "+= %s) {\n",
-		                 v->pragma, v->start, v->step);
-	for (size_t k = 0; k < r->narrays && !rc; k++)
-		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
-		                 r->arrays[k].name, name);
+		rc = vec_loops(g, s, r, l, name, v, true);
 	if (!rc)
-		rc = vec_moves_cl(s, r, name, true);
-	if (!rc)
-		rc = kt_str_addf(
-		    s,
-		    "#pragma unroll\n\t\tfor (int kt_e = 0; kt_e < "
-		    "%s; kt_e++) {\n\t\t\tconst %s %s = kt_v * %s "
-		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
-		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
-	if (!rc)
-		rc = vec_moves_cl(s, r, name, false);
-	if (!rc)
-		rc = kt_str_addf(
-		    s,
-		    "\t}\n%s\tfor (%s %s = kt_nvec * %s + (%s); %s "
-		    "< (%s); %s += %s)\n\t\t%s%s\n}\n#endif",
-		    v->pragma, l->var_type, l->var, name, v->start, l->var,
-		    v->bound, l->var, v->step, v->plain, v->semi);
+		rc = kt_str_adds(s, "\n#endif");
 	return rc;
 }
 
