@@ -1,7 +1,8 @@
 /*
- * pch.c - a precompiled header of a file's leading `#include <...>` lines,
- * cached on disk, so a parse reads the CUDA headers (most of its time) from
- * a PCH instead of parsing them again.
+ * pch.c - a precompiled header of a file's leading `#include <...>` lines
+ * of the toolkit's and the system's headers, cached on disk, so a parse
+ * reads the CUDA headers (most of its time) from a PCH instead of parsing
+ * them again.
  *
  * The cache key is a hash of everything that shapes the header's meaning:
  * libclang's version, the compiler arguments, the include lines, the
@@ -10,12 +11,10 @@
  * the PCH changed since it was built; a PCH it refuses is rebuilt once. A
  * preamble that does not compile on its own (a missing torch header) is
  * remembered as such and parsed the ordinary way, and so is one libclang
- * cannot read back even when just built. Torch's headers give such a
- * PCH: clang refuses it for the parse's detailed preprocessing record
- * ("command line contains '-detailed-preprocessing-record' but
- * precompiled header was not built with it"), and one built with that
- * record makes libclang 19 crash reading it (CXError_Crashed); without
- * the mark every parse built it again and then parsed without it. Files are
+ * cannot read back even when just built: with torch's headers, a PCH built
+ * with the preprocessing record (as every PCH is, see build()) makes
+ * libclang 19 crash reading it (CXError_Crashed); without the mark every
+ * parse would build it again and then parse without it. Files are
  * written through a temporary name and renamed, so concurrent runs never read a
  * half-written PCH.
  */
@@ -53,8 +52,54 @@ static const char *skip_blank(const char *p, const char *end)
 	return p;
 }
 
-/* `#include <...>` at p: appends it to out and returns the line's end. */
-static const char *angle_include(const char *p, const char *end, kt_str *out)
+/* A folder of the toolkit's or the operating system's. */
+static bool system_dir(const char *dir)
+{
+	static const char *const os[] = {"/usr/include", "/usr/lib",
+	                                 "/usr/local/include"};
+	const char *root = kt_cuda_root();
+	if (!strncmp(dir, root, strlen(root)) || !strcmp(dir, KT_FE_STUB_DIR))
+		return true;
+	for (size_t i = 0; i < sizeof(os) / sizeof(os[0]); i++)
+		if (!strncmp(dir, os[i], strlen(os[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Whether `<name>` (len bytes) is found in a folder the arguments add that
+ * is not the toolkit's or the system's: a project's or a library's header
+ * (torch, a serving stack's own include folder). Such headers stay out of
+ * the PCH: libclang reports neither the inclusions inside a PCH
+ * (clang_getInclusions) nor, through them, which of those headers the
+ * file's device code needs.
+ */
+static bool project_header(const kt_tu *tu, const char *name, size_t len)
+{
+	for (size_t i = 0; i < tu->nargs; i++) {
+		const char *a = tu->args[i], *dir = NULL;
+		if (!strncmp(a, "-I", 2) && a[2])
+			dir = a + 2;
+		else if ((!strcmp(a, "-isystem") || !strcmp(a, "-idirafter")) &&
+		         i + 1 < tu->nargs)
+			dir = tu->args[++i];
+		struct stat st;
+		kt_str path = KT_STR_INIT;
+		bool found =
+		    dir && !system_dir(dir) &&
+		    !kt_str_addf(&path, "%s/%.*s", dir, (int)len, name) &&
+		    stat(path.ptr, &st) == 0;
+		kt_str_release(&path);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* `#include <...>` at p, of a toolkit or system header: appends it to out
+ * and returns the line's end. */
+static const char *angle_include(const kt_tu *tu, const char *p,
+                                 const char *end, kt_str *out)
 {
 	const char *q = p + 1;
 	while (q < end && (*q == ' ' || *q == '\t'))
@@ -67,14 +112,16 @@ static const char *angle_include(const char *p, const char *end, kt_str *out)
 	const char *close =
 	    q < end && *q == '<' ? memchr(q, '>', (size_t)(end - q)) : NULL;
 	const char *nl = memchr(q, '\n', (size_t)(end - q));
-	if (!close || (nl && close > nl))
+	if (!close || (nl && close > nl) ||
+	    project_header(tu, q + 1, (size_t)(close - q - 1)))
 		return NULL;
 	kt_str_addf(out, "#include %.*s\n", (int)(close + 1 - q), q);
 	return close + 1;
 }
 
-/* The leading `#include <...>` lines of the file (blank lines and
- * comments between them are fine); empty when there are none. */
+/* The leading `#include <...>` lines of the file's toolkit and system
+ * headers (blank lines and comments between them are fine); empty when
+ * there are none. */
 static int preamble(const kt_tu *tu, kt_str *out)
 {
 	const char *p = tu->text, *end = tu->text + tu->len;
@@ -82,7 +129,7 @@ static int preamble(const kt_tu *tu, kt_str *out)
 		p = skip_blank(p, end);
 		if (!p || p >= end || *p != '#')
 			break;
-		const char *next = angle_include(p, end, out);
+		const char *next = angle_include(tu, p, end, out);
 		if (!next)
 			break;
 		p = next;
@@ -103,6 +150,10 @@ static int cache_dir(kt_str *dir)
 	return rc ? rc : kt_fs_mkdirs(dir->ptr);
 }
 
+/* What a PCH is built with beyond the arguments (a PCH from before the
+ * preprocessing record was built into it has another key). */
+static const char build_kind[] = "detailed-preprocessing-record";
+
 static uint64_t key_of(const kt_tu *tu, const kt_str *pre,
                        const struct CXUnsavedFile *stubs, unsigned nstubs)
 {
@@ -110,6 +161,7 @@ static uint64_t key_of(const kt_tu *tu, const kt_str *pre,
 	uint64_t h = kt_hash(KT_HASH_INIT, clang_getCString(v),
 	                     strlen(clang_getCString(v)));
 	clang_disposeString(v);
+	h = kt_hash(h, build_kind, sizeof(build_kind));
 	for (size_t i = 0; i < tu->nargs; i++)
 		h = kt_hash(h, tu->args[i], strlen(tu->args[i]) + 1);
 	h = kt_hash(h, pre->ptr, pre->len);
@@ -131,7 +183,10 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Builds the PCH of the preamble header `hdr` into `pch`. */
+/* Builds the PCH of the preamble header `hdr` into `pch`, with the
+ * preprocessing record: without it, the parse that reads the PCH records
+ * no expansion of the PCH's macros in the file (a header's `LIKELY(x)` in
+ * a kernel would not make that header NVRTC's). */
 static bool build(kt_tu *tu, const char *hdr, const char *pch,
                   struct CXUnsavedFile *files, unsigned nfiles)
 {
@@ -139,7 +194,9 @@ static bool build(kt_tu *tu, const char *hdr, const char *pch,
 	enum CXErrorCode ec = clang_parseTranslationUnit2(
 	    tu->index, hdr, (const char *const *)tu->args, (int)tu->nargs,
 	    files, nfiles,
-	    CXTranslationUnit_Incomplete | CXTranslationUnit_KeepGoing, &t);
+	    CXTranslationUnit_Incomplete | CXTranslationUnit_KeepGoing |
+	        CXTranslationUnit_DetailedPreprocessingRecord,
+	    &t);
 	bool ok = ec == CXError_Success && t;
 	for (unsigned i = 0; ok && i < clang_getNumDiagnostics(t); i++) {
 		CXDiagnostic d = clang_getDiagnostic(t, i);

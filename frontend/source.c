@@ -62,8 +62,9 @@ typedef struct walk {
 	KT_VEC(CXCursor) hcutd;  /* the types cut from headers (canonical) */
 	KT_VEC(fe_macro) macros; /* function-like macro definitions, by name */
 	bool macros_read;
-	KT_VEC(CXFile) needed; /* headers whose names device code uses */
-	KT_VEC(span) hostfn;   /* the main file's host functions, in order */
+	KT_VEC(CXFile) needed;  /* headers whose names device code uses */
+	KT_VEC(CXFile) through; /* needed only as includers of those */
+	KT_VEC(span) hostfn;    /* the main file's host functions, in order */
 	KT_VEC(CXCursor) seen_types; /* main-file types device code names */
 	unsigned std_needed; /* C headers of the system it uses (std_keys) */
 	int rc;
@@ -589,6 +590,16 @@ static bool is_needed(const walk *w, CXFile f)
 {
 	for (size_t i = 0; f && i < w->needed.len; i++)
 		if (clang_File_isEqual(w->needed.items[i], f))
+			return true;
+	return false;
+}
+
+/* Header h is needed only because a needed header is included through it:
+ * device code names nothing it declares. */
+static bool only_through(const walk *w, int h)
+{
+	for (size_t i = 0; i < w->through.len; i++)
+		if (clang_File_isEqual(w->through.items[i], w->hfiles.items[h]))
 			return true;
 	return false;
 }
@@ -1300,6 +1311,8 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	int h = header_off(w, clang_getRangeStart(r), &b);
 	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b)
 		return 0;
+	if (only_through(w, h))
+		return add_hdecl(w, h, b, e, false);
 	/* a type whose only host code is member functions stays, without
 	 * them: header functions NVRTC keeps may use it */
 	members m = {w, h};
@@ -1358,6 +1371,16 @@ static bool header_unbraced(walk *w, CXCursor c, CXCursor *one)
 	       in >= b && !memchr(w->hdrs.items[h].text + b, '{', in - b);
 }
 
+/* A declaration in a header needed only as an includer (only_through):
+ * it is left out whole, a namespace with all it holds. */
+static bool through_decl(walk *w, CXCursor c)
+{
+	uint32_t b;
+	int h =
+	    header_off(w, clang_getRangeStart(clang_getCursorExtent(c)), &b);
+	return h >= 0 && only_through(w, h);
+}
+
 static enum CXChildVisitResult header_visit(CXCursor c, CXCursor parent,
                                             CXClientData data)
 {
@@ -1367,7 +1390,8 @@ static enum CXChildVisitResult header_visit(CXCursor c, CXCursor parent,
 	CXCursor one = clang_getNullCursor();
 	if (k == CXCursor_LinkageSpec && header_unbraced(w, c, &one))
 		w->rc = add_header_decl(w, one, clang_getCursorKind(one), c);
-	else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+	else if ((k == CXCursor_Namespace || k == CXCursor_LinkageSpec) &&
+	         !through_decl(w, c))
 		clang_visitChildren(c, header_visit, w);
 	else if (clang_isDeclaration(k))
 		w->rc = add_header_decl(w, c, k, c);
@@ -1635,7 +1659,11 @@ static enum CXChildVisitResult device_visit(CXCursor c, CXCursor parent,
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* The files through which a needed file was included are needed too. */
+/* The files through which a needed file was included are needed too, as
+ * includers only (through): their includes and macros reach NVRTC, their
+ * declarations do not (torch's ATen/core/TensorBase.h, on the way to the
+ * c10/macros/Macros.h whose C10_LIKELY a kernel uses, declares host types
+ * with an export macro of a header NVRTC never sees). */
 static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n,
                             CXClientData data)
 {
@@ -1645,8 +1673,12 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n,
 	for (unsigned i = 0; i < n && !w->rc; i++) {
 		CXFile by = NULL;
 		clang_getSpellingLocation(stack[i], &by, NULL, NULL, NULL);
-		if (!clang_Location_isFromMainFile(stack[i]))
-			w->rc = need_file(w, by);
+		if (clang_Location_isFromMainFile(stack[i]) || is_needed(w, by))
+			continue;
+		size_t before = w->needed.len;
+		w->rc = need_file(w, by);
+		if (!w->rc && w->needed.len > before)
+			w->rc = kt_vec_push(&w->through, by);
 	}
 }
 
@@ -1704,6 +1736,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		kt_free(w.macros.items[i].name);
 	kt_vec_release(&w.macros);
 	kt_vec_release(&w.needed);
+	kt_vec_release(&w.through);
 	kt_vec_release(&w.hostfn);
 	kt_vec_release(&w.seen_types);
 	if (w.rc) {

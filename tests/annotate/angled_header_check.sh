@@ -13,12 +13,37 @@
 # specialisation naming the header's alias template, sglang's
 # VecTypeTrait over packed_t) reaches NVRTC; a static_assert of a project
 # header over a library type (vLLM's q8_n_t over c10's float8 types) is
-# left out of the header's device side.
+# left out of the header's device side. A library header that the kernel
+# needs only because the header whose macro it uses is included through it
+# (torch's ATen/core/TensorBase.h on the way to c10/macros/Macros.h) gives
+# NVRTC its includes and macros, not its declarations (a struct marked with
+# an export macro from a header NVRTC never sees).
 set -u
 ktc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktc-angled-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/include/mylib" "$tmp/include/hostlib" "$tmp/build"
+mkdir -p "$tmp/include/mylib" "$tmp/include/hostlib" "$tmp/lib/big" \
+	"$tmp/build"
+cat >"$tmp/lib/big/export.h" <<'H'
+#pragma once
+#define BIG_API __attribute__((visibility("default")))
+H
+cat >"$tmp/lib/big/likely.h" <<'H'
+#pragma once
+#define BIG_LIKELY(x) __builtin_expect(!!(x), 1)
+H
+cat >"$tmp/lib/big/tensor.h" <<'H'
+#pragma once
+#include <big/export.h>
+#include <big/likely.h>
+#include <string>
+namespace big {
+struct BIG_API device_name {
+	std::string text;
+	const char *c_str() const { return text.c_str(); }
+};
+}
+H
 cat >"$tmp/include/mylib/defs.cuh" <<'H'
 #pragma once
 #define MYLIB_DEVICE __device__ __forceinline__
@@ -50,6 +75,7 @@ inline void log_line(const std::string &s) { std::puts(s.c_str()); }
 #define HOSTLIB_CHECK(c) ((c) ? (void)0 : log_line(#c))
 H
 cat >"$tmp/k.cu" <<'K'
+#include <big/tensor.h>
 #include <hostlib/log.h>
 #include <mylib/defs.cuh>
 #include <mylib/pack.cuh>
@@ -69,7 +95,7 @@ __global__ void scale(float *y, const float *x, int n)
 {
 	int32_t i = blockIdx.x * 256 + threadIdx.x;
 	int at = i;
-	if (i < n)
+	if (BIG_LIKELY(i < n))
 		y[at] = scaled(x[at]) * (sizeof(trait<float>::packed) / 8);
 }
 
@@ -81,7 +107,7 @@ void launch(float *y, const float *x, int n)
 K
 cat >"$tmp/build/compile_commands.json" <<JSON
 [{"directory": "$tmp/build",
-  "command": "nvcc -isystem ../include -std=c++17 -c ../k.cu -o k.o",
+  "command": "nvcc -isystem ../include -I ../lib -std=c++17 -c ../k.cu -o k.o",
   "file": "../k.cu"}]
 JSON
 fail=0
@@ -91,6 +117,10 @@ elif ! grep -q 'the device side of "mylib/defs.cuh"' "$tmp/out.cu"; then
 	echo "FAIL mylib/defs.cuh's device side is not in the output"; fail=1
 elif grep -q 'the device side of "hostlib/log.h"' "$tmp/out.cu"; then
 	echo "FAIL hostlib/log.h (host code only) reached NVRTC"; fail=1
+elif ! grep -q 'the device side of "big/likely.h"' "$tmp/out.cu"; then
+	echo "FAIL big/likely.h's device side is not in the output"; fail=1
+elif grep -q 'struct BIG_API' "$tmp/out.cu"; then
+	echo "FAIL big/tensor.h's host struct reached NVRTC"; fail=1
 elif grep -q 'static_assert' "$tmp/out.cu"; then
 	echo "FAIL the static_assert over hostlib::record reached NVRTC"; fail=1
 elif ! grep -q '^#include <cuda/std/cstdint>' "$tmp/out.cu"; then
