@@ -17,6 +17,7 @@
 #include "planner/planner.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -773,14 +774,24 @@ static bool tparam_value(planner *P, int d, int64_t *v, int depth)
 
 static bool fold_binop(int op, int64_t x, int64_t y, int64_t *v)
 {
+	/* an overflow, a division by zero or a negative shift: not what the
+	 * compiler computes, no value */
 	switch (op) {
-	case CXBinaryOperator_Mul: *v = x * y; return true;
-	case CXBinaryOperator_Div: *v = y ? x / y : 0; return y != 0;
-	case CXBinaryOperator_Rem: *v = y ? x % y : 0; return y != 0;
-	case CXBinaryOperator_Add: *v = x + y; return true;
-	case CXBinaryOperator_Sub: *v = x - y; return true;
-	case CXBinaryOperator_Shl: *v = x << y; return y >= 0 && y < 63;
-	case CXBinaryOperator_Shr: *v = x >> y; return y >= 0 && y < 63;
+	case CXBinaryOperator_Mul: return !__builtin_mul_overflow(x, y, v);
+	case CXBinaryOperator_Div:
+		*v = y && !(x == INT64_MIN && y == -1) ? x / y : 0;
+		return y && !(x == INT64_MIN && y == -1);
+	case CXBinaryOperator_Rem:
+		*v = y && !(x == INT64_MIN && y == -1) ? x % y : 0;
+		return y && !(x == INT64_MIN && y == -1);
+	case CXBinaryOperator_Add: return !__builtin_add_overflow(x, y, v);
+	case CXBinaryOperator_Sub: return !__builtin_sub_overflow(x, y, v);
+	case CXBinaryOperator_Shl:
+		*v = x >= 0 && y >= 0 && y < 63 ? x << y : 0;
+		return x >= 0 && y >= 0 && y < 63 && (*v >> y) == x;
+	case CXBinaryOperator_Shr:
+		*v = y >= 0 && y < 63 ? x >> y : 0;
+		return y >= 0 && y < 63;
 	case CXBinaryOperator_LT: *v = x < y; return true;
 	case CXBinaryOperator_GT: *v = x > y; return true;
 	case CXBinaryOperator_LE: *v = x <= y; return true;
@@ -818,8 +829,8 @@ static bool fold(planner *P, int n, int64_t *v, int depth)
 	case CXCursor_UnaryOperator:
 		if (!fold(P, x->first, &l, depth + 1))
 			return false;
-		*v = x->op == CXUnaryOperator_Minus ? -l : !l;
-		return x->op == CXUnaryOperator_Minus ||
+		*v = x->op == CXUnaryOperator_Minus && l != INT64_MIN ? -l : !l;
+		return (x->op == CXUnaryOperator_Minus && l != INT64_MIN) ||
 		       x->op == CXUnaryOperator_LNot;
 	case CXCursor_BinaryOperator:
 		return fold(P, fe_child(a, n, 0), &l, depth + 1) &&
