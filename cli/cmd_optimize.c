@@ -22,8 +22,8 @@ enum { MAX_LIST = 64 };
 typedef struct options {
 	const char *build_dir, *kernel, *arch, *out, *work, *strategy, *backend;
 	const char *planner, *replay, *llm_config;
-	const char *problem[MAX_LIST], *arg[MAX_LIST];
-	int nproblem, narg;
+	const char *problem[MAX_LIST], *arg[MAX_LIST], *init[MAX_LIST];
+	int nproblem, narg, ninit;
 	long budget, rounds, seed, jobs;
 	bool json, quiet, notes;
 } options;
@@ -174,6 +174,8 @@ static int run(options *o, const char *path)
 	    .nproblems = (size_t)o->nproblem,
 	    .args = o->arg,
 	    .nargs = (size_t)o->narg,
+	    .inits = o->init,
+	    .ninits = (size_t)o->ninit,
 	    .workdir = o->work,
 	    .strategy = o->strategy,
 	    .budget = (uint64_t)o->budget,
@@ -256,7 +258,8 @@ static const char SUMMARY[] =
     "offline. Stops at the speed of light\n(bytes over the measured copy "
     "bandwidth, or the launch floor), when the rounds\nor the proposals "
     "run out. What the code does not say is asked for: problem\nsizes "
-    "(--problem), a scalar the host passes or a buffer's length (--arg).\n"
+    "(--problem), a scalar the host passes or a buffer's length (--arg);\n"
+    "an input whose values index another buffer is drawn as --init says.\n"
     "An OpenCL C file (.cl) is launched by its '#pragma kt launch' lines, "
     "runs on\nthe OpenCL backend and is verified there against the "
     "original at every value.\n"
@@ -282,6 +285,11 @@ int cmd_optimize(int argc, char **argv)
 	                 "a scalar argument's value or a buffer's length "
 	                 "where the code does not say it (or replacing what "
 	                 "the planner derived)"),
+	    KT_OPT_LIST_(0, "init", o.init, &o.ninit, MAX_LIST, "NAME=INIT",
+	                 "how an input buffer's elements are drawn, as the "
+	                 "arg line's init(...) says it: random(LO, HI), "
+	                 "zeros, iota or value(V) (an index into another "
+	                 "buffer: --init positions='random(0, 4095)')"),
 	    KT_OPT_STRING_('o', "output", &o.out, "OUT",
 	                   "write the template to OUT (required)"),
 	    KT_OPT_STRING_(0, "work", &o.work, "DIR",

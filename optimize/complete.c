@@ -73,13 +73,57 @@ static int read_var(kt_opt_var *v, const char *s, kt_arena *a)
 	return 0;
 }
 
+/* INIT as the grammar's `init(...)` holds it: one of its kinds, with
+ * its parenthesised numbers where it has them (the grammar checks them
+ * when the template is read). */
+static bool init_form(const char *s)
+{
+	static const char *const bare[] = {"zeros", "iota"};
+	static const char *const call[] = {"random", "value"};
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(s, bare[i]))
+			return true;
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(call[i]);
+		const char *p = s + n + strspn(s + n, " ");
+		const char *close = strchr(p, ')');
+		if (!strncmp(s, call[i], n) && *p == '(' && close &&
+		    !close[1] && !strchr(p + 1, '('))
+			return true;
+	}
+	return false;
+}
+
+static int read_inits(kt_opt_inputs *in, const kt_optimize_options *o,
+                      kt_arena *a)
+{
+	for (size_t i = 0; i < o->ninits; i++) {
+		kt_opt_arg *g = &in->inits[in->ninits];
+		g->value = split(a, o->inits[i], &g->name);
+		if (!g->value || !init_form(g->value))
+			return kt_error(KT_EINVALID,
+			                "--init '%s': expected NAME=INIT with "
+			                "NAME an identifier and INIT one of "
+			                "random(LO, HI), zeros, iota, value(V)",
+			                o->inits[i]);
+		for (size_t k = 0; k < in->ninits; k++)
+			if (!strcmp(in->inits[k].name, g->name))
+				return kt_error(KT_EINVALID,
+				                "--init %s given twice",
+				                g->name);
+		in->ninits++;
+	}
+	return 0;
+}
+
 int kt_opt_inputs_read(kt_opt_inputs *in, const kt_optimize_options *o,
                        kt_arena *a)
 {
 	memset(in, 0, sizeof(*in));
 	in->vars = kt_arena_alloc(a, (o->nproblems + 1) * sizeof(*in->vars));
 	in->args = kt_arena_alloc(a, (o->nargs + 1) * sizeof(*in->args));
-	if (!in->vars || !in->args)
+	in->inits = kt_arena_alloc(a, (o->ninits + 1) * sizeof(*in->inits));
+	if (!in->vars || !in->args || !in->inits)
 		return kt_error(KT_ENOMEM, "out of memory");
 	in->nshapes = 1;
 	for (size_t i = 0; i < o->nproblems; i++) {
@@ -115,7 +159,7 @@ int kt_opt_inputs_read(kt_opt_inputs *in, const kt_optimize_options *o,
 				                g->name);
 		in->nargs++;
 	}
-	return 0;
+	return read_inits(in, o, a);
 }
 
 int64_t kt_opt_shape_value(const kt_opt_inputs *in, size_t v, size_t s)
@@ -262,6 +306,65 @@ static int override_derived(kt_plan *p, const char *kernel, kt_opt_inputs *in)
 	return 0;
 }
 
+/* Where kernel is declared, for a diagnostic about it. */
+static kt_range kernel_at(const kt_plan *p, const char *kernel)
+{
+	for (size_t i = 0; i < p->nkernels; i++)
+		if (!strcmp(p->kernels[i].name, kernel))
+			return p->kernels[i].range;
+	return (kt_range){0};
+}
+
+/* `--init NAME=INIT` on the arg line of an input the plan writes
+ * (derived, or completed from --arg): ` init(INIT)` after its direction.
+ * Refused, at the kernel, for a name that is no input buffer of it. */
+static int apply_inits(kt_plan *p, const char *kernel, kt_opt_inputs *in,
+                       const char *path, const char *text, kt_diags *d)
+{
+	kt_range at = kernel_at(p, kernel);
+	for (size_t k = 0; k < in->ninits; k++) {
+		kt_opt_arg *g = &in->inits[k];
+		kt_plan_pragma *line = NULL;
+		for (size_t i = 0; i < p->npragmas && !line; i++) {
+			const char *w;
+			kt_plan_pragma *pr = &p->pragmas[i];
+			if (strcmp(pr->kernel, kernel) ||
+			    strncmp(pr->line, "arg ", 4))
+				continue;
+			size_t wl = word(pr->line, &w);
+			if (wl == strlen(g->name) && !strncmp(w, g->name, wl))
+				line = pr;
+		}
+		const char *close = line ? strchr(line->line, ']') : NULL;
+		const char *why =
+		    !line    ? "has no buffer argument of that name whose line "
+		               "the command completes"
+		    : !close ? "passes it as a scalar, not a buffer"
+		    : !strncmp(close, "] out", 5) &&
+		            (close[5] == 0 || close[5] == ' ')
+		        ? "writes it: an output, poisoned before each run, "
+		          "not drawn"
+		        : NULL;
+		if (why) {
+			kt_diags_add(d, KT_DIAG_ERROR, path, text,
+			             at.begin.line, at.begin.col, 1,
+			             "--init %s: kernel '%s' %s; --init gives "
+			             "an input's values",
+			             g->name, kernel, why);
+			continue;
+		}
+		kt_str s = KT_STR_INIT;
+		int rc = kt_str_addf(&s, "%s init(%s)", line->line, g->value);
+		const char *l = rc ? NULL : kt_plan_strdup(p, s.ptr);
+		kt_str_release(&s);
+		if (!l)
+			return kt_error(KT_ENOMEM, "out of memory");
+		line->line = l;
+		g->used = true;
+	}
+	return 0;
+}
+
 int kt_opt_complete(kt_plan *p, const char *kernel, kt_opt_inputs *in,
                     const char *path, const char *text, kt_diags *d)
 {
@@ -290,6 +393,7 @@ int kt_opt_complete(kt_plan *p, const char *kernel, kt_opt_inputs *in,
 	p->npragmas = npr;
 	p->nneeds = keep;
 	int rc = override_derived(p, kernel, in);
+	rc = rc ? rc : apply_inits(p, kernel, in, path, text, d);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < in->nvars; i++)

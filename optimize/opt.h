@@ -39,6 +39,8 @@ typedef struct kt_opt_inputs {
 	size_t nvars;
 	kt_opt_arg *args;
 	size_t nargs;
+	kt_opt_arg *inits; /* `--init NAME=INIT` */
+	size_t ninits;
 	size_t nshapes; /* the product of the variables' value counts */
 } kt_opt_inputs;
 

@@ -17,6 +17,7 @@
 #include "planner/planner.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ static const char *binop(int op)
 	                                                          : NULL;
 }
 
+static bool fold(planner *P, int n, int64_t *v, int depth);
 static bool add_problem(planner *P, pl_names *problems, const char *name)
 {
 	for (size_t i = 0; problems && i < problems->len; i++)
@@ -205,6 +207,33 @@ static bool opaque_local(planner *P, int d, int def, kt_str *out,
 	return add_problem(P, problems, a->n[d].name);
 }
 
+/* A local of a const integer type (`constexpr int VPT = ...`): its
+ * initialiser is its value (no valid code assigns it; fe_assigned would
+ * also count `v[j * VPT + e] = x`, whose left side only reads it). */
+static bool const_local(const fe_ast *a, int d)
+{
+	CXType t = clang_getCursorType(a->n[d].cur);
+	return is_integral(t) && clang_isConstQualifiedType(t);
+}
+
+/* Whether expression n names an integer template parameter, itself or
+ * through the const locals it reads. */
+static bool names_tparam(const fe_ast *a, int n, int depth)
+{
+	if (n < 0 || depth > 24)
+		return false;
+	int d = a->n[n].kind == CXCursor_DeclRefExpr ? a->n[n].ref : -1;
+	if (d >= 0 && a->n[d].kind == CXCursor_NonTypeTemplateParameter)
+		return true;
+	if (d >= 0 && a->n[d].kind == CXCursor_VarDecl && const_local(a, d) &&
+	    names_tparam(a, fe_var_init(a, d), depth + 1))
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (names_tparam(a, c, depth + 1))
+			return true;
+	return false;
+}
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -233,8 +262,20 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 				return !kt_str_adds(out,
 				                    P->params.items[p].p.name);
 		}
-		return false;
+		/* bound at the instantiation the kernel's first launch
+		 * makes (`template(64)`) */
+		int64_t v;
+		return fold(P, n, &v, 0) &&
+		       !kt_str_addf(out, "%lld", (long long)v);
 	}
+	/* a constant computed from a template parameter (`constexpr int
+	 * rows = 4 * (32 / (E / VPT))` in a host function template): its
+	 * value at that instantiation */
+	int64_t v;
+	if (decl->kind == CXCursor_VarDecl && const_local(a, d) &&
+	    fe_var_init(a, d) >= 0 && names_tparam(a, fe_var_init(a, d), 0) &&
+	    fold(P, n, &v, 0))
+		return !kt_str_addf(out, "%lld", (long long)v);
 	int def = decl->kind == CXCursor_VarDecl
 	              ? fe_def_before(a, d, a->n[n].b)
 	              : -1;
@@ -328,6 +369,14 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	if (n < 0)
 		return false;
 	const fe_node *x = &a->n[n];
+	/* arithmetic on template parameters: its value at the instantiation
+	 * (`32 / (E / VPT)` -> 2) */
+	int64_t v;
+	if ((x->kind == CXCursor_ParenExpr ||
+	     x->kind == CXCursor_BinaryOperator ||
+	     x->kind == CXCursor_ConditionalOperator) &&
+	    names_tparam(a, n, 0) && fold(P, n, &v, 0))
+		return !kt_str_addf(out, "%lld", (long long)v);
 	switch (x->kind) {
 	case CXCursor_IntegerLiteral: return lit_expr(P, n, out);
 	case CXCursor_FloatingLiteral: {
@@ -679,6 +728,140 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
 			return host_type_arg(P, fn, t);
 		}
 	return t;
+}
+
+/* ------------------------------------------------ values at instantiation */
+
+/* The value template parameter d (a NonTypeTemplateParameter) has at the
+ * instantiation the planner describes: for a kernel's, the argument its
+ * first launch writes (a literal no parameter took, or the host function
+ * template's parameter it passes on); for a host function template's,
+ * the argument the template's first call in the file gives it. */
+static bool tparam_value(planner *P, int d, int64_t *v, int depth)
+{
+	const fe_ast *a = P->a;
+	int fn = a->n[d].parent;
+	if (fn < 0)
+		return false;
+	const char *text = NULL;
+	for (size_t k = 0; k < P->f->kernels.len && !text; k++) {
+		const fe_kern *K = &P->f->kernels.items[k];
+		if (K->node != fn)
+			continue;
+		if (!K->launches.len)
+			return false;
+		const fe_launch *L = &K->launches.items[0];
+		int lit = pl_template_lit(P, K, L, d);
+		if (lit >= 0)
+			return fold(P, lit, v, depth + 1);
+		uint32_t arg[16][2] = {{0}};
+		int n = template_args(P, L, arg, 16);
+		for (int i = 0; i < n && i < (int)K->tparams.len; i++)
+			if (K->tparams.items[i] == d)
+				text = arg_text(P, L, arg[i][0], arg[i][1]);
+		if (!text)
+			return false;
+	}
+	if (!text)
+		text = host_type_arg(P, fn, a->n[d].name);
+	char *end = NULL;
+	long long x = text ? strtoll(text, &end, 10) : 0;
+	if (!text || !*text || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool fold_binop(int op, int64_t x, int64_t y, int64_t *v)
+{
+	/* an overflow, a division by zero or a negative shift: not what the
+	 * compiler computes, no value */
+	switch (op) {
+	case CXBinaryOperator_Mul: return !__builtin_mul_overflow(x, y, v);
+	case CXBinaryOperator_Div:
+		*v = y && !(x == INT64_MIN && y == -1) ? x / y : 0;
+		return y && !(x == INT64_MIN && y == -1);
+	case CXBinaryOperator_Rem:
+		*v = y && !(x == INT64_MIN && y == -1) ? x % y : 0;
+		return y && !(x == INT64_MIN && y == -1);
+	case CXBinaryOperator_Add: return !__builtin_add_overflow(x, y, v);
+	case CXBinaryOperator_Sub: return !__builtin_sub_overflow(x, y, v);
+	case CXBinaryOperator_Shl:
+		*v = x >= 0 && y >= 0 && y < 63 ? x << y : 0;
+		return x >= 0 && y >= 0 && y < 63 && (*v >> y) == x;
+	case CXBinaryOperator_Shr:
+		*v = y >= 0 && y < 63 ? x >> y : 0;
+		return y >= 0 && y < 63;
+	case CXBinaryOperator_LT: *v = x < y; return true;
+	case CXBinaryOperator_GT: *v = x > y; return true;
+	case CXBinaryOperator_LE: *v = x <= y; return true;
+	case CXBinaryOperator_GE: *v = x >= y; return true;
+	case CXBinaryOperator_EQ: *v = x == y; return true;
+	case CXBinaryOperator_NE: *v = x != y; return true;
+	case CXBinaryOperator_And: *v = x & y; return true;
+	case CXBinaryOperator_Xor: *v = x ^ y; return true;
+	case CXBinaryOperator_Or: *v = x | y; return true;
+	case CXBinaryOperator_LAnd: *v = x && y; return true;
+	case CXBinaryOperator_LOr: *v = x || y; return true;
+	default: return false;
+	}
+}
+
+/*
+ * The value of integer expression n at that instantiation, as the
+ * compiler computes it: literals (none a tuning parameter took), sizeof,
+ * arithmetic, template parameters (tparam_value) and the const locals
+ * computed from them. What a configuration changes does not fold.
+ */
+static bool fold(planner *P, int n, int64_t *v, int depth)
+{
+	const fe_ast *a = P->a;
+	n = bare(a, n);
+	if (n < 0 || depth > 32)
+		return false;
+	const fe_node *x = &a->n[n];
+	int64_t l, r;
+	switch (x->kind) {
+	case CXCursor_IntegerLiteral:
+		*v = x->ival;
+		return x->is_int && !holds_param(P, n);
+	case CXCursor_ParenExpr: return fold(P, x->first, v, depth + 1);
+	case CXCursor_UnaryOperator:
+		if (!fold(P, x->first, &l, depth + 1))
+			return false;
+		*v = x->op == CXUnaryOperator_Minus && l != INT64_MIN ? -l : !l;
+		return (x->op == CXUnaryOperator_Minus && l != INT64_MIN) ||
+		       x->op == CXUnaryOperator_LNot;
+	case CXCursor_BinaryOperator:
+		return fold(P, fe_child(a, n, 0), &l, depth + 1) &&
+		       fold(P, fe_child(a, n, 1), &r, depth + 1) &&
+		       fold_binop(x->op, l, r, v);
+	case CXCursor_ConditionalOperator:
+		if (!fold(P, fe_child(a, n, 0), &l, depth + 1))
+			return false;
+		return fold(P, fe_child(a, n, l ? 1 : 2), v, depth + 1);
+	case CXCursor_UnaryExpr: {
+		kt_str s = KT_STR_INIT;
+		bool ok = sizeof_expr(P, n, &s);
+		*v = ok ? strtoll(s.ptr, NULL, 10) : 0;
+		kt_str_release(&s);
+		return ok;
+	}
+	case CXCursor_DeclRefExpr: {
+		int d = x->ref;
+		if (d >= 0 && a->n[d].kind == CXCursor_NonTypeTemplateParameter)
+			return tparam_value(P, d, v, depth);
+		return d >= 0 && a->n[d].kind == CXCursor_VarDecl &&
+		       const_local(a, d) &&
+		       fold(P, fe_var_init(a, d), v, depth + 1);
+	}
+	default: return false;
+	}
+}
+
+bool pl_fold(planner *P, int n, int64_t *v)
+{
+	return fold(P, n, v, 0);
 }
 
 /* The type template parameter tp of kernel K, deduced from the launch's

@@ -68,6 +68,7 @@ typedef struct reach {
 	                           is proven to exceed */
 	uint32_t kept_mask[MAX_KEPT];
 	int nkept, naccess, depth;
+	int at; /* the access being bounded, or -1 */
 	bool fail;
 } reach;
 
@@ -412,7 +413,11 @@ static bool template_parm(reach *R, int n, span *s)
 	if (a->n[tp].kind != CXCursor_NonTypeTemplateParameter)
 		return false;
 	int lit = R->L ? pl_template_lit(R->P, R->K, R->L, tp) : -1;
-	literal(R, lit >= 0 ? lit : n, s);
+	int64_t v;
+	if (lit < 0 && pl_fold(R->P, n, &v)) /* passed on by a host template */
+		span_const(s, v);
+	else
+		literal(R, lit >= 0 ? lit : n, s);
 	return true;
 }
 
@@ -431,6 +436,11 @@ static bool constant(reach *R, int n, span *s)
 		span_const(s, clang_EvalResult_getAsLongLong(r));
 	if (r)
 		clang_EvalResult_dispose(r);
+	/* in a template, where it depends on a template parameter: its
+	 * value at the instantiation */
+	int64_t v;
+	if (!ok && (ok = pl_fold(R->P, n, &v)))
+		span_const(s, v);
 	return ok;
 }
 
@@ -899,6 +909,8 @@ static void span_at(reach *R, int n, span *s)
 		if (!kernel_parm(R, x->ref, s) && !template_parm(R, n, s) &&
 		    !constant(R, n, s))
 			local_span(R, x->ref, s);
+		else if (s->exact)
+			return; /* a constant: no guard bounds it closer */
 	} else if (x->kind == CXCursor_BinaryOperator)
 		binary_span(R, n, s);
 	else if (x->kind == CXCursor_ConditionalOperator &&
@@ -917,7 +929,13 @@ static void span_at(reach *R, int n, span *s)
 	 * rule (`x < cols` over x's initialiser) */
 	span g;
 	unknown(&g);
-	if (each_fact(R, n, bound_fact, n, &g)) {
+	/* an offset computed before the access (`src = p + row * E` then
+	 * `live ? src[j] : 0`): the access's guards bound it too where
+	 * nothing in the kernel changes it */
+	bool before =
+	    R->at >= 0 && !pl_inside(a, n, R->at) && stable(R, R->K->body, n);
+	if (each_fact(R, n, bound_fact, n, &g) ||
+	    (before && each_fact(R, R->at, bound_fact, n, &g))) {
 		s->hi = g.hi;
 		s->has_hi = true;
 		s->exact = false;
@@ -1091,12 +1109,14 @@ static void access(reach *R, int at, int64_t unit)
 		each_fact(R, at, sign_fact, -1, &s);
 	pl_poly end;
 	pl_poly_const(&end, unit);
+	R->at = at;
 	for (int k = 0; k < R->nsteps && !R->fail; k++) {
 		span_of(R, R->steps[k].node, &s);
 		if (!s.has_hi || !s.nonneg)
 			R->fail = true;
 		pl_poly_add(&end, &s.hi, R->steps[k].unit);
 	}
+	R->at = -1;
 	exact_division(R, &end);
 	R->fail |= end.bad;
 	R->naccess++;
@@ -1112,6 +1132,71 @@ static bool push(reach *R, int node, int64_t unit)
 	return true;
 }
 
+typedef struct layout {
+	long long size, align;
+	bool bad;
+} layout;
+
+static enum CXVisitorResult add_field(CXCursor c, CXClientData data)
+{
+	layout *l = data;
+	CXType t = clang_getCursorType(c);
+	long long s = clang_Type_getSizeOf(t), al = clang_Type_getAlignOf(t);
+	if (s <= 0 || al <= 0 || clang_Cursor_isBitField(c)) {
+		l->bad = true;
+		return CXVisit_Break;
+	}
+	l->size = (l->size + al - 1) / al * al + s;
+	l->align = al > l->align ? al : l->align;
+	return CXVisit_Continue;
+}
+
+/* An alignment the record's declaration asks for (`struct __align__(16)
+ * ldg_t`): its number, 0 for none, -1 when one cannot be read. */
+static long long declared_align(const planner *P, CXCursor decl)
+{
+	long long align = 0;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	CXTranslationUnit tu = P->f->tu->tu;
+	clang_tokenize(tu, clang_getCursorExtent(decl), &t, &nt);
+	for (unsigned i = 0; i + 2 < nt && align >= 0; i++) {
+		CXString sp = clang_getTokenSpelling(tu, t[i]);
+		const char *s = clang_getCString(sp);
+		bool attr = !strcmp(s, "__align__") || !strcmp(s, "alignas") ||
+		            !strcmp(s, "aligned");
+		clang_disposeString(sp);
+		if (!attr)
+			continue;
+		CXString v = clang_getTokenSpelling(tu, t[i + 2]);
+		char *end;
+		long long a = strtoll(clang_getCString(v), &end, 10);
+		align = *end || a <= 0 ? -1 : a > align ? a : align;
+		clang_disposeString(v);
+	}
+	clang_disposeTokens(tu, t, nt);
+	return align;
+}
+
+/* The size of type e where clang's layout has none: a record declared in
+ * a template (`struct ldg_t { float f[ELTS]; }` in a kernel template),
+ * laid out as the compiler lays it out (fields in order, each at its
+ * alignment, the whole rounded up to the largest alignment, the
+ * declared one included); 0 when that is not known. */
+static long long record_size(const planner *P, CXType e)
+{
+	CXCursor decl = clang_getTypeDeclaration(e);
+	if (clang_getCursorKind(decl) != CXCursor_StructDecl)
+		return 0;
+	layout l = {0, 1, false};
+	clang_Type_visitFields(e, add_field, &l);
+	long long da = declared_align(P, decl);
+	if (l.bad || l.size <= 0 || da < 0)
+		return 0;
+	long long al = da > l.align ? da : l.align;
+	return (l.size + al - 1) / al * al;
+}
+
 /* The view node n gives of the buffer (a pointer type): the same
  * elements, or elements a whole number of buffer elements wide (*unit);
  * false for anything else. */
@@ -1125,6 +1210,8 @@ static bool view(reach *R, int n, CXType *elem, int64_t *unit)
 	if (clang_equalTypes(e, *elem))
 		return true;
 	long long s = clang_Type_getSizeOf(e);
+	if (s <= 0 && e.kind != CXType_Void)
+		s = record_size(R->P, e);
 	if (e.kind == CXType_Void || s <= 0 || R->elem <= 0 || s % R->elem)
 		return false;
 	*elem = e;
@@ -1268,7 +1355,12 @@ bool pl_body_len(planner *P, const fe_kern *K, const fe_launch *L, int parm,
                  int64_t elem, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
-	reach R = {.P = P, .K = K, .L = L, .problems = problems, .elem = elem};
+	reach R = {.P = P,
+	           .K = K,
+	           .L = L,
+	           .problems = problems,
+	           .elem = elem,
+	           .at = -1};
 	CXType t = clang_getCanonicalType(type_of(a, parm));
 	CXType e = clang_getUnqualifiedType(
 	    clang_getCanonicalType(clang_getPointeeType(t)));

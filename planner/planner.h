@@ -92,6 +92,12 @@ bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out);
  * kernel's template parameter tp (its node), or -1. */
 int pl_template_lit(planner *P, const fe_kern *K, const fe_launch *L, int tp);
 
+/* The value of integer expression n at the instantiation the kernel's
+ * first launch makes (template parameters bound, const locals computed
+ * from them folded); false when a tuning parameter or a run-time value
+ * is in it. */
+bool pl_fold(planner *P, int n, int64_t *v);
+
 /* The call's argument for kernel parameter parm (its ParmDecl), or -1. */
 int pl_call_arg(const planner *P, const fe_launch *L, int parm);
 

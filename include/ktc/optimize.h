@@ -66,6 +66,12 @@ typedef struct kt_optimize_options {
 	 * say it */
 	const char *const *args;
 	size_t nargs;
+	/* "NAME=INIT": how an input buffer's elements are drawn, INIT as
+	 * the grammar's `init(...)` clause holds it (`random(0, 4095)`,
+	 * `zeros`, `iota`, `value(V)`): where its values matter (an index
+	 * into another buffer) */
+	const char *const *inits;
+	size_t ninits;
 	const char *workdir;  /* required: rounds, caches, T4 files */
 	const char *strategy; /* NULL: brute force where the space fits
 	                         the budget, else random */

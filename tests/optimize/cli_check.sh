@@ -49,6 +49,14 @@ has "'40x6' is not a non-negative integer"
 expect 1 "a misspelt problem" "$ktc" optimize "$in" -o "$work/o.cu" \
 	--problem n=4096 --problem nn=3 --arg a=2 --arg b=1
 has "--problem nn: kernel 'axpb_kernel' has no problem size of that name"
+expect 1 "a malformed init" "$ktc" optimize "$in" -o "$work/o.cu" \
+	--problem n=4096 --arg a=2 --arg b=1 --init 'x=random(0,1'
+has "--init 'x=random(0,1': expected NAME=INIT"
+expect 1 "an init of an output" "$ktc" optimize "$in" -o "$work/o.cu" \
+	--problem n=4096 --arg a=2 --arg b=1 --init 'y=zeros'
+has "axpb.cu:4:1: error: --init y: kernel 'axpb_kernel' writes it"
+expect 0 "--init in --help" "$ktc" optimize --help
+grep -q -- "--init NAME=INIT" "$work/out" || { echo "FAIL: --init not in --help"; fail=1; }
 [ -e "$work/o.cu" ] && { echo "FAIL: an output was written"; fail=1; }
 # annotate's notes (why literals stayed literals) are counted, not
 # printed, unless --notes; a run with no GPU stops after the templating

@@ -385,6 +385,75 @@ static void an_arg_replaces_a_derived_length(void)
 	cleanup(dir);
 }
 
+/* --init gives an input's values: its arg line (derived here) says them,
+ * as the template the loop tunes reads it. */
+static void an_init_reaches_the_input_s_arg_line(void)
+{
+	char *dir = workdir();
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	static const char *inits[] = {"x=random(0, 7)"};
+	kt_optimize_options o = {.problems = problems,
+	                         .nproblems = 1,
+	                         .args = args,
+	                         .nargs = 2,
+	                         .inits = inits,
+	                         .ninits = 1,
+	                         .workdir = dir,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 1,
+	                         .open = fake_open};
+	W = (world){.mode = HURTS};
+	CHECK_EQ_INT(kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d), 0);
+	CHECK(r &&
+	      strstr(r->text, "#pragma kt arg x float[n] in init(random(0, "
+	                      "7))\n"));
+	CHECK(r && strstr(r->text, "#pragma kt arg y float[n] out\n"));
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
+/* An --init that names no input of the kernel (no argument of that name,
+ * an output, a scalar) is refused at the kernel, not ignored. */
+static void an_init_naming_no_input_is_refused_at_the_kernel(void)
+{
+	static const char *const cases[][2] = {
+	    {"xs=zeros", "--init xs: kernel 'axpb_kernel' has no buffer"},
+	    {"y=zeros", "--init y: kernel 'axpb_kernel' writes it"},
+	    {"n=iota", "--init n: kernel 'axpb_kernel' passes it as a scalar"},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *dir = workdir();
+		kt_optimize_report *r = NULL;
+		kt_diags d;
+		kt_diags_init(&d);
+		const char *inits[] = {cases[c][0]};
+		kt_optimize_options o = {.problems = problems,
+		                         .nproblems = 1,
+		                         .args = args,
+		                         .nargs = 2,
+		                         .inits = inits,
+		                         .ninits = 1,
+		                         .workdir = dir,
+		                         .open = fake_open};
+		CHECK_EQ_INT(
+		    kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d),
+		    KT_EINVALID);
+		CHECK(!r);
+		bool at_kernel = false;
+		for (size_t i = 0; i < d.len; i++)
+			at_kernel |= d.items[i].line == 4 &&
+			             d.items[i].col == 1 &&
+			             strstr(d.items[i].message, cases[c][1]);
+		CHECK(at_kernel);
+		kt_diags_release(&d);
+		cleanup(dir);
+	}
+}
+
 /* Every backend is opened to check special input values, unless the
  * original itself fails on them: then none after the probe is, and the
  * report says why. */
@@ -530,6 +599,8 @@ int main(void)
 	RUN(a_killed_run_resumes_from_its_caches);
 	RUN(what_the_code_does_not_say_is_asked_for_at_its_place);
 	RUN(an_arg_replaces_a_derived_length);
+	RUN(an_init_reaches_the_input_s_arg_line);
+	RUN(an_init_naming_no_input_is_refused_at_the_kernel);
 	RUN(special_inputs_are_checked_unless_the_original_fails);
 	RUN(a_configuration_wrong_around_a_shape_is_set_aside);
 	RUN(a_round_starts_from_the_kept_best);
