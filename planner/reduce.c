@@ -552,9 +552,11 @@ static bool warp_edits(planner *P, int body, const char *name, text_edits *v)
 		if (x->kind == CXCursor_AsmStmt ||
 		    (x->kind == CXCursor_CallExpr && block_call(a, (int)i)))
 			return false;
-		if (x->kind == CXCursor_CallExpr && x->name &&
-		    !strcmp(x->name, "__syncthreads") &&
-		    !add_sub(P, v, x->b, x->e, "__syncwarp()"))
+		/* what a macro writes is not rewritten: refused */
+		bool sync = x->kind == CXCursor_CallExpr && x->name &&
+		            !strcmp(x->name, "__syncthreads");
+		if (sync &&
+		    (!x->spelled || !add_sub(P, v, x->b, x->e, "__syncwarp()")))
 			return false;
 		if (x->kind == CXCursor_VarDecl && is_shared(a, (int)i)) {
 			/* dynamic shared memory: its size is the launch's */
@@ -562,8 +564,12 @@ static bool warp_edits(planner *P, int body, const char *name, text_edits *v)
 			uint32_t at;
 			if (t.kind == CXType_IncompleteArray)
 				return false;
+			/* the name as written here (not by a macro) */
 			if (!kt_fe_offset(
 			        a->tu, clang_getCursorLocation(x->cur), &at) ||
+			    at + strlen(x->name) > a->tu->len ||
+			    strncmp(a->tu->text + at, x->name,
+			            strlen(x->name)) ||
 			    !add_sub(P, v, at + (uint32_t)strlen(x->name),
 			             at + (uint32_t)strlen(x->name),
 			             pl_say(P, "[%s]", name)))
@@ -571,8 +577,8 @@ static bool warp_edits(planner *P, int body, const char *name, text_edits *v)
 		}
 		if (x->kind != CXCursor_DeclRefExpr)
 			continue;
-		if (is_shared(a, x->ref) && x->spelled &&
-		    !add_sub(P, v, x->e, x->e, "[kt_warp]"))
+		if (is_shared(a, x->ref) &&
+		    (!x->spelled || !add_sub(P, v, x->e, x->e, "[kt_warp]")))
 			return false;
 		for (int k = 0; k < 4; k++) {
 			if (!fe_mentions(a, (int)i, b[k]))

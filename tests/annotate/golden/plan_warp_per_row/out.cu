@@ -1,8 +1,9 @@
 // Row-per-block kernels with a block reduction: the warp_per_row refactor
 // runs one row per warp, WARP_ROWS rows per block, where each warp can run
 // the body as a block of 32 threads would (row_rms), and not where the
-// kernel sizes its shared memory at the launch (dyn_smem) or indexes
-// global memory with the thread's number (lane_index).
+// kernel sizes its shared memory at the launch (dyn_smem), indexes
+// global memory with the thread's number (lane_index) or waits at a
+// barrier a macro writes (macro_sync: the rewrite does not reach into it).
 #include <cuda_runtime.h>
 
 #ifndef BLOCK_SIZE
@@ -13,6 +14,9 @@
 #endif
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 256
+#endif
+#ifndef BLOCK_SIZE_4
+#define BLOCK_SIZE_4 256
 #endif
 #ifndef VEC
 #define VEC 1
@@ -28,6 +32,9 @@
 #endif
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
+#endif
+#ifndef MIN_BLOCKS_4
+#define MIN_BLOCKS_4 0
 #endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
@@ -197,6 +204,41 @@ lane_index(float *__restrict__ s, const float *__restrict__ x,
 	s[(long)blockIdx.x * BLOCK_SIZE_3 + threadIdx.x] = part[threadIdx.x] + part[0];
 }
 
+#define ROW_BARRIER() __syncthreads()
+
+#pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem rows values(?)
+// ktc: complete and uncomment: #pragma kt problem d values(?)
+#pragma kt launch grid(rows) block(BLOCK_SIZE_4)
+#pragma kt arg s float[rows] out
+#pragma kt arg x float[rows * d] in
+#pragma kt arg d int = d
+__global__ void
+#if MIN_BLOCKS_4 > 0
+__launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
+#endif
+macro_sync(float *__restrict__ s, const float *__restrict__ x,
+			   int d)
+{
+	__shared__ float part[32];
+	const float *in = x + (long)blockIdx.x * d;
+	float acc = 0.f;
+	for (int i = threadIdx.x; i < d; i += blockDim.x)
+		acc += in[i];
+	for (int o = 16; o > 0; o /= 2)
+		acc += __shfl_xor_sync(0xffffffff, acc, o);
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = acc;
+	ROW_BARRIER();
+	if (threadIdx.x == 0) {
+		for (int k = 1; k < blockDim.x / 32; k++)
+			acc += part[k];
+		s[blockIdx.x] = acc;
+	}
+}
+
 #ifndef __CUDACC_RTC__
 void run_rows(float *y, const float *x, int rows, int d, float eps)
 {
@@ -205,5 +247,6 @@ void run_rows(float *y, const float *x, int rows, int d, float eps)
 	row_rms<<<rows, (ROW_RMS_WARP_ROWS > 0 ? 32 * ROW_RMS_WARP_ROWS : (threads))>>>(y, x, d, eps);
 	dyn_smem<<<rows, BLOCK_SIZE_2, 256 * sizeof(float)>>>(y, x, d);
 	lane_index<<<rows, BLOCK_SIZE_3>>>(y, x, d);
+	macro_sync<<<rows, BLOCK_SIZE_4>>>(y, x, d);
 }
 #endif
