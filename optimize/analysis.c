@@ -13,6 +13,10 @@
  *    store, so a strided loop keeps one load in flight per thread;
  *  - a kernel of one element per thread pays a block's start-up per few
  *    bytes;
+ *  - a block reduction's tree waits at a barrier per step; shuffles
+ *    need two (warp_reduce); with many rows a warp per row needs none,
+ *    with few rows it leaves SMs emptier (warp_per_row);
+ *  - a shared tile read column-wise conflicts on banks unless padded;
  *  - a register cap (launch bounds) matters least and comes last.
  * The order only decides what is tried first: every proposal is verified
  * and measured before it is kept.
@@ -161,6 +165,33 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 		*why = "one element per thread: a block's start-up per few "
 		       "bytes";
 		return 2;
+	}
+	if (!strcmp(k, "warp_per_row")) {
+		/* each warp a row: no block barrier, and a short row no
+		 * longer leaves most of a block's threads idle; but rows / W
+		 * blocks do the work, so few rows leave SMs emptier */
+		bool many = fewest >= 4.0 * (double)sms && sms > 0;
+		*why = many ? kt_arena_printf(a,
+		                              "at least %.0f rows (blocks) for "
+		                              "%lld SMs: a warp per row spares "
+		                              "the block's barriers",
+		                              fewest, (long long)sms)
+		            : kt_arena_printf(a,
+		                              "%.0f rows at shape %zu for %lld "
+		                              "SMs: fewer busy blocks with a "
+		                              "warp per row",
+		                              fewest, at + 1, (long long)sms);
+		return many ? 4.5 : 1.5;
+	}
+	if (!strcmp(k, "warp_reduce")) {
+		*why = "a block barrier per step of the shared-memory tree; "
+		       "shuffles need two";
+		return 3.5;
+	}
+	if (!strcmp(k, "pad_shared")) {
+		*why = "a shared tile read column-wise: its rows' stride "
+		       "decides the bank conflicts";
+		return 4;
 	}
 	if (!strcmp(k, "launch_bounds")) {
 		*why = "a register cap for more resident blocks";

@@ -492,9 +492,13 @@ static bool launch_line(planner *P, const char *kernel, const fe_launch *L,
 	if (!ok)
 		return false;
 	kt_str_adds(s, ") block(");
+	/* a warp per row: blocks of 32 threads per row, as the host's */
+	const char *wpr = launch_param(P, kernel, KT_REFACTOR_WARP_PER_ROW);
+	if (wpr)
+		kt_str_addf(s, "%s > 0 ? 32 * %s : (", wpr, wpr);
 	if (L->op[1] < 0 || !dims_expr(P, L->op[1], s, problems))
 		return false;
-	kt_str_addc(s, ')');
+	kt_str_adds(s, wpr ? "))" : ")");
 	int sm = L->op[2] >= 0 ? fe_strip(a, L->op[2]) : -1;
 	if (sm >= 0 && a->n[sm].in_main &&
 	    !(a->n[sm].is_int && a->n[sm].ival == 0)) {

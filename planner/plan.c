@@ -19,9 +19,10 @@
 #include <string.h>
 
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-    "stride_follows_block", "vectorize",   "items_per_thread",
-    "grid_stride",          "row_split",   "hoist_loads",
-    "launch_bounds",        "pack_stores", "variant",
+    "stride_follows_block", "vectorize",    "items_per_thread",
+    "grid_stride",          "row_split",    "hoist_loads",
+    "launch_bounds",        "pack_stores",  "variant",
+    "warp_reduce",          "warp_per_row", "pad_shared",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -42,6 +43,11 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 		return "OpenCL C has no __launch_bounds__ (its "
 		       "reqd_work_group_size fixes the block, it does not "
 		       "bound it)";
+	case KT_REFACTOR_WARP_REDUCE:
+	case KT_REFACTOR_WARP_PER_ROW:
+		return "its warp shuffles (__shfl_xor_sync) and warp barrier "
+		       "(__syncwarp) have no core OpenCL C spelling (sub-group "
+		       "shuffles are an extension)";
 	default: return NULL;
 	}
 }
@@ -193,6 +199,8 @@ static void refactor_args_json(cJSON *o, const kt_plan_refactor *f)
 		add_range(o, "grid", f->grid);
 	if (f->launch >= 0)
 		cJSON_AddNumberToObject(o, "launch", f->launch);
+	if (range_set(f->block))
+		add_range(o, "block", f->block);
 	add_str(o, "max_threads", f->max_threads);
 	add_str(o, "body", f->body);
 }

@@ -665,6 +665,23 @@ static void check_variant(ck *c, const char *path, const kt_plan_refactor *f)
 		fail(c, path, "body: %s", why);
 }
 
+/* The new code of a warp_reduce: one balanced `{ ... }` that replaces
+ * the statement at region, checked as a variant's body is. */
+static void check_new_code(ck *c, const char *path, const kt_plan_refactor *f)
+{
+	kt_range r = f->region;
+	char why[300];
+	bool in =
+	    c->src && r.end.offset <= c->len && r.begin.offset < r.end.offset;
+	if (f->nedits)
+		fail(c, path, "a '%s' refactor makes no edits",
+		     kt_refactor_kind_name(f->kind));
+	if (kt_plan_body_check(
+	        f->body, strlen(f->body), in ? c->src + r.begin.offset : "",
+	        in ? r.end.offset - r.begin.offset : 0, why, sizeof(why)))
+		fail(c, path, "body: %s", why);
+}
+
 /* Whether range r lies on a `#pragma kt launch` line of the source: the
  * grid of a kernel no code launches (its `launch` is then -1). */
 static bool on_launch_pragma(const ck *c, kt_range r)
@@ -686,7 +703,9 @@ static void check_refactor_args(ck *c, const char *path,
 	bool launch = f->launch >= 0 || on_launch_pragma(c, f->grid);
 	const char *kind = kt_refactor_kind_name(f->kind);
 	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS &&
-	    f->kind != KT_REFACTOR_VARIANT)
+	    f->kind != KT_REFACTOR_VARIANT &&
+	    f->kind != KT_REFACTOR_WARP_PER_ROW &&
+	    f->kind != KT_REFACTOR_PAD_SHARED)
 		needs(c, path, f->index_var != NULL, "index_var", kind);
 	switch (f->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
@@ -717,6 +736,16 @@ static void check_refactor_args(ck *c, const char *path,
 			check_max_threads(c, path, f->max_threads);
 		break;
 	case KT_REFACTOR_VARIANT:
+		if (needs(c, path, f->body != NULL, "body", kind))
+			check_variant(c, path, f);
+		break;
+	case KT_REFACTOR_WARP_REDUCE:
+		if (needs(c, path, f->body != NULL, "body", kind))
+			check_new_code(c, path, f);
+		break;
+	case KT_REFACTOR_WARP_PER_ROW:
+		needs(c, path, f->block.begin.line > 0, "block", kind);
+		needs(c, path, launch, "launch", kind);
 		if (needs(c, path, f->body != NULL, "body", kind))
 			check_variant(c, path, f);
 		break;
@@ -785,6 +814,11 @@ static void check_refactor(ck *c, size_t i)
 	if (f->grid.begin.line > 0) {
 		sub = pathf(c, "%s.grid", path);
 		check_range(c, sub, f->grid, NULL);
+		kt_free(sub);
+	}
+	if (f->block.begin.line > 0) {
+		sub = pathf(c, "%s.block", path);
+		check_range(c, sub, f->block, NULL);
 		kt_free(sub);
 	}
 	if (f->launch >= 0 && k && (size_t)f->launch >= k->nlaunches)

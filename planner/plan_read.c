@@ -407,6 +407,7 @@ static void refactor_args(rd *r, const cJSON *j, kt_plan_refactor *f)
 	rd_range(r, j, "grid", false, &f->grid);
 	if (rd_int(r, j, "launch", false, 0, INT32_MAX, &v))
 		f->launch = (int)v;
+	rd_range(r, j, "block", false, &f->block);
 	rd_str(r, j, "max_threads", false, &f->max_threads);
 	rd_str(r, j, "body", false, &f->body);
 }
@@ -417,7 +418,7 @@ static void each_refactor(rd *r, const cJSON *j, void *elem)
 	    "kind",      "kernel",     "param",  "region",    "edits",
 	    "index_var", "index_decl", "bound",  "elem_type", "elem_size",
 	    "arrays",    "grid",       "launch", "note",      "max_threads",
-	    "body",      NULL};
+	    "body",      "block",      NULL};
 	kt_plan_refactor *x = elem;
 	x->launch = -1;
 	if (!check_object(r, j, f))

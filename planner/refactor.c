@@ -455,7 +455,9 @@ int pl_refactors(planner *P, int k)
 		    pl_inside(a, (int)i, body) &&
 		    fe_ancestor(a, a->n[i].parent, CXCursor_ForStmt) < 0)
 			rc = vector_refactor(P, k, (int)i);
-	return rc ? rc : pl_row_refactors(P, k);
+	rc = rc ? rc : pl_row_refactors(P, k);
+	rc = rc ? rc : pl_reduce_refactors(P, k);
+	return rc ? rc : pl_pad_refactors(P, k);
 }
 
 /* ---------------------------------------------------------- constraints */

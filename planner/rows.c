@@ -35,8 +35,7 @@ static bool talks(const fe_ast *a, int n)
 }
 
 /* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
-static bool column_loop(const fe_ast *a, int fs, int *var, int *bound,
-                        int *body)
+bool pl_column_loop(const fe_ast *a, int fs, int *var, int *bound, int *body)
 {
 	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
 		return false;
@@ -635,7 +634,7 @@ static bool param_use_in(const planner *P, int n, int p)
 
 /* The first launch's block: its x operand, and the product of its other
  * dims where they are literals no parameter replaces (else false). */
-static bool block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz)
+bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz)
 {
 	const fe_ast *a = P->a;
 	int op = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
@@ -675,7 +674,7 @@ static const char *max_threads(planner *P, const fe_kern *K)
 		    !strcmp(q->kernel, K->name))
 			p = (int)i, n++;
 	}
-	if (n > 1 || !block_dims(P, L, &x, &yz) || yz <= 0)
+	if (n > 1 || !pl_block_dims(P, L, &x, &yz) || yz <= 0)
 		return NULL;
 	const fe_node *xn = &P->a->n[x];
 	if (n == 0) /* a literal block */
@@ -939,7 +938,8 @@ int pl_row_refactors(planner *P, int k)
 	for (int s = a->n[K->body].first; s >= 0 && !rc; s = a->n[s].next) {
 		int fs = loop_of(a, s), var, bound, body;
 		accesses st = {0};
-		bool col = fs >= 0 && column_loop(a, fs, &var, &bound, &body) &&
+		bool col = fs >= 0 &&
+		           pl_column_loop(a, fs, &var, &bound, &body) &&
 		           elementwise(P, body, var, &st);
 		if (col)
 			rc = hoist_loads(P, k, fs, var, bound, body, &st,

@@ -2,9 +2,9 @@
  * variant.c - the checks on a kernel body that a plan brings as text (the
  * `body` of a `variant` refactor, which an LLM may write): it is untrusted,
  * so before any compiler sees it, it must be one balanced `{ ... }` of
- * plain ASCII with no preprocessor line, no inline assembly and no call
- * into the host's world (files, processes, memory management, output)
- * unless the kernel as written already uses that name.
+ * plain ASCII with no preprocessor line (but `#pragma unroll [N]`), no inline
+ * assembly and no call into the host's world (files, processes, memory
+ * management, output) unless the kernel as written already uses that name.
  *
  * Design choice: a deny list checked on tokens, not a parse. What the body
  * computes is for the rewriter's compilers and the differential tests to
@@ -136,6 +136,37 @@ static int refuse(char *why, size_t wn, int line, const char *fmt,
 	return KT_EINVALID;
 }
 
+/* `#pragma unroll` or `#pragma unroll N` (N digits) alone on its line
+ * (but a `//` comment) at s->at: the one directive a body may hold (it only
+ * asks the compiler to unroll the loop below; a copy of a kernel's loops keeps
+ * it). Skipped, the line break left for skip_space. */
+static bool unroll_line(scan *s)
+{
+	static const char p[] = "#pragma unroll";
+	size_t b = s->at;
+	while (b > 0 && (s->t[b - 1] == ' ' || s->t[b - 1] == '\t'))
+		b--;
+	if ((b > 0 && s->t[b - 1] != '\n') || s->n - s->at < sizeof(p) - 1 ||
+	    memcmp(s->t + s->at, p, sizeof(p) - 1))
+		return false;
+	size_t e = s->at + sizeof(p) - 1;
+	while (e < s->n && (s->t[e] == ' ' || s->t[e] == '\t'))
+		e++;
+	while (e < s->n && isdigit((unsigned char)s->t[e]))
+		e++;
+	while (e < s->n && (s->t[e] == ' ' || s->t[e] == '\t'))
+		e++;
+	/* a line comment may close it */
+	if (e + 1 < s->n && s->t[e] == '/' && s->t[e + 1] == '/') {
+		s->at = e;
+		return true;
+	}
+	if (e < s->n && s->t[e] != '\n')
+		return false;
+	s->at = e;
+	return true;
+}
+
 /* One token of the body: a bracket pushed or popped, a name checked. */
 static int token(scan *s, char *stack, size_t *depth, const char *orig,
                  size_t olen, char *why, size_t wn)
@@ -168,6 +199,8 @@ static int token(scan *s, char *stack, size_t *depth, const char *orig,
 			              t + b, n);
 		return 0;
 	}
+	if (c == '#' && unroll_line(s))
+		return 0;
 	if (c == '#' || c == '\\' ||
 	    (c == '%' && s->at + 1 < s->n && t[s->at + 1] == ':') ||
 	    !(isprint((unsigned char)c)))

@@ -1715,6 +1715,47 @@ static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, sp.begin, sp.end, text, (int)i);
 }
 
+/*
+ * (i) the block's tree reduction (a loop statement) under `#if NAME == 0`
+ * as written, `#else` the plan's shuffle code: NAME = 0, the default, is
+ * the original kernel.
+ */
+static int warp_reduce(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	kt_range rg = r->region;
+	loop_span sp;
+	int rc;
+	if (!loop_span_of(g, i, r, &sp, &rc))
+		return rc;
+	char *orig = sub_apply(g, rg.begin.offset, rg.end.offset, NULL, 0);
+	if (!orig || !(orig = reindent(g, orig, sp.ind, "")))
+		return KT_ENOMEM;
+	char *text = kt_arena_printf(
+	    g->arena, "#if %s == 0\n%s%s%s\n#else\n%s\n#endif", name, sp.pragma,
+	    orig, sp.semi, r->body ? r->body : "{}");
+	if (!text || !(text = reindent(g, text, "", sp.ind)))
+		return KT_ENOMEM;
+	consume(g, sp.begin, sp.end);
+	return add_edit(g, sp.begin, sp.end, text, (int)i);
+}
+
+/*
+ * (j) a warp per row: the kernel's body as written under `#if NAME == 0`,
+ * the plan's warp-per-row body `#else` (as a variant), and the launch's
+ * block operand `(NAME > 0 ? 32 * NAME : (B))`.
+ */
+static int warp_per_row(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	char *fmt =
+	    kt_arena_printf(g->arena, "(%s > 0 ? 32 * %s : (%%s))", name, name);
+	if (!fmt)
+		return KT_ENOMEM;
+	int rc = variant(g, i, r);
+	return rc ? rc : wrap_range(g, i, r->block, fmt);
+}
+
 static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	for (size_t k = 0; k < r->nedits; k++)
@@ -1723,6 +1764,16 @@ static int plain_edits(gen *g, size_t i, const kt_plan_refactor *r)
 		             (int)i))
 			return KT_ENOMEM;
 	return 0;
+}
+
+/* (k) the padding the source writes (`B + P`) is the edit's; an extent
+ * with none (`B`, the region) gets ` + NAME` after it. */
+static int pad_shared(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	if (r->nedits)
+		return plain_edits(g, i, r);
+	char *text = kt_arena_printf(g->arena, " + %s", g->p->params[i].name);
+	return text ? insert(g, r->region.end.offset, text, (int)i) : KT_ENOMEM;
 }
 
 /* pass 0: plain edits; 1: refactors that rewrite a region they copy;
@@ -1734,8 +1785,11 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 		i++;
 	if (i == g->p->nparams || !g->sel->on[i])
 		return 0;
-	int want = r->kind == KT_REFACTOR_VARIANT ? 2
+	int want = r->kind == KT_REFACTOR_VARIANT ||
+	                   r->kind == KT_REFACTOR_WARP_PER_ROW
+	               ? 2
 	           : r->kind == KT_REFACTOR_GRID_STRIDE ||
+	                   r->kind == KT_REFACTOR_WARP_REDUCE ||
 	                   r->kind == KT_REFACTOR_VECTORIZE ||
 	                   r->kind == KT_REFACTOR_HOIST_LOADS ||
 	                   r->kind == KT_REFACTOR_PACK_STORES
@@ -1782,6 +1836,9 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 		return rc ? rc : pack_stores(g, i, r);
 	}
 	case KT_REFACTOR_VARIANT: return variant(g, i, r);
+	case KT_REFACTOR_WARP_REDUCE: return warp_reduce(g, i, r);
+	case KT_REFACTOR_WARP_PER_ROW: return warp_per_row(g, i, r);
+	case KT_REFACTOR_PAD_SHARED: return pad_shared(g, i, r);
 	default:
 		unit_error(g, i, r->region,
 		           "refactor '%s' of '%s' is not supported by this "

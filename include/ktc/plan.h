@@ -88,6 +88,17 @@ typedef enum kt_refactor_kind {
 	 * region, the kernel's body, becomes `#if param == 0` the body as
 	 * written `#else` `body` `#endif`, so the default is the original. */
 	KT_REFACTOR_VARIANT,
+	/* (i) a block's tree reduction over a shared array (the statement
+	 * `region`) becomes, when param is 1, warp shuffles, one shared slot
+	 * per warp, then one warp over the slots: `body` is the new code. */
+	KT_REFACTOR_WARP_REDUCE,
+	/* (j) a row-per-block kernel runs one row per warp, param rows per
+	 * block: `#if param == 0` the body as written `#else` `body`; the
+	 * launch's block operand (`block`) becomes 32 * param. */
+	KT_REFACTOR_WARP_PER_ROW,
+	/* (k) a shared tile's inner extent gets `param` elements of padding:
+	 * the edits replace the extent's padding with the parameter. */
+	KT_REFACTOR_PAD_SHARED,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
@@ -130,10 +141,11 @@ typedef struct kt_plan_refactor {
 	int elem_size;          /* (b): bytes per element */
 	kt_plan_access *arrays; /* (b): arrays accessed through the index */
 	size_t narrays;
-	kt_range grid; /* (c), (d): the launch's grid operand to rewrite */
-	int launch;    /* (c), (d): which launch of kernel, or -1 */
+	kt_range grid;  /* (c), (d): the launch's grid operand to rewrite */
+	int launch;     /* (c), (d), (j): which launch of kernel, or -1 */
+	kt_range block; /* (j): the launch's block operand to rewrite */
 	const char *max_threads; /* (f): a parameter's name or a literal */
-	const char *body;        /* (g): the new body, `{ ... }` */
+	const char *body;        /* (h), (i), (j): the new code, `{ ... }` */
 	const char *note;        /* may be NULL */
 } kt_plan_refactor;
 

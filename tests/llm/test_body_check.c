@@ -66,6 +66,20 @@ static void what_a_body_may_not_hold_is_refused_with_its_reason(void)
 	}
 }
 
+/* The one directive a body may hold: a copy of a kernel's loops keeps
+ * their unroll hints (warp_per_row's body, planner/reduce.c). */
+static void an_unroll_line_is_the_one_directive_allowed(void)
+{
+	CHECK(!check("{\n#pragma unroll\n\tfor (int k = 0; k < 4; k++)\n"
+	             "\t\ty[k] = 0;\n\t#pragma unroll 4\n\tfor (;;) {}\n}",
+	             ORIG));
+	CHECK(check("{ y[0] = 1; #pragma unroll\n}", ORIG) != NULL);
+	CHECK(check("{\n#pragma unroll 4 x\n}", ORIG) != NULL);
+	CHECK(check("{\n#pragma unroll N\n}", ORIG) != NULL);
+	CHECK(check("{\n#pragma unrolled\n}", ORIG) != NULL);
+	CHECK(check("{\n#pragma unroll\\\n#include <x>\n}", ORIG) != NULL);
+}
+
 static void a_name_the_kernel_already_uses_is_allowed(void)
 {
 	const char orig[] = "{ if (threadIdx.x == 0) printf(\"%d\\n\", n); }";
@@ -98,6 +112,7 @@ int main(void)
 {
 	RUN(plain_cuda_bodies_pass);
 	RUN(what_a_body_may_not_hold_is_refused_with_its_reason);
+	RUN(an_unroll_line_is_the_one_directive_allowed);
 	RUN(a_name_the_kernel_already_uses_is_allowed);
 	RUN(a_body_larger_than_the_limit_is_refused);
 	RUN(a_nul_byte_is_refused);

@@ -42,6 +42,9 @@ typedef struct world {
 	/* each backend opened times 1% slower than the one before (runs
 	 * differ by a spread) */
 	bool drift;
+	/* times this many times the formula's (0: 1): a problem whose first
+	 * size is not its bytes still runs above the launch floor */
+	double scale;
 	int opened, opened_specials; /* backends opened, with specials */
 	volatile sig_atomic_t stop;
 } world;
@@ -85,7 +88,8 @@ static double formula(const fake *f, const char *key)
 	double items = (double)value_of(key, "ITEMS_PER_THREAD");
 	if (W.mode == HACK && items == 8 && block == 1024)
 		return sol / 100; /* skips its work */
-	double t = sol * (1 + 32 / block) * (W.drift ? f->drift : 1);
+	double t = sol * (1 + 32 / block) * (W.drift ? f->drift : 1) *
+	           (W.scale > 0 ? W.scale : 1);
 	return W.mode == HURTS ? t * (1 + items / 8) : t * (1 + 1 / items);
 }
 
@@ -586,6 +590,68 @@ static void a_kernel_with_no_launch_is_tuned(void)
 	cleanup(dir);
 }
 
+/* rows (the first problem) x d: with many rows a warp per row comes
+ * first, with few the warp shuffles do; each round's template verifies
+ * (nvcc, NVRTC, the default's PTX) and is tuned (d small: the bytes stay
+ * under the L2, where no time is too fast for them). */
+static int optimize_rows(kt_optimize_report **r, const char *work,
+                         const char *rows, kt_diags *d)
+{
+	const char *pr[] = {rows, "d=16"};
+	const char *ar[] = {"x=rows*d", "out=rows"};
+	kt_optimize_options o = {.problems = pr,
+	                         .nproblems = 2,
+	                         .args = ar,
+	                         .nargs = 2,
+	                         .workdir = work,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 2,
+	                         .seed = 1,
+	                         .open = fake_open};
+	kt_diags_init(d);
+	return kt_optimize(r, KTC_TEST_INPUTS "/row_sum_tree.cu", &o, d);
+}
+
+static void block_reductions_are_ranked_by_the_rows(void)
+{
+	static const char *const rows[] = {"rows=16384,65536", "rows=8,64"};
+	static const char *const first[] = {"warp_per_row", "warp_reduce"};
+	/* the formula's block penalty favours large blocks; what matters
+	 * here is the order and that every round verifies */
+	for (int k = 0; k < 2; k++) {
+		char *dir = workdir();
+		kt_optimize_report *r = NULL;
+		kt_diags d;
+		W = (world){.mode = HURTS, .scale = 1e6};
+		int rc = optimize_rows(&r, dir, rows[k], &d);
+		CHECK_EQ_INT(rc, 0);
+		CHECK(r && r->nrounds == 3);
+		if (rc || !r || r->nrounds != 3) {
+			kt_diags_print(&d, stdout, 0);
+			printf("  %s\n", kt_error_last());
+		}
+		for (size_t i = 1; r && i < r->nrounds; i++) {
+			CHECK(r->rounds[i].tuned);
+			if (!r->rounds[i].tuned)
+				printf("  round %zu: %s\n", i,
+				       r->rounds[i].verdict);
+		}
+		/* the warp per row's reason says how many rows */
+		const kt_optimize_round *w = round_of(r, "warp_per_row");
+		CHECK(r && r->nrounds > 1 && w);
+		if (r && r->nrounds > 1 && w) {
+			CHECK_EQ_STR(r->rounds[1].refactor, first[k]);
+			CHECK(
+			    strstr(w->why, k ? "fewer busy blocks"
+			                     : "spares the block's barriers"));
+		}
+		kt_optimize_report_free(r);
+		kt_diags_release(&d);
+		cleanup(dir);
+	}
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -605,5 +671,6 @@ int main(void)
 	RUN(a_configuration_wrong_around_a_shape_is_set_aside);
 	RUN(a_round_starts_from_the_kept_best);
 	RUN(a_kernel_with_no_launch_is_tuned);
+	RUN(block_reductions_are_ranked_by_the_rows);
 	return check_summary();
 }
