@@ -329,6 +329,29 @@ static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 	return w.oom ? KT_ENOMEM : KT_OK;
 }
 
+/* The roots call node n enters. A call inside a template that its
+ * arguments make dependent (`launch(k<T>, p, x)` in a function template
+ * over T) is not resolved: its callee names an overload set, each of
+ * whose functions it may enter (a launcher and its overloads). */
+static int add_entered_roots(fe_ast *a, int n, bool launches_only)
+{
+	CXCursor ref = entered(a->n[n].cur);
+	if (!clang_Cursor_isNull(ref) &&
+	    clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+		return add_header_root(a, ref, launches_only);
+	int c = a->n[n].first;
+	while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef)
+		c = a->n[c].first;
+	for (unsigned i = 0;
+	     c >= 0 && i < clang_getNumOverloadedDecls(a->n[c].cur); i++) {
+		int rc = add_header_root(
+		    a, clang_getOverloadedDecl(a->n[c].cur, i), launches_only);
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
 /* Adds the header functions that launch a kernel (wrappers) and that the
  * main file's calls enter, then the functions and classes those wrappers'
  * calls and the main file's constructions enter once wrappers exist (a
@@ -340,7 +363,7 @@ static int add_header_roots(fe_ast *a)
 		const fe_node *x = &a->n[i];
 		if (!x->in_main || x->kind != CXCursor_CallExpr)
 			continue;
-		int rc = add_header_root(a, entered(x->cur), true);
+		int rc = add_entered_roots(a, (int)i, true);
 		if (rc)
 			return rc;
 	}
@@ -352,7 +375,7 @@ static int add_header_roots(fe_ast *a)
 		if (!(x->in_main || x->in_header) ||
 		    x->kind != CXCursor_CallExpr)
 			continue;
-		int rc = add_header_root(a, entered(x->cur), false);
+		int rc = add_entered_roots(a, (int)i, false);
 		if (rc)
 			return rc;
 	}
@@ -390,13 +413,27 @@ int fe_decl_of(const fe_ast *a, CXCursor c)
 	return -1;
 }
 
-/* The macro whose expansion produced the token at offset, or -1. */
-static int macro_at(const fe_ast *a, uint32_t off)
+/* The macro whose expansion produced literal x, or -1: the main file's
+ * definition whose body holds the literal's spelling, when one does (a
+ * macro expanded inside another's argument, `CHECK((k<<<g, THREADS>>>
+ * (x)))`, where the literal stands at the outer expansion); else the
+ * first expansion around it. */
+static int macro_at(const fe_ast *a, const fe_node *x)
 {
+	CXFile sf;
+	unsigned soff;
+	clang_getSpellingLocation(clang_getCursorLocation(x->cur), &sf, NULL,
+	                          NULL, &soff);
+	if (sf && clang_File_isEqual(sf, a->tu->file))
+		for (size_t i = 0; i < a->macros.len; i++) {
+			const fe_node *d = &a->n[a->macros.items[i]];
+			if (d->in_main && soff >= d->b && soff < d->e)
+				return a->macros.items[i];
+		}
 	for (size_t i = 0; i < a->expansions.len; i++) {
-		const fe_node *x = &a->n[a->expansions.items[i]];
-		if (x->in_main && off >= x->b && off < x->e)
-			return fe_decl_of(a, clang_getCursorReferenced(x->cur));
+		const fe_node *m = &a->n[a->expansions.items[i]];
+		if (m->in_main && x->b >= m->b && x->b < m->e)
+			return fe_decl_of(a, clang_getCursorReferenced(m->cur));
 	}
 	return -1;
 }
@@ -417,7 +454,7 @@ static void resolve(fe_ast *a)
 		case CXCursor_IntegerLiteral:
 		case CXCursor_FloatingLiteral:
 			if (x->in_main && !x->spelled)
-				x->macro = macro_at(a, x->b);
+				x->macro = macro_at(a, x);
 			break;
 		default: break;
 		}

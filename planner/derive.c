@@ -621,7 +621,7 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
 		return NULL;
 	int idx = -1, k = 0;
-	bool type = true;
+	bool type = true, truth = false;
 	for (int c = a->n[fn].first; c >= 0 && idx < 0; c = a->n[c].next) {
 		enum CXCursorKind ck = a->n[c].kind;
 		if ((ck == CXCursor_TemplateTypeParameter ||
@@ -629,6 +629,9 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 		    !strcmp(a->n[c].name, name)) {
 			idx = k;
 			type = ck == CXCursor_TemplateTypeParameter;
+			truth =
+			    !type && clang_getCursorType(a->n[c].cur).kind ==
+			                 CXType_Bool;
 		}
 		k += ck == CXCursor_TemplateTypeParameter ||
 		     ck == CXCursor_NonTypeTemplateParameter ||
@@ -642,6 +645,13 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 			continue;
 		enum CXTemplateArgumentKind ak =
 		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx);
+		/* a bool's value is one bit, which libclang sign-extends
+		 * (true reads -1); `k<1>` would not convert to bool */
+		if (truth && ak == CXTemplateArgumentKind_Integral)
+			return clang_Cursor_getTemplateArgumentValue(
+			           r, (unsigned)idx)
+			           ? "true"
+			           : "false";
 		if (!type && ak == CXTemplateArgumentKind_Integral)
 			return pl_say(P, "%lld",
 			              clang_Cursor_getTemplateArgumentValue(
