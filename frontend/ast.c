@@ -400,17 +400,26 @@ int fe_decl_of(const fe_ast *a, CXCursor c)
 		}
 		return -1;
 	}
+	/* declarations a macro expands to all stand at the expansion
+	 * (`dim3 grid(n); dim3 block(m);` in a macro body): the one that is
+	 * the cursor, else the first at the offset */
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor cc = clang_getCanonicalCursor(c);
+	int first = -1;
 	for (size_t i = 0; i < a->decls.len; i++) {
 		const fe_node *d = &a->n[a->decls.items[i]];
 		uint32_t doff;
-		if (d->kind == k &&
-		    kt_fe_offset(a->tu, clang_getCursorLocation(d->cur),
-		                 &doff) &&
-		    doff == off)
+		if (d->kind != k ||
+		    !kt_fe_offset(a->tu, clang_getCursorLocation(d->cur),
+		                  &doff) ||
+		    doff != off)
+			continue;
+		if (clang_equalCursors(clang_getCanonicalCursor(d->cur), cc))
 			return a->decls.items[i];
+		if (first < 0)
+			first = a->decls.items[i];
 	}
-	return -1;
+	return first;
 }
 
 /* The macro whose expansion produced literal x, or -1: the main file's
