@@ -16,6 +16,7 @@
 #include "frontend/ast.h"
 #include "util/cuda.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -447,6 +448,83 @@ static int macro_at(const fe_ast *a, const fe_node *x)
 	return -1;
 }
 
+static bool int_literal(const char *t, size_t n, int64_t *v);
+
+/* Whether offset off of the main file lies in a macro's definition. */
+static bool in_definition(const fe_ast *a, uint32_t off)
+{
+	for (size_t i = 0; i < a->macros.len; i++) {
+		const fe_node *d = &a->n[a->macros.items[i]];
+		if (d->in_main && off >= d->b && off < d->e)
+			return true;
+	}
+	return false;
+}
+
+/* A literal a function-like macro's expansion produced from the main
+ * file's text: one in its body that is not the whole body (the `1024` of
+ * `dim3 block(std::min(d, 1024));` in a launching macro), or one written
+ * in an argument at the expansion (`MIN(n, 256)`). Either is spelled once
+ * and stands there as a literal of the file, changed there for every
+ * expansion (and every use of the argument), as a parameter that
+ * replaces it must be. */
+static void spelled_in_macro(fe_ast *a, fe_node *x)
+{
+	CXFile sf;
+	unsigned soff;
+	clang_getSpellingLocation(clang_getCursorLocation(x->cur), &sf, NULL,
+	                          NULL, &soff);
+	if (!sf || !clang_File_isEqual(sf, a->tu->file) ||
+	    x->kind != CXCursor_IntegerLiteral)
+		return;
+	const fe_node *d = &a->n[x->macro];
+	bool body = d->in_main && soff >= d->b && soff < d->e;
+	if (!body && in_definition(a, soff))
+		return;
+	const char *t = a->tu->text;
+	uint32_t e = soff;
+	while (e < a->tu->len && (isalnum((unsigned char)t[e]) || t[e] == '\''))
+		e++;
+	int64_t v;
+	if (!int_literal(t + soff, e - soff, &v) || v != x->ival)
+		return;
+	x->b = soff;
+	x->e = e;
+	x->spelled = true;
+	x->macro = -1;
+}
+
+/* A literal of another file's macro whose name is written in a macro's
+ * argument (`MIN(n, BLOCK)`, BLOCK from a header): it stands at that name,
+ * as where the macro expands directly, not at the outer expansion. */
+static void foreign_in_argument(fe_ast *a, fe_node *x)
+{
+	CXFile ff;
+	unsigned foff;
+	clang_getFileLocation(clang_getCursorLocation(x->cur), &ff, NULL, NULL,
+	                      &foff);
+	if (!ff || !clang_File_isEqual(ff, a->tu->file) || foff <= x->b ||
+	    in_definition(a, foff))
+		return;
+	/* inside the expansion the literal stands at (its extent may be
+	 * empty there) */
+	bool inside = false;
+	for (size_t i = 0; i < a->expansions.len && !inside; i++) {
+		const fe_node *m = &a->n[a->expansions.items[i]];
+		inside = m->in_main && m->b == x->b && foff < m->e;
+	}
+	if (!inside)
+		return;
+	const char *t = a->tu->text;
+	uint32_t e = foff;
+	while (e < a->tu->len && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+		e++;
+	if (e == foff || isdigit((unsigned char)t[foff]))
+		return;
+	x->b = foff;
+	x->e = e;
+}
+
 static void resolve(fe_ast *a)
 {
 	for (size_t i = 0; i < a->len; i++) {
@@ -464,6 +542,12 @@ static void resolve(fe_ast *a)
 		case CXCursor_FloatingLiteral:
 			if (x->in_main && !x->spelled)
 				x->macro = macro_at(a, x);
+			if (x->macro >= 0 &&
+			    !fe_macro_int(a, x->macro, &(int64_t){0},
+			                  &(uint32_t){0}, &(uint32_t){0}))
+				spelled_in_macro(a, x);
+			else if (x->in_main && !x->spelled && x->macro < 0)
+				foreign_in_argument(a, x);
 			break;
 		default: break;
 		}
