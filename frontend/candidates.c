@@ -898,6 +898,29 @@ static bool spelled_as(const finder *F, uint32_t b, uint32_t e,
 	return e > b && e - b == n && !memcmp(F->tu->text + b, name, n);
 }
 
+/* Candidate u is the root of another launch's block through the same
+ * foreign macro as root c (or tied to such a root): that root joins c,
+ * with everything tied to it, so one parameter stands at every
+ * expansion, as one macro of the file's own would (two kernels launched
+ * with `CUDA_IM2COL_BLOCK_SIZE` from a header). */
+static bool join_root(finder *F, int c, int u)
+{
+	kt_candidate *r = &F->items.items[c];
+	int root = F->items.items[u].link >= 0 ? F->items.items[u].link : u;
+	kt_candidate *o = &F->items.items[root];
+	if (root == c || o->rejected || o->link >= 0 || !o->name ||
+	    strcmp(o->name, r->name) || o->value != r->value ||
+	    o->role != KT_ROLE_BLOCK_SIZE || r->role != KT_ROLE_BLOCK_SIZE ||
+	    F->items.items[u].rejected)
+		return false;
+	for (size_t i = 0; i < F->items.len; i++)
+		if (F->items.items[i].link == root)
+			F->items.items[i].link = c;
+	o->link = c;
+	o->with = "$";
+	return true;
+}
+
 /*
  * A parameter written at an expansion of a macro defined in another file
  * (`CUDA_ACC_BLOCK_SIZE` from a header): the definition is not the
@@ -908,6 +931,8 @@ static bool spelled_as(const finder *F, uint32_t b, uint32_t e,
  */
 static void foreign_macro_roots(finder *F)
 {
+	/* roots the macro's other expansions join (another kernel's launch
+	 * through the same macro) are checked as expansions of this one */
 	fe_ast *a = F->a;
 	for (size_t c = 0; c < F->items.len; c++) {
 		kt_candidate *r = &F->items.items[c];
@@ -926,6 +951,8 @@ static void foreign_macro_roots(finder *F)
 			if (u >= 0 &&
 			    (u == (int)c || (F->items.items[u].link == (int)c &&
 			                     !F->items.items[u].rejected)))
+				continue;
+			if (u >= 0 && join_root(F, (int)c, u))
 				continue;
 			kt_pos p = kt_pos_at(F->tu->text, F->tu->len, x->b);
 			r->rejected = true;
