@@ -16,6 +16,7 @@
 #include "frontend/ast.h"
 #include "util/cuda.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,29 @@ static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 	return w.oom ? KT_ENOMEM : KT_OK;
 }
 
+/* The roots call node n enters. A call inside a template that its
+ * arguments make dependent (`launch(k<T>, p, x)` in a function template
+ * over T) is not resolved: its callee names an overload set, each of
+ * whose functions it may enter (a launcher and its overloads). */
+static int add_entered_roots(fe_ast *a, int n, bool launches_only)
+{
+	CXCursor ref = entered(a->n[n].cur);
+	if (!clang_Cursor_isNull(ref) &&
+	    clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+		return add_header_root(a, ref, launches_only);
+	int c = a->n[n].first;
+	while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef)
+		c = a->n[c].first;
+	for (unsigned i = 0;
+	     c >= 0 && i < clang_getNumOverloadedDecls(a->n[c].cur); i++) {
+		int rc = add_header_root(
+		    a, clang_getOverloadedDecl(a->n[c].cur, i), launches_only);
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
 /* Adds the header functions that launch a kernel (wrappers) and that the
  * main file's calls enter, then the functions and classes those wrappers'
  * calls and the main file's constructions enter once wrappers exist (a
@@ -340,7 +364,7 @@ static int add_header_roots(fe_ast *a)
 		const fe_node *x = &a->n[i];
 		if (!x->in_main || x->kind != CXCursor_CallExpr)
 			continue;
-		int rc = add_header_root(a, entered(x->cur), true);
+		int rc = add_entered_roots(a, (int)i, true);
 		if (rc)
 			return rc;
 	}
@@ -352,7 +376,7 @@ static int add_header_roots(fe_ast *a)
 		if (!(x->in_main || x->in_header) ||
 		    x->kind != CXCursor_CallExpr)
 			continue;
-		int rc = add_header_root(a, entered(x->cur), false);
+		int rc = add_entered_roots(a, (int)i, false);
 		if (rc)
 			return rc;
 	}
@@ -377,28 +401,128 @@ int fe_decl_of(const fe_ast *a, CXCursor c)
 		}
 		return -1;
 	}
+	/* declarations a macro expands to all stand at the expansion
+	 * (`dim3 grid(n); dim3 block(m);` in a macro body): the one that is
+	 * the cursor, else the first at the offset */
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor cc = clang_getCanonicalCursor(c);
+	int first = -1;
 	for (size_t i = 0; i < a->decls.len; i++) {
 		const fe_node *d = &a->n[a->decls.items[i]];
 		uint32_t doff;
-		if (d->kind == k &&
-		    kt_fe_offset(a->tu, clang_getCursorLocation(d->cur),
-		                 &doff) &&
-		    doff == off)
+		if (d->kind != k ||
+		    !kt_fe_offset(a->tu, clang_getCursorLocation(d->cur),
+		                  &doff) ||
+		    doff != off)
+			continue;
+		if (clang_equalCursors(clang_getCanonicalCursor(d->cur), cc))
 			return a->decls.items[i];
+		if (first < 0)
+			first = a->decls.items[i];
+	}
+	return first;
+}
+
+/* The macro whose expansion produced literal x, or -1: the main file's
+ * definition whose body holds the literal's spelling, when one does (a
+ * macro expanded inside another's argument, `CHECK((k<<<g, THREADS>>>
+ * (x)))`, where the literal stands at the outer expansion); else the
+ * first expansion around it. */
+static int macro_at(const fe_ast *a, const fe_node *x)
+{
+	CXFile sf;
+	unsigned soff;
+	clang_getSpellingLocation(clang_getCursorLocation(x->cur), &sf, NULL,
+	                          NULL, &soff);
+	if (sf && clang_File_isEqual(sf, a->tu->file))
+		for (size_t i = 0; i < a->macros.len; i++) {
+			const fe_node *d = &a->n[a->macros.items[i]];
+			if (d->in_main && soff >= d->b && soff < d->e)
+				return a->macros.items[i];
+		}
+	for (size_t i = 0; i < a->expansions.len; i++) {
+		const fe_node *m = &a->n[a->expansions.items[i]];
+		if (m->in_main && x->b >= m->b && x->b < m->e)
+			return fe_decl_of(a, clang_getCursorReferenced(m->cur));
 	}
 	return -1;
 }
 
-/* The macro whose expansion produced the token at offset, or -1. */
-static int macro_at(const fe_ast *a, uint32_t off)
+static bool int_literal(const char *t, size_t n, int64_t *v);
+
+/* Whether offset off of the main file lies in a macro's definition. */
+static bool in_definition(const fe_ast *a, uint32_t off)
 {
-	for (size_t i = 0; i < a->expansions.len; i++) {
-		const fe_node *x = &a->n[a->expansions.items[i]];
-		if (x->in_main && off >= x->b && off < x->e)
-			return fe_decl_of(a, clang_getCursorReferenced(x->cur));
+	for (size_t i = 0; i < a->macros.len; i++) {
+		const fe_node *d = &a->n[a->macros.items[i]];
+		if (d->in_main && off >= d->b && off < d->e)
+			return true;
 	}
-	return -1;
+	return false;
+}
+
+/* A literal a function-like macro's expansion produced from the main
+ * file's text: one in its body that is not the whole body (the `1024` of
+ * `dim3 block(std::min(d, 1024));` in a launching macro), or one written
+ * in an argument at the expansion (`MIN(n, 256)`). Either is spelled once
+ * and stands there as a literal of the file, changed there for every
+ * expansion (and every use of the argument), as a parameter that
+ * replaces it must be. */
+static void spelled_in_macro(fe_ast *a, fe_node *x)
+{
+	CXFile sf;
+	unsigned soff;
+	clang_getSpellingLocation(clang_getCursorLocation(x->cur), &sf, NULL,
+	                          NULL, &soff);
+	if (!sf || !clang_File_isEqual(sf, a->tu->file) ||
+	    x->kind != CXCursor_IntegerLiteral)
+		return;
+	const fe_node *d = &a->n[x->macro];
+	bool body = d->in_main && soff >= d->b && soff < d->e;
+	if (!body && in_definition(a, soff))
+		return;
+	const char *t = a->tu->text;
+	uint32_t e = soff;
+	while (e < a->tu->len && (isalnum((unsigned char)t[e]) || t[e] == '\''))
+		e++;
+	int64_t v;
+	if (!int_literal(t + soff, e - soff, &v) || v != x->ival)
+		return;
+	x->b = soff;
+	x->e = e;
+	x->spelled = true;
+	x->macro = -1;
+}
+
+/* A literal of another file's macro whose name is written in a macro's
+ * argument (`MIN(n, BLOCK)`, BLOCK from a header): it stands at that name,
+ * as where the macro expands directly, not at the outer expansion. */
+static void foreign_in_argument(fe_ast *a, fe_node *x)
+{
+	CXFile ff;
+	unsigned foff;
+	clang_getFileLocation(clang_getCursorLocation(x->cur), &ff, NULL, NULL,
+	                      &foff);
+	if (!ff || !clang_File_isEqual(ff, a->tu->file) || foff <= x->b ||
+	    in_definition(a, foff))
+		return;
+	/* inside the expansion the literal stands at (its extent may be
+	 * empty there) */
+	bool inside = false;
+	for (size_t i = 0; i < a->expansions.len && !inside; i++) {
+		const fe_node *m = &a->n[a->expansions.items[i]];
+		inside = m->in_main && m->b == x->b && foff < m->e;
+	}
+	if (!inside)
+		return;
+	const char *t = a->tu->text;
+	uint32_t e = foff;
+	while (e < a->tu->len && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+		e++;
+	if (e == foff || isdigit((unsigned char)t[foff]))
+		return;
+	x->b = foff;
+	x->e = e;
 }
 
 static void resolve(fe_ast *a)
@@ -417,7 +541,13 @@ static void resolve(fe_ast *a)
 		case CXCursor_IntegerLiteral:
 		case CXCursor_FloatingLiteral:
 			if (x->in_main && !x->spelled)
-				x->macro = macro_at(a, x->b);
+				x->macro = macro_at(a, x);
+			if (x->macro >= 0 &&
+			    !fe_macro_int(a, x->macro, &(int64_t){0},
+			                  &(uint32_t){0}, &(uint32_t){0}))
+				spelled_in_macro(a, x);
+			else if (x->in_main && !x->spelled && x->macro < 0)
+				foreign_in_argument(a, x);
 			break;
 		default: break;
 		}

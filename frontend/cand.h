@@ -33,6 +33,10 @@ typedef struct fe_kern {
 	KT_VEC(fe_launch) launches;
 	KT_VEC(int) tparams; /* NonTypeTemplateParameter nodes, in order */
 	bool broken;         /* a clang error lies inside: left alone */
+	/* the most threads `__launch_bounds__(N, ...)` lets a block have,
+	 * where N is a product of literals and macros whose bodies are
+	 * (`4 * WARP_SIZE`); 0 for none or another expression */
+	int64_t bounds;
 	/* no launch in the code (an OpenCL C kernel, whose host is
 	 * elsewhere): the user's `#pragma kt launch grid(G) block(B)` line
 	 * before the kernel, and the ranges of G and B in it */

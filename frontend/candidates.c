@@ -471,6 +471,23 @@ static int cap_leaf(finder *F, int k, int li, const fe_leaf *l, int root,
 	return root;
 }
 
+static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
+                           int depth, int divisors);
+
+/* The launch's grid divides by the cap (`(n + C - 1) / C`), so its
+ * literal follows the cap's parameter and the blocks cover the work. */
+static bool grid_counts(finder *F, const fe_launch *L, int64_t cap)
+{
+	fe_leaves g = {0};
+	bool found = false;
+	if (L->op[0] >= 0)
+		collect_leaves(F, L->op[0], &g, NULL, 0, 0);
+	for (size_t i = 0; i < g.len && !found; i++)
+		found = g.items[i].value == cap && g.items[i].divisors > 0;
+	kt_vec_release(&g);
+	return found;
+}
+
 /* A block size clamped at run time (`min(d / 8, 1024)`): the cap is the
  * root when the kernel serves any block size, else it is listed unsafe. */
 static void cap_root(finder *F, int k, int li, int n)
@@ -482,7 +499,12 @@ static void cap_root(finder *F, int k, int li, int n)
 		kt_vec_release(&lv);
 		return;
 	}
-	const char *why = fe_any_block_size(F, k, lv.items[0].value, &max);
+	bool indexed;
+	const char *why =
+	    fe_any_block_size(F, k, lv.items[0].value, &max, &indexed);
+	if (!why && indexed && !grid_counts(F, L, lv.items[0].value))
+		why = "a global index over blockDim.x with a grid that does "
+		      "not count blocks of the cap";
 	int root = -1;
 	for (size_t i = 0; i < lv.len; i++)
 		if (shared_leaf(F, k, li, 0, &lv.items[i]))
@@ -779,23 +801,63 @@ static void link_grid(finder *F, int k, int li)
 
 /* ------------------------------------------------------------- driver */
 
+/* Node n holds the literal written at offset off (through the locals it
+ * reads): the launch is an expansion of the same macro body, whose one
+ * literal is the first launch's. */
+static bool holds_literal(const fe_ast *a, int n, uint32_t off, int depth)
+{
+	if (n < 0 || depth > 16)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_IntegerLiteral)
+		return x->spelled && x->b == off;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl &&
+	    holds_literal(a, fe_var_init(a, x->ref), off, depth + 1))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (holds_literal(a, c, off, depth + 1))
+			return true;
+	return false;
+}
+
 /* Another launch of the same kernel: its block leaves follow the first
  * launch's parameters when they have the same values; a different block
  * size leaves the parameter out (one value cannot serve both). */
 static void other_dim(finder *F, int k, int li, int d, int n)
 {
 	int root = block_root(F, k, 0, d);
-	if (root < 0)
+	if (root < 0 ||
+	    holds_literal(F->a, n, F->items.items[root].range.begin.offset, 0))
 		return;
 	fe_leaves lv = {0};
 	int64_t v = 0;
 	bool product;
 	bool ok = fe_eval(F, n, &v, &lv, &product) && product && lv.len == 1 &&
 	          lv.items[0].value == F->items.items[root].value;
+	/* the same cap at another launch (`std::min(d, 1024)` where the
+	 * first has `std::min(d / vec, 1024)`): any block size up to it
+	 * already serves there too, so its cap follows the first one's */
+	bool capped = false;
+	if (!ok && d == 0 && F->f->cx.items[root].max > 0) {
+		lv.len = 0;
+		ok = fe_block_cap(F, n, &lv, &capped) && lv.len >= 1 &&
+		     lv.items[0].value == F->items.items[root].value;
+	}
 	int c =
 	    ok ? leaf_cand(F, k, li, d, &lv.items[0], F->items.items[root].role,
 	                   "the same block size at another launch")
 	       : -1;
+	for (size_t i = 1; ok && c >= 0 && i < lv.len; i++) {
+		int o = leaf_cand(F, k, li, d, &lv.items[i],
+		                  F->items.items[root].role,
+		                  "the same block size at another launch");
+		if (o >= 0 && o != root &&
+		    F->items.items[o].kind != KT_CAND_MACRO) {
+			F->items.items[o].link = root;
+			F->items.items[o].with = "$";
+		}
+	}
 	if (c >= 0 && c != root && F->items.items[c].kind != KT_CAND_MACRO) {
 		F->items.items[c].link = root;
 		F->items.items[c].with = "$";
@@ -836,6 +898,29 @@ static bool spelled_as(const finder *F, uint32_t b, uint32_t e,
 	return e > b && e - b == n && !memcmp(F->tu->text + b, name, n);
 }
 
+/* Candidate u is the root of another launch's block through the same
+ * foreign macro as root c (or tied to such a root): that root joins c,
+ * with everything tied to it, so one parameter stands at every
+ * expansion, as one macro of the file's own would (two kernels launched
+ * with `CUDA_IM2COL_BLOCK_SIZE` from a header). */
+static bool join_root(finder *F, int c, int u)
+{
+	kt_candidate *r = &F->items.items[c];
+	int root = F->items.items[u].link >= 0 ? F->items.items[u].link : u;
+	kt_candidate *o = &F->items.items[root];
+	if (root == c || o->rejected || o->link >= 0 || !o->name ||
+	    strcmp(o->name, r->name) || o->value != r->value ||
+	    o->role != KT_ROLE_BLOCK_SIZE || r->role != KT_ROLE_BLOCK_SIZE ||
+	    F->items.items[u].rejected)
+		return false;
+	for (size_t i = 0; i < F->items.len; i++)
+		if (F->items.items[i].link == root)
+			F->items.items[i].link = c;
+	o->link = c;
+	o->with = "$";
+	return true;
+}
+
 /*
  * A parameter written at an expansion of a macro defined in another file
  * (`CUDA_ACC_BLOCK_SIZE` from a header): the definition is not the
@@ -846,6 +931,8 @@ static bool spelled_as(const finder *F, uint32_t b, uint32_t e,
  */
 static void foreign_macro_roots(finder *F)
 {
+	/* roots the macro's other expansions join (another kernel's launch
+	 * through the same macro) are checked as expansions of this one */
 	fe_ast *a = F->a;
 	for (size_t c = 0; c < F->items.len; c++) {
 		kt_candidate *r = &F->items.items[c];
@@ -864,6 +951,8 @@ static void foreign_macro_roots(finder *F)
 			if (u >= 0 &&
 			    (u == (int)c || (F->items.items[u].link == (int)c &&
 			                     !F->items.items[u].rejected)))
+				continue;
+			if (u >= 0 && join_root(F, (int)c, u))
 				continue;
 			kt_pos p = kt_pos_at(F->tu->text, F->tu->len, x->b);
 			r->rejected = true;

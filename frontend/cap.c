@@ -199,6 +199,32 @@ static int64_t other_literal(const fe_ast *a, int p, int t)
 	           : -1;
 }
 
+/* Node n is `blockIdx.x * blockDim.x` (either way round). */
+static bool block_offset(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Mul)
+		return false;
+	int l = fe_child(a, n, 0), r = fe_child(a, n, 1);
+	return (fe_builtin(a, l, "blockIdx") == 'x' &&
+	        fe_builtin(a, r, "blockDim") == 'x') ||
+	       (fe_builtin(a, l, "blockDim") == 'x' &&
+	        fe_builtin(a, r, "blockIdx") == 'x');
+}
+
+/* threadIdx.x at node t is added to `blockIdx.x * blockDim.x`: the
+ * global index, which serves any block size whose grid covers the work. */
+static bool global_index(const fe_ast *a, int t)
+{
+	int p = fe_up(a, t);
+	if (p < 0 || a->n[p].kind != CXCursor_BinaryOperator ||
+	    a->n[p].op != CXBinaryOperator_Add)
+		return false;
+	bool left = fe_strip(a, fe_child(a, p, 0)) == t;
+	return block_offset(a, fe_child(a, p, left ? 1 : 0));
+}
+
 /* threadIdx.x at node t stands where any block size serves. */
 static bool agnostic_use(const fe_ast *a, int t)
 {
@@ -264,7 +290,7 @@ static bool has_launch_bounds(finder *F, const fe_kern *K)
 /* What in [b, e) stops a block size other than the original's, or NULL;
  * *small: a static shared array under 32 elements. */
 static const char *blocker(finder *F, uint32_t b, uint32_t e, int64_t cap,
-                           bool kernel, bool *small)
+                           bool kernel, bool *small, bool *indexed)
 {
 	fe_ast *a = F->a;
 	for (size_t i = 0; i < a->len; i++) {
@@ -278,6 +304,10 @@ static const char *blocker(finder *F, uint32_t b, uint32_t e, int64_t cap,
 		char d = x->kind == CXCursor_MemberRefExpr
 		             ? fe_builtin(a, (int)i, "threadIdx")
 		             : 0;
+		if (d == 'x' && kernel && global_index(a, (int)i)) {
+			*indexed = true;
+			continue;
+		}
 		if (d && (d != 'x' || !kernel || !agnostic_use(a, (int)i)))
 			return "a use of threadIdx that assumes a block size";
 		if (x->kind == CXCursor_VarDecl && is_shared_var(a, (int)i)) {
@@ -289,19 +319,22 @@ static const char *blocker(finder *F, uint32_t b, uint32_t e, int64_t cap,
 	return NULL;
 }
 
-const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max)
+const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max,
+                              bool *indexed)
 {
 	const fe_kern *K = &F->f->kernels.items[k];
 	bool small = false;
+	*indexed = false;
 	const char *why = blocker(F, F->a->n[K->body].b, F->a->n[K->body].e,
-	                          cap, true, &small);
+	                          cap, true, &small, indexed);
 	/* device helpers see threadIdx too: none of them may use it */
 	for (size_t i = 0; !why && i < F->a->len; i++) {
 		const fe_node *x = &F->a->n[i];
 		if ((x->kind == CXCursor_FunctionDecl ||
 		     x->kind == CXCursor_FunctionTemplate) &&
 		    x->in_main && device_helper(F->a, (int)i))
-			why = blocker(F, x->b, x->e, cap, false, &small);
+			why =
+			    blocker(F, x->b, x->e, cap, false, &small, indexed);
 	}
 	*max = small || has_launch_bounds(F, K) ? cap : 1024;
 	return why;

@@ -1005,6 +1005,43 @@ static void add_launch_bounds(finder *F, int k, CXToken tok)
 	fe_add(F, kc, fe_cx_init());
 }
 
+/* The value of `__launch_bounds__(`'s first argument from token t[i]:
+ * a product of integer literals and macros whose bodies are one, up to
+ * the `,` or `)` that ends it; 0 for any other expression. */
+static int64_t bounds_value(finder *F, const CXToken *t, unsigned i,
+                            unsigned nt)
+{
+	kt_tu *tu = F->tu;
+	int64_t v = 1;
+	for (bool factor = true; i < nt; i++, factor = !factor) {
+		if (!factor) {
+			if (tok_is(tu, t[i], ",") || tok_is(tu, t[i], ")"))
+				return v;
+			if (!tok_is(tu, t[i], "*"))
+				return 0;
+			continue;
+		}
+		int64_t f = 0;
+		kt_range r;
+		char *x = kt_fe_token_text(tu, t[i]);
+		char *end = NULL;
+		bool ok = x && kt_fe_range(
+		                   tu, clang_getTokenExtent(tu->tu, t[i]), &r);
+		if (ok && clang_getTokenKind(t[i]) == CXToken_Identifier)
+			ok = fe_expansion_int(F->a, r.begin.offset, &f);
+		else if (ok && clang_getTokenKind(t[i]) == CXToken_Literal) {
+			f = strtoll(x, &end, 0);
+			ok = end != x && (!*end || strchr("uUlL", *end));
+		} else
+			ok = false;
+		kt_free(x);
+		if (!ok || f <= 0 || f > 65536 || v > 65536)
+			return 0;
+		v *= f;
+	}
+	return 0;
+}
+
 /* Token-level: `#pragma unroll N` in the body, `__launch_bounds__(N)`
  * before it (libclang has cursors for neither). */
 int fe_find_pragmas(finder *F, int k)
@@ -1024,8 +1061,11 @@ int fe_find_pragmas(finder *F, int k)
 		if (tok_is(tu, t[i], "__launch_bounds__") &&
 		    tok_is(tu, t[i + 1], "(") &&
 		    (clang_getTokenKind(t[i + 2]) == CXToken_Literal ||
-		     clang_getTokenKind(t[i + 2]) == CXToken_Identifier))
+		     clang_getTokenKind(t[i + 2]) == CXToken_Identifier)) {
 			add_launch_bounds(F, k, t[i + 2]);
+			F->f->kernels.items[k].bounds =
+			    bounds_value(F, t, i + 2, nt);
+		}
 	}
 	clang_disposeTokens(tu->tu, t, nt);
 	return F->oom ? KT_ENOMEM : KT_OK;

@@ -63,7 +63,8 @@ bool fe_block_cap(finder *F, int n, fe_leaves *caps, bool *bounded);
 /* NULL when kernel k serves any block size up to 1024 (*max: the largest
  * block size a cap may take: the original cap when a small shared array or
  * __launch_bounds__ ties the kernel to it); else what stops it. */
-const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max);
+const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max,
+                              bool *indexed);
 
 /* launch.c: every launch of a kernel of the file, in any form it knows,
  * onto the kernels' launch lists. */

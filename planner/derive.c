@@ -674,7 +674,7 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
 		return NULL;
 	int idx = -1, k = 0;
-	bool type = true;
+	bool type = true, truth = false;
 	for (int c = a->n[fn].first; c >= 0 && idx < 0; c = a->n[c].next) {
 		enum CXCursorKind ck = a->n[c].kind;
 		if ((ck == CXCursor_TemplateTypeParameter ||
@@ -682,6 +682,9 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 		    !strcmp(a->n[c].name, name)) {
 			idx = k;
 			type = ck == CXCursor_TemplateTypeParameter;
+			truth =
+			    !type && clang_getCursorType(a->n[c].cur).kind ==
+			                 CXType_Bool;
 		}
 		k += ck == CXCursor_TemplateTypeParameter ||
 		     ck == CXCursor_NonTypeTemplateParameter ||
@@ -695,6 +698,13 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 			continue;
 		enum CXTemplateArgumentKind ak =
 		    clang_Cursor_getTemplateArgumentKind(r, (unsigned)idx);
+		/* a bool's value is one bit, which libclang sign-extends
+		 * (true reads -1); `k<1>` would not convert to bool */
+		if (truth && ak == CXTemplateArgumentKind_Integral)
+			return clang_Cursor_getTemplateArgumentValue(
+			           r, (unsigned)idx)
+			           ? "true"
+			           : "false";
 		if (!type && ak == CXTemplateArgumentKind_Integral)
 			return pl_say(P, "%lld",
 			              clang_Cursor_getTemplateArgumentValue(
@@ -892,6 +902,60 @@ static const char *deduced(planner *P, const fe_kern *K, const fe_launch *L,
 	return NULL;
 }
 
+/* Offset off of the main file lies in a macro's definition. */
+static bool in_macro_body(const fe_ast *a, uint32_t off)
+{
+	for (size_t i = 0; i < a->macros.len; i++) {
+		const fe_node *d = &a->n[a->macros.items[i]];
+		if (d->in_main && off >= d->b && off < d->e)
+			return true;
+	}
+	return false;
+}
+
+/* Template argument i of the kernel the launch names, as the compiler
+ * instantiated it there (a type quoted, an integer as its value), or
+ * NULL where the launch is in a template or the argument is neither. */
+static const char *instantiated(planner *P, const fe_kern *K,
+                                const fe_launch *L, int i)
+{
+	const fe_ast *a = P->a;
+	CXCursor r = clang_getCursorReferenced(a->n[L->kernel].cur);
+	if (clang_Cursor_isNull(r) ||
+	    clang_Cursor_getNumTemplateArguments(r) <= i)
+		return NULL;
+	/* the kernel's i-th template parameter: a bool's one bit reads -1 */
+	bool truth = false;
+	int j = 0;
+	for (int c = a->n[K->node].first; c >= 0; c = a->n[c].next) {
+		enum CXCursorKind ck = a->n[c].kind;
+		if (ck != CXCursor_TemplateTypeParameter &&
+		    ck != CXCursor_NonTypeTemplateParameter &&
+		    ck != CXCursor_TemplateTemplateParameter)
+			continue;
+		if (j++ == i)
+			truth = clang_getCursorType(a->n[c].cur).kind ==
+			        CXType_Bool;
+	}
+	switch (clang_Cursor_getTemplateArgumentKind(r, (unsigned)i)) {
+	case CXTemplateArgumentKind_Integral:
+		if (truth)
+			return clang_Cursor_getTemplateArgumentValue(
+			           r, (unsigned)i)
+			           ? "\"true\""
+			           : "\"false\"";
+		return pl_say(
+		    P, "%lld",
+		    clang_Cursor_getTemplateArgumentValue(r, (unsigned)i));
+	case CXTemplateArgumentKind_Type: {
+		const char *t = concrete(
+		    P, clang_Cursor_getTemplateArgumentType(r, (unsigned)i));
+		return t ? pl_say(P, "\"%s\"", t) : NULL;
+	}
+	default: return NULL;
+	}
+}
+
 /* `kernel template(...)`: an argument written as an integer literal is
  * written as its parameter (or value), one that a host template's call
  * makes an integer as that number, any other as a string; a type
@@ -911,6 +975,14 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 		if (i >= n) {
 			const char *t = deduced(P, K, L, K->tparams.items[i]);
 			if (!t || kt_str_addf(s, "\"%s\"", t))
+				return false;
+			continue;
+		}
+		if (in_macro_body(a, arg[i][0])) {
+			/* a macro's parameter (`k<T>` in a launching
+			 * macro): what the launch instantiates */
+			const char *t = instantiated(P, K, L, i);
+			if (!t || kt_str_adds(s, t))
 				return false;
 			continue;
 		}

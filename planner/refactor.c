@@ -478,10 +478,24 @@ static bool param_expr(planner *P, int n, kt_str *out)
 	return false;
 }
 
+/* Whether kernel K's `__launch_bounds__` stays as written: no parameter
+ * stands in it. */
+static bool fixed_bounds(const planner *P, const fe_kern *K)
+{
+	for (size_t i = 0; i < P->c->len; i++)
+		if (P->c->items[i].site == KT_SITE_LAUNCH_BOUNDS &&
+		    P->c->items[i].kernel &&
+		    !strcmp(P->c->items[i].kernel, K->name) &&
+		    !P->c->items[i].rejected)
+			return false;
+	return K->bounds > 0;
+}
+
 /* Threads per block: the product of the block's dims, when one of them is
  * a parameter other than a lone block size or a block size's cap (whose
- * domains are bounded). */
-static void block_limit(planner *P, const fe_launch *L)
+ * domains are bounded); and, where the kernel's `__launch_bounds__` stays
+ * as written, at most what it allows (a launch of a larger block fails). */
+static void block_limit(planner *P, const fe_kern *K, const fe_launch *L)
 {
 	const fe_ast *a = P->a;
 	kt_str all = KT_STR_INIT, one = KT_STR_INIT;
@@ -519,6 +533,9 @@ static void block_limit(planner *P, const fe_launch *L)
 		pl_add_constraint(
 		    P,
 		    pl_say(P, "%s <= DEVICE_MAX_THREADS_PER_BLOCK", all.ptr));
+	if (with && one.len && fixed_bounds(P, K))
+		pl_add_constraint(
+		    P, pl_say(P, "%s <= %lld", all.ptr, (long long)K->bounds));
 	kt_str_release(&all);
 	kt_str_release(&one);
 }
@@ -639,7 +656,7 @@ int pl_constraints(planner *P, int k)
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
 	if (K->launches.len)
-		block_limit(P, &K->launches.items[0]);
+		block_limit(P, K, &K->launches.items[0]);
 	for (size_t i = 0; i < a->len; i++) {
 		if (!pl_inside(a, (int)i, K->body))
 			continue;

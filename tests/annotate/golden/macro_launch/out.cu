@@ -3,6 +3,9 @@
 // macro's line continuations), and the grid, an expansion, is not edited.
 #include <cuda_runtime.h>
 
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE 256
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -11,16 +14,17 @@ template <typename T> struct wrap {
 	using type = T;
 };
 
+#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
-#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(((n + 255) / 256)) block(256)
+#pragma kt kernel template("float", 4)
+#pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
 #pragma kt arg x T[n] inout
 #pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt kernel template(?)
 template <typename T, int V> __global__ void
 #if MIN_BLOCKS > 0
-__launch_bounds__(256, MIN_BLOCKS)
+__launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
 #endif
 add_v(T *x, int n)
 {
@@ -37,7 +41,7 @@ add_v(T *x, int n)
 #ifndef __CUDACC_RTC__
 void run(float *x, int n)
 {
-	const int blocks = (n + 255) / 256;
-	LAUNCH_ADD(float, blocks, 256);
+	const int blocks = (n + (BLOCK_SIZE - 1)) / BLOCK_SIZE;
+	LAUNCH_ADD(float, blocks, BLOCK_SIZE);
 }
 #endif
