@@ -130,10 +130,11 @@ template <int N> __device__ __forceinline__ int tk_tree_argmax(const float (&v)[
 	return slot[0];
 }
 
-// hand: this whole block. annotate derives no parameter here: the launch
-// is in topk_softmax_launch<EXPERTS> (4 warps, the rows per block from the
-// same constexpr formula), and the widths and the spread are constexpr
-// arithmetic over the template argument, not literals of a launch
+// hand: this whole block. When it was written annotate derived no
+// parameter here; it now derives the launch of topk_softmax_launch<64>
+// (its 4 warps as BLOCK_SIZE_Y, the rows per block from the same
+// constexpr formula) and the lengths, but the widths and the spread are
+// constexpr arithmetic over the template argument, not literals of a launch
 #pragma kt param WARPS values(1, 2, 4, 8, 16) default(4)
 #pragma kt param LDG values(8, 16) default(16) // hand: 4-byte loads dropped, never better
 #pragma kt param SPREAD values(1, 2, 4, 8) default(1)

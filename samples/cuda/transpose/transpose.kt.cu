@@ -31,7 +31,7 @@
 #ifndef BROWS // hand: annotate keeps the 8 (no tie to the launch it sees)
 #define BROWS 8
 #endif
-#ifndef PAD // hand: annotate reads 32 + 1 as the warp size plus one
+#ifndef PAD // hand: annotate read 32 + 1 as the warp size plus one; its pad_shared refactor now makes this PAD
 #define PAD 1
 #endif
 #ifndef VEC // hand: a refactor annotate does not make (2-D tile)
