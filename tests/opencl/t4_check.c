@@ -8,6 +8,10 @@
  *       reference (its verified_elements measure), and there are >= MIN
  *   t4_check same A B
  *       the same configurations in the same order, with the same statuses
+ *   t4_check best A B TOL
+ *       the fastest correct configuration of A and of B is the same, or,
+ *       where two are close enough for timing noise to swap them, each
+ *       run timed the other's best within TOL (relative) of its own
  *   t4_check status FILE NAME=V[,NAME=V...] STATUS TEXT
  *       every result whose parameters have these values has STATUS and a
  *       message containing TEXT (any, when TEXT is ""); at least one such
@@ -86,6 +90,60 @@ static int same(const char *pa, const char *pb)
 	return rc;
 }
 
+/* The fastest correct result of r, or -1. */
+static long fastest(const kt_results *r)
+{
+	long k = -1;
+	for (size_t i = 0; i < r->nrecords; i++) {
+		const kt_result *x = &r->records[i].result;
+		if (x->status == KT_STATUS_OK &&
+		    (k < 0 || x->time_ms < r->records[k].result.time_ms))
+			k = (long)i;
+	}
+	return k;
+}
+
+/* The time r measured for the configuration of rec (from another file
+ * with the same parameters), or -1 where r has no correct result of it. */
+static double time_of(const kt_results *r, const kt_record *rec)
+{
+	for (size_t i = 0; i < r->nrecords; i++)
+		if (same_values(&r->records[i], rec, r->info.nparams) &&
+		    r->records[i].result.status == KT_STATUS_OK)
+			return r->records[i].result.time_ms;
+	return -1;
+}
+
+static int best(const char *pa, const char *pb, double tol)
+{
+	kt_results *a = load(pa), *b = load(pb);
+	long ka = fastest(a), kb = fastest(b);
+	int rc = 1;
+	if (ka < 0 || kb < 0 || a->info.nparams != b->info.nparams) {
+		fprintf(stderr, "no correct result to compare\n");
+	} else if (same_values(&a->records[ka], &b->records[kb],
+	                       a->info.nparams)) {
+		printf("the same best configuration\n");
+		rc = 0;
+	} else {
+		/* each run's time of the other's best, against its own */
+		double ta = a->records[ka].result.time_ms,
+		       tab = time_of(a, &b->records[kb]);
+		double tb = b->records[kb].result.time_ms,
+		       tba = time_of(b, &a->records[ka]);
+		rc = !(tab >= 0 && tba >= 0 && tab <= ta * (1 + tol) &&
+		       tba <= tb * (1 + tol));
+		printf("different bests: %s timed them %.4g and %.4g ms, %s "
+		       "%.4g and %.4g ms: %s\n",
+		       pa, ta, tab, pb, tb, tba,
+		       rc ? "apart by more than the noise"
+		          : "within the noise");
+	}
+	kt_results_free(a);
+	kt_results_free(b);
+	return rc;
+}
+
 /* Whether rec has every NAME=V of want (comma-separated). */
 static bool matches(const kt_results *r, const kt_record *rec, const char *want)
 {
@@ -137,8 +195,10 @@ int main(int argc, char **argv)
 		return verified(argv[2], atof(argv[3]), atol(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "same"))
 		return same(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "best"))
+		return best(argv[2], argv[3], atof(argv[4]));
 	if (argc == 6 && !strcmp(argv[1], "status"))
 		return status(argv[2], argv[3], argv[4], argv[5]);
-	fprintf(stderr, "usage: t4_check verified|same|status ...\n");
+	fprintf(stderr, "usage: t4_check verified|same|best|status ...\n");
 	return 2;
 }

@@ -15,7 +15,8 @@
 #                        equal a one-process run of its line
 #   bad_job              a job line with a bad option: file:line and status 2
 #   opencl_workers       --devices 0:0 --workers 3 on PoCL: the same
-#                        configurations, statuses and best as one worker
+#                        configurations, statuses and best (up to the
+#                        timing noise: same_best) as one worker
 #   opencl_mpi           mpirun -np 3 on PoCL: likewise
 #   opencl_mpi_killed_resume
 #                        mpirun -np 3 on PoCL, a rank killed in the middle
@@ -84,11 +85,13 @@ kill_rank_at() {
 
 best() { sed -n 's/^best *\([^ ]*\).*/\1/p' "$1"; }
 
-# the best of two summaries is the same configuration
+# the two runs (summaries $1 $2, results $3 $4) found the same best, up
+# to the timing noise: the same configuration, or two that each run timed
+# within 20% of each other (PoCL on a shared CPU, under ASan too, swaps
+# close ones; seen in CI)
 same_best() {
-	a=$(best "$1"); b=$(best "$2")
-	echo "best: $a and $b"
-	[ -n "$a" ] && [ "$a" = "$b" ] || fail "a different best"
+	echo "best: $(best "$1") and $(best "$2")"
+	"$check" best "$3" "$4" 0.2 || fail "a different best"
 }
 
 # at least $3 distinct values of measurement $2 in results $1
@@ -110,6 +113,10 @@ skip_without_platform() {
 	fi
 }
 
+# One PoCL thread per process: three ranks (or workers) each running a
+# kernel on every core of a two-core machine time each other's contention,
+# enough to swap configurations three times apart (seen under ASan in CI).
+export POCL_MAX_PTHREAD_COUNT=1
 ocl() {
 	"$ktc" tune --backend opencl "$here/work.cl" --strategy brute_force \
 		--budget 0 --runs 3 -q "$@"
@@ -198,7 +205,7 @@ opencl_workers)
 		> res.txt || fail "the run with three workers failed"
 	cat res.txt
 	"$check" same ref.json res.json
-	same_best ref.txt res.txt
+	same_best ref.txt res.txt ref.json res.json
 	spread_over res.json device 2
 	;;
 opencl_mpi)
@@ -209,7 +216,7 @@ opencl_mpi)
 		--no-cache -o res.json > res.txt || fail "mpirun failed"
 	cat res.txt
 	"$check" same ref.json res.json
-	same_best ref.txt res.txt
+	same_best ref.txt res.txt ref.json res.json
 	spread_over res.json rank 2
 	;;
 opencl_mpi_killed_resume)
@@ -236,7 +243,7 @@ opencl_mpi_killed_resume)
 	grep -q "\"from_cache\":[[:space:]]*$((n - 1))," summary.json ||
 		fail "not every finished result was answered from the cache"
 	"$check" same ref.json res.json
-	same_best ref.txt res.txt
+	same_best ref.txt res.txt ref.json res.json
 	;;
 *)
 	fail "unknown case $case_"
