@@ -17,6 +17,9 @@
  *    need two (warp_reduce); with many rows a warp per row needs none,
  *    with few rows it leaves SMs emptier (warp_per_row);
  *  - a shared tile read column-wise conflicts on banks unless padded;
+ *  - a prefix sum one thread runs alone holds the whole block (its
+ *    latency is the element count times a dependent add): a warp scan
+ *    comes first with the idle-SM rules;
  *  - a register cap (launch bounds) matters least and comes last.
  * The order only decides what is tried first: every proposal is verified
  * and measured before it is kept.
@@ -187,6 +190,11 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 		*why = "a block barrier per step of the shared-memory tree; "
 		       "shuffles need two";
 		return 3.5;
+	}
+	if (!strcmp(k, "warp_scan")) {
+		*why = "one thread adds the elements one after another while "
+		       "the rest of the block waits; a warp adds 32 a step";
+		return 5;
 	}
 	if (!strcmp(k, "pad_shared")) {
 		*why = "a shared tile read column-wise: its rows' stride "

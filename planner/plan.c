@@ -19,10 +19,19 @@
 #include <string.h>
 
 static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
-    "stride_follows_block", "vectorize",    "items_per_thread",
-    "grid_stride",          "row_split",    "hoist_loads",
-    "launch_bounds",        "pack_stores",  "variant",
-    "warp_reduce",          "warp_per_row", "pad_shared",
+    "stride_follows_block",
+    "vectorize",
+    "items_per_thread",
+    "grid_stride",
+    "row_split",
+    "hoist_loads",
+    "launch_bounds",
+    "pack_stores",
+    "variant",
+    "warp_reduce",
+    "warp_per_row",
+    "pad_shared",
+    "warp_scan",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -45,6 +54,7 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 		       "bound it)";
 	case KT_REFACTOR_WARP_REDUCE:
 	case KT_REFACTOR_WARP_PER_ROW:
+	case KT_REFACTOR_WARP_SCAN:
 		return "its warp shuffles (__shfl_xor_sync) and warp barrier "
 		       "(__syncwarp) have no core OpenCL C spelling (sub-group "
 		       "shuffles are an extension)";

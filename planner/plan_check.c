@@ -665,8 +665,8 @@ static void check_variant(ck *c, const char *path, const kt_plan_refactor *f)
 		fail(c, path, "body: %s", why);
 }
 
-/* The new code of a warp_reduce: one balanced `{ ... }` that replaces
- * the statement at region, checked as a variant's body is. */
+/* The new code of a warp_reduce or warp_scan: one balanced `{ ... }` that
+ * replaces the statement at region, checked as a variant's body is. */
 static void check_new_code(ck *c, const char *path, const kt_plan_refactor *f)
 {
 	kt_range r = f->region;
@@ -740,6 +740,7 @@ static void check_refactor_args(ck *c, const char *path,
 			check_variant(c, path, f);
 		break;
 	case KT_REFACTOR_WARP_REDUCE:
+	case KT_REFACTOR_WARP_SCAN:
 		if (needs(c, path, f->body != NULL, "body", kind))
 			check_new_code(c, path, f);
 		break;

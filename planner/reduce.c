@@ -16,6 +16,7 @@
  */
 #include "planner/planner.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -715,6 +716,599 @@ static int warp_per_row(planner *P, int k)
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
 
+/* ------------------------------------------------ a warp-wide scan */
+
+/* Types a warp shuffle moves as they are (int and wider integers). */
+static bool shuffle_int(CXType t)
+{
+	switch (clang_getCanonicalType(t).kind) {
+	case CXType_Int:
+	case CXType_UInt:
+	case CXType_Long:
+	case CXType_ULong:
+	case CXType_LongLong:
+	case CXType_ULongLong: return true;
+	default: return false;
+	}
+}
+
+static bool int_type(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return k >= CXType_Bool && k <= CXType_Int128;
+}
+
+static CXType node_type(const fe_ast *a, int n)
+{
+	return clang_getCursorType(a->n[n].cur);
+}
+
+/* Functions a scan's term may call: they compute and change nothing. */
+static bool pure_builtin(const char *n)
+{
+	static const char *const ok[] = {"min",   "max",   "abs",
+	                                 "umin",  "umax",  "llmin",
+	                                 "llmax", "__ldg", NULL};
+	for (const char *const *p = ok; *p; p++)
+		if (!strcmp(n, *p))
+			return true;
+	return false;
+}
+
+static bool pure(const fe_ast *a, int n, int own, int depth);
+
+/* var is declared inside node own. */
+static bool under(const fe_ast *a, int var, int own)
+{
+	for (int p = var; own >= 0 && p >= 0; p = a->n[p].parent)
+		if (p == own)
+			return true;
+	return false;
+}
+
+/* A function of the translation unit that changes nothing but its own
+ * locals (its body known). */
+static bool pure_fn(const fe_ast *a, int d, int depth)
+{
+	if (d < 0 || depth < 0 || a->n[d].kind != CXCursor_FunctionDecl)
+		return false;
+	for (int c = a->n[d].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_CompoundStmt)
+			return pure(a, c, d, depth);
+	return false;
+}
+
+/* Node x changes nothing outside the locals of `own` (-1: none): no
+ * assignment or ++/-- but to such a local, no call but to a pure
+ * function, no assembly. */
+static bool changes_nothing(const fe_ast *a, int x, int own, int depth)
+{
+	const fe_node *n = &a->n[x];
+	bool compound;
+	int lhs = fe_assign_lhs(a, x, &compound);
+	if (n->kind == CXCursor_UnaryOperator &&
+	    n->op >= CXUnaryOperator_PostInc && n->op <= CXUnaryOperator_PreDec)
+		lhs = n->first;
+	if (lhs >= 0) {
+		lhs = fe_strip(a, lhs);
+		return lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		       under(a, a->n[lhs].ref, own);
+	}
+	if (n->kind == CXCursor_AsmStmt || n->kind == CXCursor_MSAsmStmt)
+		return false;
+	if (n->kind != CXCursor_CallExpr || (n->name && pure_builtin(n->name)))
+		return true;
+	return pure_fn(a, n->ref, depth - 1);
+}
+
+/* Nothing in the subtree of n changes anything outside own's locals. */
+static bool pure(const fe_ast *a, int n, int own, int depth)
+{
+	if (!changes_nothing(a, n, own, depth))
+		return false;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (!pure(a, c, own, depth))
+			return false;
+	return true;
+}
+
+/* n has the same value in every thread of the block: no thread index in
+ * it, nor in the locals it reads (each set once, from such a value). */
+static bool uniform_but(const fe_ast *a, int n, int except, int depth)
+{
+	if (depth < 0 || fe_mentions(a, n, "threadIdx"))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    !pl_inside(a, (int)i, n))
+			continue;
+		int v = a->n[i].ref;
+		if (v < 0 || v == except || a->n[v].kind != CXCursor_VarDecl)
+			continue; /* a parameter, a function, an enumerator */
+		if (is_shared(a, v) || fe_var_init(a, v) < 0)
+			continue; /* memory: read alike by every thread */
+		if (rewritten(a, v) ||
+		    !uniform_but(a, fe_var_init(a, v), -1, depth - 1))
+			return false;
+	}
+	return true;
+}
+
+static bool uniform(const fe_ast *a, int n, int depth)
+{
+	return uniform_but(a, n, -1, depth);
+}
+
+/* `threadIdx.x == 0` (either way round, or a local made from it), or
+ * `!threadIdx.x`. */
+static bool thread_zero(const fe_ast *a, int c)
+{
+	c = fe_strip(a, c);
+	if (c < 0)
+		return false;
+	if (a->n[c].kind == CXCursor_UnaryOperator &&
+	    a->n[c].op == CXUnaryOperator_LNot)
+		return is_tid(a, a->n[c].first);
+	if (a->n[c].kind != CXCursor_BinaryOperator ||
+	    a->n[c].op != CXBinaryOperator_EQ)
+		return false;
+	int l = fe_child(a, c, 0), r = fe_child(a, c, 1);
+	return (is_tid(a, l) && is_lit(a, r, 0)) ||
+	       (is_tid(a, r) && is_lit(a, l, 0));
+}
+
+/* Every thread of the block reaches statement s of the kernel's body:
+ * it is one of the body's own statements, and each return before it is
+ * under `if`s whose conditions are the same in every thread. */
+static bool reached_by_all(const fe_ast *a, int body, int s)
+{
+	if (a->n[s].parent != body)
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_ReturnStmt ||
+		    !pl_inside(a, (int)i, body) || a->n[i].b >= a->n[s].b)
+			continue;
+		for (int p = a->n[i].parent; p != body; p = a->n[p].parent) {
+			if (p < 0 || (a->n[p].kind != CXCursor_IfStmt &&
+			              a->n[p].kind != CXCursor_CompoundStmt))
+				return false;
+			if (a->n[p].kind == CXCursor_IfStmt &&
+			    (!uniform(a, fe_child(a, p, 0), 4) ||
+			     !pure(a, fe_child(a, p, 0), -1, 2)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The constant c of index `i`, `i + c`, `c + i` or `i - c`. */
+static bool index_offset(const fe_ast *a, int n, int i, int64_t *c)
+{
+	n = fe_strip(a, n);
+	if (is_ref(a, n, i)) {
+		*c = 0;
+		return true;
+	}
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator)
+		return false;
+	int l = fe_strip(a, fe_child(a, n, 0)),
+	    r = fe_strip(a, fe_child(a, n, 1));
+	if (l < 0 || r < 0)
+		return false;
+	if (a->n[n].op == CXBinaryOperator_Add && is_ref(a, l, i) &&
+	    a->n[r].is_int)
+		*c = a->n[r].ival;
+	else if (a->n[n].op == CXBinaryOperator_Add && is_ref(a, r, i) &&
+	         a->n[l].is_int)
+		*c = a->n[l].ival;
+	else if (a->n[n].op == CXBinaryOperator_Sub && is_ref(a, l, i) &&
+	         a->n[r].is_int)
+		*c = -a->n[r].ival;
+	else
+		return false;
+	return true;
+}
+
+/* The scan a loop runs, read from the AST. */
+typedef struct scan {
+	int loop, var, lo, cond; /* the loop, its variable, start, test */
+	int out;  /* the element written: `A[X1]` (recurrence), `A[X]` */
+	int prev; /* recurrence: `A[X0]`, the element one before; else -1 */
+	int term; /* the term added per element */
+	int acc;  /* accumulator form: the variable summed into; else -1 */
+	bool exclusive; /* accumulator form: stored before the term is added */
+	CXType type;    /* what is summed: the element's or accumulator's */
+} scan;
+
+/* An assignment `A[X] = ...`: the subscript, and A's declaration. */
+static int stored_elem(const fe_ast *a, int st, int *base)
+{
+	st = fe_strip(a, st);
+	if (st < 0 || a->n[st].kind != CXCursor_BinaryOperator ||
+	    a->n[st].op != CXBinaryOperator_Assign)
+		return -1;
+	int l = fe_strip(a, fe_child(a, st, 0));
+	*base = sub_base(a, l);
+	return *base >= 0 ? l : -1;
+}
+
+/* `A[X1] = A[X0] + E` (or `E + A[X0]`), X1 one past X0. */
+static bool recurrence(const fe_ast *a, int st, scan *s)
+{
+	int base, out = stored_elem(a, st, &base);
+	int rhs = out >= 0 ? fe_strip(a, fe_child(a, fe_strip(a, st), 1)) : -1;
+	if (rhs < 0 || a->n[rhs].kind != CXCursor_BinaryOperator ||
+	    a->n[rhs].op != CXBinaryOperator_Add)
+		return false;
+	int64_t c1, c0;
+	if (!index_offset(a, fe_child(a, out, 1), s->var, &c1))
+		return false;
+	for (int k = 0; k < 2; k++) {
+		int p = fe_strip(a, fe_child(a, rhs, k));
+		if (sub_base(a, p) != base ||
+		    !index_offset(a, fe_child(a, p, 1), s->var, &c0) ||
+		    c1 != c0 + 1)
+			continue;
+		s->out = out, s->prev = p, s->acc = -1;
+		s->term = fe_child(a, rhs, 1 - k);
+		s->type = node_type(a, out);
+		return !fe_refers_to(a, s->term, base);
+	}
+	return false;
+}
+
+/* `{ A[X] = s; s += E; }` (exclusive) or `{ s += E; A[X] = s; }`. */
+static bool accumulation(const fe_ast *a, int x, int y, scan *s)
+{
+	for (int k = 0; k < 2; k++) {
+		int add = fe_strip(a, k ? y : x), put = k ? x : y;
+		int base, out = stored_elem(a, put, &base);
+		if (add < 0 || out < 0 ||
+		    a->n[add].kind != CXCursor_CompoundAssignOperator ||
+		    a->n[add].op != CXBinaryOperator_AddAssign)
+			continue;
+		int acc = fe_strip(a, fe_child(a, add, 0));
+		if (acc < 0 || a->n[acc].kind != CXCursor_DeclRefExpr ||
+		    !is_ref(a, fe_child(a, fe_strip(a, put), 1), a->n[acc].ref))
+			continue;
+		s->acc = a->n[acc].ref, s->out = out, s->prev = -1;
+		s->term = fe_child(a, add, 1);
+		s->exclusive = k == 1;
+		s->type = node_type(a, s->acc);
+		return !fe_refers_to(a, s->term, base) &&
+		       !fe_refers_to(a, s->term, s->acc) &&
+		       !fe_refers_to(a, fe_child(a, out, 1), s->acc);
+	}
+	return false;
+}
+
+/* `for (T i = LO; i < HI; i++)` (`<=`, `++i`, `i += 1`) whose body is a
+ * recurrence or an accumulation. */
+static bool scan_loop(const fe_ast *a, int fs, scan *s)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_strip(a, fe_child(a, fs, 2)), body = fe_child(a, fs, 3);
+	*s = (scan){.loop = fs, .var = -1, .acc = -1, .prev = -1};
+	if (init < 0 || a->n[init].kind != CXCursor_DeclStmt ||
+	    fe_nchildren(a, init) != 1)
+		return false;
+	s->var = a->n[init].first;
+	s->lo = fe_var_init(a, s->var);
+	if (s->lo < 0 || !int_type(node_type(a, s->var)) || cond < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    (a->n[cond].op != CXBinaryOperator_LT &&
+	     a->n[cond].op != CXBinaryOperator_LE) ||
+	    !is_ref(a, fe_child(a, cond, 0), s->var) || inc < 0)
+		return false;
+	s->cond = cond;
+	bool step = (a->n[inc].kind == CXCursor_UnaryOperator &&
+	             (a->n[inc].op == CXUnaryOperator_PostInc ||
+	              a->n[inc].op == CXUnaryOperator_PreInc)) ||
+	            (a->n[inc].kind == CXCursor_CompoundAssignOperator &&
+	             a->n[inc].op == CXBinaryOperator_AddAssign &&
+	             is_lit(a, fe_child(a, inc, 1), 1));
+	if (!step || !is_ref(a, a->n[inc].first, s->var) || body < 0)
+		return false;
+	int n = a->n[body].kind == CXCursor_CompoundStmt ? fe_nchildren(a, body)
+	                                                 : 1;
+	int x = n == 1 && a->n[body].kind == CXCursor_CompoundStmt
+	            ? a->n[body].first
+	            : body;
+	if (n == 1 ? !recurrence(a, x, s)
+	           : n != 2 || a->n[body].kind != CXCursor_CompoundStmt ||
+	                 !accumulation(a, fe_child(a, body, 0),
+	                               fe_child(a, body, 1), s))
+		return false;
+	return int_type(node_type(a, s->term)) && shuffle_int(s->type);
+}
+
+/* The thread-0 statement's parts around the scan loop: the text before
+ * it (the accumulator's declaration left out) and after it. */
+typedef struct around {
+	const char *pre, *post, *acc_decl;
+} around;
+
+/* Statement st of the thread-0 block is a declaration that something
+ * of the block at or after offset from reads. */
+static bool decl_read_later(const fe_ast *a, int st, int block, uint32_t from)
+{
+	if (a->n[st].kind != CXCursor_DeclStmt)
+		return false;
+	for (int v = a->n[st].first; v >= 0; v = a->n[v].next)
+		for (size_t i = 0; i < a->len; i++)
+			if (a->n[i].kind == CXCursor_DeclRefExpr &&
+			    a->n[i].ref == v && pl_inside(a, (int)i, block) &&
+			    a->n[i].b >= from)
+				return true;
+	return false;
+}
+
+/* n reads memory (an element, a dereference, a member, a call's result,
+ * a shared variable): its value may be what thread 0 has just written. */
+static bool reads_memory(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr ||
+	    x->kind == CXCursor_MemberRefExpr || x->kind == CXCursor_CallExpr ||
+	    (x->kind == CXCursor_UnaryOperator &&
+	     x->op == CXUnaryOperator_Deref) ||
+	    (x->kind == CXCursor_DeclRefExpr && is_shared(a, x->ref)))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (reads_memory(a, c))
+			return true;
+	return false;
+}
+
+static bool jumps(const fe_ast *a, int n)
+{
+	enum CXCursorKind k = a->n[n].kind;
+	if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+	    k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (jumps(a, c))
+			return true;
+	return false;
+}
+
+/* The statements in [b, e) of the file (a `;` that ends the statement
+ * before b left out) as lines indented by three tabs, their own
+ * indentation relative to the first's kept, in plan memory; "" for none,
+ * NULL where a preprocessor line is among them (new code may not hold
+ * one). */
+static const char *slice(planner *P, uint32_t b, uint32_t e)
+{
+	const char *t = P->a->tu->text;
+	while (b < e && (t[b] == ';' || isspace((unsigned char)t[b])))
+		b++;
+	while (e > b && isspace((unsigned char)t[e - 1]))
+		e--;
+	if (memchr(t + b, '#', e - b))
+		return NULL;
+	uint32_t ls = b, cut;
+	while (ls > 0 && t[ls - 1] != '\n')
+		ls--;
+	cut = b - ls; /* the first line's indentation */
+	kt_str out = KT_STR_INIT;
+	int rc = 0;
+	for (uint32_t k = b; k < e && !rc;) {
+		const char *nl = memchr(t + k, '\n', e - k);
+		uint32_t end = nl ? (uint32_t)(nl - t) : e;
+		rc = kt_str_addf(&out, "\t\t\t%.*s\n", (int)(end - k), t + k);
+		k = end + 1;
+		for (uint32_t c = 0;
+		     k < e && c < cut && (t[k] == '\t' || t[k] == ' '); c++)
+			k++;
+	}
+	if (out.len)
+		out.ptr[--out.len] = 0;
+	const char *r = rc ? NULL : pl_say(P, "%s", out.len ? out.ptr : "");
+	kt_str_release(&out);
+	return r;
+}
+
+/* The statements around the loop run by thread 0 alone, as text: none
+ * may jump, and no declaration there may be read after the loop (each
+ * part is put in its own `if`), but the accumulator's. */
+static bool split_around(planner *P, int block, const scan *s, around *w)
+{
+	const fe_ast *a = P->a;
+	*w = (around){"", "", NULL};
+	if (block == s->loop)
+		return true;
+	int accd = s->acc >= 0 ? a->n[s->acc].parent : -1;
+	uint32_t pb = a->n[block].b + 1, pe = a->n[s->loop].b;
+	for (int c = a->n[block].first; c >= 0; c = a->n[c].next) {
+		if (c == s->loop)
+			continue;
+		if (jumps(a, c) || (a->n[c].b < pe && c != accd &&
+		                    decl_read_later(a, c, block, pe)))
+			return false;
+		if (c == accd && (fe_nchildren(a, c) != 1 || a->n[c].b < pb))
+			return false;
+	}
+	const char *t = a->tu->text;
+	if (accd >= 0) {
+		/* the accumulator: declared before the loop, its initial value
+		 * read from nothing the thread-0 part writes, every thread
+		 * declares it where the loop starts */
+		int init = fe_var_init(a, s->acc);
+		if (init < 0 || !uniform(a, init, 4) || !pure(a, init, -1, 2) ||
+		    reads_memory(a, init))
+			return false;
+		for (size_t i = 0; i < a->len; i++)
+			if (a->n[i].kind == CXCursor_DeclRefExpr &&
+			    a->n[i].ref == s->acc && a->n[i].b >= pb &&
+			    a->n[i].e <= pe)
+				return false;
+		uint32_t de = a->n[accd].e;
+		const char *x = slice(P, pb, a->n[accd].b);
+		const char *y = slice(P, de, pe);
+		w->pre = x && y
+		             ? pl_say(P, "%s%s%s", x, *x && *y ? "\n" : "", y)
+		             : NULL;
+		w->acc_decl = pl_say(P, "%s %s = %s;", type_of(P, s->acc),
+		                     a->n[s->acc].name, pl_src(P, init));
+	} else {
+		w->pre = slice(P, pb, pe);
+	}
+	uint32_t end = a->n[block].e;
+	while (end > a->n[s->loop].e && t[end - 1] != '}')
+		end--;
+	w->post = slice(P, a->n[s->loop].e, end > 0 ? end - 1 : end);
+	return w->pre && w->post;
+}
+
+/* The scan's expressions (start, test, term, the element's index) are
+ * the same in every thread but for the loop's variable, and pure; the
+ * test reads neither the output nor the accumulator. */
+static bool scan_exprs_ok(const fe_ast *a, const scan *s)
+{
+	int base = sub_base(a, s->out);
+	int e[] = {s->lo, s->cond, s->term, fe_child(a, s->out, 1), s->prev};
+	for (size_t k = 0; k < sizeof(e) / sizeof(e[0]); k++)
+		if (e[k] >= 0 &&
+		    (!uniform_but(a, e[k], s->var, 4) || !pure(a, e[k], -1, 2)))
+			return false;
+	return !fe_refers_to(a, s->cond, base) &&
+	       (s->acc < 0 || !fe_refers_to(a, s->cond, s->acc));
+}
+
+static const char *canon_type(planner *P, CXType t)
+{
+	CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+	const char *r = pl_dup(P, clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* The new code: thread 0 runs what came before the loop, the first warp
+ * scans 32 elements a step (shuffles; the carry from lane 31), thread 0
+ * runs what came after. An integer sum in another order is the same sum
+ * (two's complement wraps alike), so the outputs are the original's. */
+static const char *scan_code(planner *P, const scan *s, const around *w)
+{
+	const fe_ast *a = P->a;
+	const char *T = canon_type(P, s->type);
+	const char *I = canon_type(P, node_type(a, s->var));
+	const char *c = s->acc >= 0 ? a->n[s->acc].name : "kt_c";
+	const char *carry =
+	    s->acc >= 0
+	        ? w->acc_decl
+	        : pl_say(P, "%s kt_c = 0;\n\t\tbool kt_first = true;", T);
+	const char *first =
+	    s->acc >= 0 ? ""
+	                : pl_say(P,
+	                         "\t\t\tif (kt_first) {\n"
+	                         "\t\t\t\tkt_c = __shfl_sync(0xffffffffu, "
+	                         "threadIdx.x == 0 ? (%s)(%s) : (%s)0, 0);\n"
+	                         "\t\t\t\tkt_first = false;\n"
+	                         "\t\t\t}\n",
+	                         T, pl_src(P, s->prev), T);
+	const char *pre =
+	    *w->pre
+	        ? pl_say(P, "\t\tif (threadIdx.x == 0) {\n%s\n\t\t}\n", w->pre)
+	        : "";
+	const char *post =
+	    *w->post
+	        ? pl_say(P, "\t\tif (threadIdx.x == 0) {\n%s\n\t\t}\n", w->post)
+	        : "";
+	return pl_say(P,
+	              "{\n"
+	              "\tif (threadIdx.x < 32) {\n"
+	              "%s"
+	              "\t\t__syncwarp();\n"
+	              "\t\t%s\n"
+	              "\t\tfor (%s kt_b = (%s);; kt_b += 32) {\n"
+	              "\t\t\tconst %s %s = kt_b + (%s)threadIdx.x;\n"
+	              "\t\t\tconst bool kt_in = %s;\n"
+	              "\t\t\tif (!__shfl_sync(0xffffffffu, (int)kt_in, 0))\n"
+	              "\t\t\t\tbreak;\n"
+	              "%s"
+	              "\t\t\tconst %s kt_e = kt_in ? (%s)(%s) : (%s)0;\n"
+	              "\t\t\t%s kt_v = kt_e;\n"
+	              "\t\t\tfor (int kt_o = 1; kt_o < 32; kt_o <<= 1) {\n"
+	              "\t\t\t\tconst %s kt_u = __shfl_up_sync(0xffffffffu, "
+	              "kt_v, kt_o);\n"
+	              "\t\t\t\tif ((int)threadIdx.x >= kt_o)\n"
+	              "\t\t\t\t\tkt_v += kt_u;\n"
+	              "\t\t\t}\n"
+	              "\t\t\tif (kt_in)\n"
+	              "\t\t\t\t%s = %s + %s;\n"
+	              "\t\t\t%s += __shfl_sync(0xffffffffu, kt_v, 31);\n"
+	              "\t\t}\n"
+	              "\t\t__syncwarp();\n"
+	              "%s"
+	              "\t}\n"
+	              "}",
+	              pre, carry, I, pl_src(P, s->lo), I, a->n[s->var].name, I,
+	              pl_src(P, s->cond), first, T, T, pl_src(P, s->term), T, T,
+	              T, pl_src(P, s->out), c,
+	              s->exclusive ? "(kt_v - kt_e)" : "kt_v", c, post);
+}
+
+/* The scan loop directly in the thread-0 statement's block, or the
+ * statement itself. */
+static bool find_scan(const fe_ast *a, int then, scan *s)
+{
+	if (a->n[then].kind != CXCursor_CompoundStmt)
+		return scan_loop(a, then, s);
+	for (int c = a->n[then].first; c >= 0; c = a->n[c].next)
+		if (scan_loop(a, c, s))
+			return true;
+	return false;
+}
+
+static int warp_scan(planner *P, int k, int ifs)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	scan s;
+	around w;
+	if (a->n[ifs].kind != CXCursor_IfStmt || fe_nchildren(a, ifs) != 2 ||
+	    !a->n[ifs].spelled || !thread_zero(a, fe_child(a, ifs, 0)) ||
+	    !reached_by_all(a, K->body, ifs) ||
+	    !only_x(a, K->body, "threadIdx") || !K->launches.len)
+		return KT_OK;
+	int then = fe_child(a, ifs, 1);
+	if (!find_scan(a, then, &s) || !scan_exprs_ok(a, &s) ||
+	    !split_around(P, then, &s, &w))
+		return KT_OK;
+	for (size_t l = 0; l < K->launches.len; l++)
+		if (!warp_multiple(P, &K->launches.items[l]))
+			return KT_OK;
+	const char *code = scan_code(P, &s, &w);
+	static const int64_t v[] = {0, 1};
+	int p = pl_add_param(P, pl_unique_name(P, "WARP_SCAN", K->name),
+	                     KT_ROLE_OTHER, pl_dup(P, K->name), 0, v, 2);
+	if (p < 0 || P->oom)
+		return KT_ENOMEM;
+	P->params.items[p].p.evidence = pl_say(
+	    P,
+	    "'%s' sums %s into %s in one thread, one element a step, while "
+	    "the block's other threads wait; its blocks are whole warps",
+	    K->name, pl_src(P, s.term),
+	    a->n[sub_base(a, s.out)].name ? a->n[sub_base(a, s.out)].name
+	                                  : "?");
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_WARP_SCAN,
+	    .kernel = pl_dup(P, K->name),
+	    .param = P->params.items[p].p.name,
+	    .region = pl_range(P, ifs),
+	    .index_var = pl_dup(P, a->n[s.var].name),
+	    .elem_type = canon_type(P, s.type),
+	    .body = code,
+	    .launch = -1,
+	    .note = "WARP_SCAN = 1: the block's first warp scans 32 elements "
+	            "a step with shuffles (an integer sum: the same in any "
+	            "order, compared exactly)"};
+	pl_add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
 int pl_reduce_refactors(planner *P, int k)
 {
 	const fe_ast *a = P->a;
@@ -723,5 +1317,8 @@ int pl_reduce_refactors(planner *P, int k)
 		if (a->n[i].kind == CXCursor_ForStmt &&
 		    pl_inside(a, (int)i, body))
 			rc = warp_reduce(P, k, (int)i);
+		else if (a->n[i].kind == CXCursor_IfStmt &&
+		         a->n[i].parent == body)
+			rc = warp_scan(P, k, (int)i);
 	return rc ? rc : warp_per_row(P, k);
 }

@@ -1459,8 +1459,8 @@ typedef struct loop_span {
 	const char *ind, *pragma, *semi;
 } loop_span;
 
-/* False (said, or out of memory: *rc) when the loop does not start its
- * line. */
+/* False (said, or out of memory: *rc) when the statement (a loop, or the
+ * `if` of a warp_scan) does not start its line. */
 static bool loop_span_of(gen *g, size_t i, const kt_plan_refactor *r,
                          loop_span *sp, int *rc)
 {
@@ -1470,8 +1470,8 @@ static bool loop_span_of(gen *g, size_t i, const kt_plan_refactor *r,
 	*rc = 0;
 	if (!only_space(t, ls, rg.begin.offset)) {
 		unit_error(g, i, rg,
-		           "refactor '%s' of '%s': the loop does not start "
-		           "its line",
+		           "refactor '%s' of '%s': the statement does not "
+		           "start its line",
 		           kt_refactor_kind_name(r->kind), r->kernel);
 		return false;
 	}
@@ -1716,11 +1716,11 @@ static int pack_stores(gen *g, size_t i, const kt_plan_refactor *r)
 }
 
 /*
- * (i) the block's tree reduction (a loop statement) under `#if NAME == 0`
- * as written, `#else` the plan's shuffle code: NAME = 0, the default, is
- * the original kernel.
+ * (i), (l) a statement (the block's tree reduction, the one thread's
+ * prefix sum) under `#if NAME == 0` as written, `#else` the plan's new
+ * code: NAME = 0, the default, is the original kernel.
  */
-static int warp_reduce(gen *g, size_t i, const kt_plan_refactor *r)
+static int new_code(gen *g, size_t i, const kt_plan_refactor *r)
 {
 	const char *name = g->p->params[i].name;
 	kt_range rg = r->region;
@@ -1790,6 +1790,7 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	               ? 2
 	           : r->kind == KT_REFACTOR_GRID_STRIDE ||
 	                   r->kind == KT_REFACTOR_WARP_REDUCE ||
+	                   r->kind == KT_REFACTOR_WARP_SCAN ||
 	                   r->kind == KT_REFACTOR_VECTORIZE ||
 	                   r->kind == KT_REFACTOR_HOIST_LOADS ||
 	                   r->kind == KT_REFACTOR_PACK_STORES
@@ -1836,7 +1837,8 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 		return rc ? rc : pack_stores(g, i, r);
 	}
 	case KT_REFACTOR_VARIANT: return variant(g, i, r);
-	case KT_REFACTOR_WARP_REDUCE: return warp_reduce(g, i, r);
+	case KT_REFACTOR_WARP_REDUCE:
+	case KT_REFACTOR_WARP_SCAN: return new_code(g, i, r);
 	case KT_REFACTOR_WARP_PER_ROW: return warp_per_row(g, i, r);
 	case KT_REFACTOR_PAD_SHARED: return pad_shared(g, i, r);
 	default:

@@ -99,6 +99,11 @@ typedef enum kt_refactor_kind {
 	/* (k) a shared tile's inner extent gets `param` elements of padding:
 	 * the edits replace the extent's padding with the parameter. */
 	KT_REFACTOR_PAD_SHARED,
+	/* (l) a prefix sum that one thread runs alone (the statement
+	 * `region`, `if (threadIdx.x == 0) { ... }` with the scan loop in
+	 * it) becomes, when param is 1, a scan by the block's first warp, 32
+	 * elements per step with shuffles: `body` is the new code. */
+	KT_REFACTOR_WARP_SCAN,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 

@@ -47,7 +47,7 @@
 #ifndef FILL_BLOCKS // hand: the fill's one block (the grid's 2 is 1 + 1)
 #define FILL_BLOCKS 1
 #endif
-#ifndef SCAN // hand: a refactor of the serial scan
+#ifndef SCAN // hand: the serial scan as a warp scan (annotate: its WARP_SCAN, the same refactor)
 #define SCAN 0
 #endif
 #ifndef CNT_VEC // hand: a width of the counting loop
