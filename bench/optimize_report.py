@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""optimize_report.py OUT... - the table of bench/optimize.sh's results.
+"""optimize_report.py [--earlier TABLE.md] OUT... - the table of
+bench/optimize.sh's results.
 
 For each sample (in any of the OUT folders): per shape, the original's time
 (round 0's default configuration, whose PTX is the original's), `ktc
 optimize`'s tuned time, the hand template's tuned time, and the ratios;
 then the geometric mean of optimize against hand over every sample and
-shape, and the issue's goals.
+shape, and the issue's goals. With --earlier, the rows of an earlier run's
+table (this script's output) stand for the samples the OUT folders do not
+hold, marked "(earlier)": a sample re-run alone joins the others' results.
 """
 import glob
 import json
@@ -26,7 +29,23 @@ def gmean(v):
     return math.exp(sum(math.log(x) for x in v) / len(v))
 
 
-def main(outs):
+def earlier_rows(path):
+    """The sample rows of an earlier table: (name, shape, orig, opt, hand,
+    kept)."""
+    rows = []
+    for line in open(path):
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(c) != 8 or c[0] in ("sample", "---") or c[1] == "-":
+            continue
+        try:
+            rows.append((c[0], c[1], float(c[2]), float(c[3]),
+                         float(c[4]), c[7]))
+        except ValueError:
+            continue
+    return rows
+
+
+def main(outs, earlier=None):
     devs = sorted({open(os.path.join(o, "device.txt")).read().strip()
                    for o in outs if os.path.exists(os.path.join(o, "device.txt"))})
     print(f"device: {', '.join(devs) or '?'}\n")
@@ -65,6 +84,20 @@ def main(outs):
                   f"{hand:.2f} | {ratio:.2f} | "
                   f"{orig / opt if opt else 0:.2f}x | "
                   f"{', '.join(refs) or '(round 0)'} |")
+    have = {os.path.basename(p)[:-len(".optimize.log")] for p in logs}
+    for name, shape, orig, opt, hand, kept in (
+            earlier_rows(earlier) if earlier else []):
+        if name in have:
+            continue
+        ratio = opt / hand if hand and opt else float("nan")
+        if hand and opt:
+            ratios.append(ratio)
+            per_sample.setdefault(name, []).append(ratio)
+        if opt:
+            vs_orig.append((orig / opt, name, shape))
+        print(f"| {name} | {shape} | {orig:.2f} | {opt:.2f} | {hand:.2f} | "
+              f"{ratio:.2f} | {orig / opt if opt else 0:.2f}x | "
+              f"{kept} (earlier) |")
     if ratios:
         print(f"\ngeometric mean of optimize / hand over {len(ratios)} "
               f"shapes: {gmean(ratios):.3f} (the issue's goal: at most "
@@ -78,4 +111,8 @@ def main(outs):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["."])
+    args = sys.argv[1:]
+    prev = None
+    if args[:1] == ["--earlier"] and len(args) >= 2:
+        prev, args = args[1], args[2:]
+    main(args or ["."], prev)
