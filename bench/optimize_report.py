@@ -53,6 +53,17 @@ def main(outs, earlier=None):
           "optimize / hand | speed-up over the original | kept |")
     print("|---|---|---|---|---|---|---|---|")
     ratios, vs_orig, per_sample = [], [], {}
+
+    def add(row):
+        name, shape, orig, opt, hand, kept = row
+        ratio = opt / hand if hand and opt else float("nan")
+        if hand and opt:
+            ratios.append(ratio)
+            per_sample.setdefault(name, []).append(ratio)
+        if opt:
+            vs_orig.append((orig / opt, name, shape))
+        print(f"| {name} | {shape} | {orig:.2f} | {opt:.2f} | {hand:.2f} | "
+              f"{ratio:.2f} | {orig / opt if opt else 0:.2f}x | {kept} |")
     logs = sorted(p for o in outs
                   for p in glob.glob(os.path.join(o, "*.optimize.log")))
     for log in logs:
@@ -74,30 +85,13 @@ def main(outs, earlier=None):
             opt = kept["best_ms"][s] * 1e3
             h = load(os.path.join(out, f"{name}.hand-{s}.json"))
             hand = h["best"]["time_ms"] * 1e3 if h and "best" in h else 0
-            ratio = opt / hand if hand and opt else float("nan")
-            if hand and opt:
-                ratios.append(ratio)
-                per_sample.setdefault(name, []).append(ratio)
-            if opt:
-                vs_orig.append((orig / opt, name, shape))
-            print(f"| {name} | {shape} | {orig:.2f} | {opt:.2f} | "
-                  f"{hand:.2f} | {ratio:.2f} | "
-                  f"{orig / opt if opt else 0:.2f}x | "
-                  f"{', '.join(refs) or '(round 0)'} |")
+            add((name, shape, orig, opt, hand,
+                 ', '.join(refs) or '(round 0)'))
     have = {os.path.basename(p)[:-len(".optimize.log")] for p in logs}
     for name, shape, orig, opt, hand, kept in (
             earlier_rows(earlier) if earlier else []):
-        if name in have:
-            continue
-        ratio = opt / hand if hand and opt else float("nan")
-        if hand and opt:
-            ratios.append(ratio)
-            per_sample.setdefault(name, []).append(ratio)
-        if opt:
-            vs_orig.append((orig / opt, name, shape))
-        print(f"| {name} | {shape} | {orig:.2f} | {opt:.2f} | {hand:.2f} | "
-              f"{ratio:.2f} | {orig / opt if opt else 0:.2f}x | "
-              f"{kept} (earlier) |")
+        if name not in have:
+            add((name, shape, orig, opt, hand, f"{kept} (earlier)"))
     if ratios:
         print(f"\ngeometric mean of optimize / hand over {len(ratios)} "
               f"shapes: {gmean(ratios):.3f} (the issue's goal: at most "
