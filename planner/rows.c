@@ -888,8 +888,80 @@ static bool atomic_loop(planner *P, int body, int var, loop_writes *w)
 	return atomics;
 }
 
-/* Loop fs (not inside a loop hoisted already) is a block-strided loop of
- * atomics whose loads read memory that nothing the loop writes reaches. */
+/* n is positive: a product of `blockDim.*`, `gridDim.*` and positive
+ * literals, or a variable never reassigned that one initialises (`const
+ * int stride = gridDim.x * blockDim.x;`). */
+static bool positive_step(const fe_ast *a, int n, int depth)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 4)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->is_int)
+		return x->ival > 0;
+	if (x->kind == CXCursor_MemberRefExpr)
+		return fe_builtin(a, n, "blockDim") ||
+		       fe_builtin(a, n, "gridDim");
+	if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Mul)
+		return positive_step(a, fe_child(a, n, 0), depth) &&
+		       positive_step(a, fe_child(a, n, 1), depth);
+	if (x->kind == CXCursor_CStyleCastExpr)
+		return positive_step(a, x->last, depth);
+	return x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	       a->n[x->ref].kind == CXCursor_VarDecl &&
+	       !fe_assigned(a, x->ref) && !reassigned(a, x->ref) &&
+	       positive_step(a, fe_var_init(a, x->ref), depth + 1);
+}
+
+static bool index_type(enum CXTypeKind t)
+{
+	switch (t) {
+	case CXType_Short:
+	case CXType_UShort:
+	case CXType_Int:
+	case CXType_UInt:
+	case CXType_Long:
+	case CXType_ULong:
+	case CXType_LongLong:
+	case CXType_ULongLong: return true;
+	default: return false;
+	}
+}
+
+/* `for (T i = a; i < N; i += s) body` with i an integer and s positive
+ * (a block's or a grid's stride): i, N, body. */
+static bool strided_loop(const fe_ast *a, int fs, int *var, int *bound,
+                         int *body)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_child(a, fs, 2);
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
+	                fe_nchildren(a, init) == 1
+	            ? a->n[init].first
+	            : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
+	    fe_var_init(a, v) < 0 || cond < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return false;
+	enum CXTypeKind t = clang_getCursorType(a->n[v].cur).kind;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	int il = fe_strip(a, fe_child(a, inc, 0));
+	*bound = fe_child(a, cond, 1);
+	*var = v;
+	*body = fe_child(a, fs, 3);
+	return index_type(t) && l >= 0 && a->n[l].ref == v && il >= 0 &&
+	       a->n[il].ref == v && positive_step(a, fe_child(a, inc, 1), 0) &&
+	       *bound >= 0 && !fe_refers_to(a, *bound, v) && *body >= 0;
+}
+
+/* Loop fs (not inside a loop hoisted already) is a block- or grid-strided
+ * loop of atomics whose loads read memory that nothing the loop writes
+ * reaches. */
 static int hoist_atomics(planner *P, int k, int fs, int *param)
 {
 	const fe_ast *a = P->a;
@@ -901,7 +973,7 @@ static int hoist_atomics(planner *P, int k, int fs, int *param)
 		    a->n[fs].e <= r->region.end.offset)
 			return KT_OK;
 	}
-	if (!pl_column_loop(a, fs, &var, &bound, &body) ||
+	if (!strided_loop(a, fs, &var, &bound, &body) ||
 	    vectorized(P, pl_range(P, fs)))
 		return KT_OK;
 	loop_writes w = {.kbody = P->f->kernels.items[k].body};
@@ -915,8 +987,8 @@ static int hoist_atomics(planner *P, int k, int fs, int *param)
 		    "each thread loads ITEMS iterations' inputs into "
 		    "registers before their atomics",
 		    pl_say(P,
-		           "a block-strided loop of atomics of '%s': one load "
-		           "in flight per thread",
+		           "a strided loop of atomics of '%s': one load in "
+		           "flight per thread",
 		           P->f->kernels.items[k].name));
 	kt_vec_release(&ld);
 	kt_vec_release(&w.roots);

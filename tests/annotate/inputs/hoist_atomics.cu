@@ -1,7 +1,7 @@
 // hoist_atomics.cu - block-strided loops whose side effects are atomics:
 // a histogram of byte values into shared counters, then the block's
-// counts added to global bins, and a scatter count into global counters.
-// Each loop reads one element per iteration, then updates a counter, so a
+// counts added to global bins, a scatter count into global counters, and
+// a grid-strided histogram straight into global bins. Each loop reads one element per iteration, then updates a counter, so a
 // thread has one load in flight; the built-in planner offers hoist_loads
 // (ITEMS iterations' loads before their atomics) where what the loop reads
 // cannot be what it updates.
@@ -42,10 +42,21 @@ __global__ void weighted_count(const int *__restrict__ keys,
 		atomicAdd(seen, mine);
 }
 
+// a grid-strided loop: the stride is the grid's, a local that never
+// changes
+__global__ void global_histogram(const unsigned char *__restrict__ data,
+				 unsigned int *bins, int n)
+{
+	const int stride = gridDim.x * blockDim.x;
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+		atomicAdd(&bins[data[i]], 1u);
+}
+
 void launch(const unsigned char *data, unsigned int *bins, int n,
 	    const int *keys, const float *weights, float *sums, int *seen,
 	    cudaStream_t stream)
 {
 	byte_histogram<<<64, 256, 0, stream>>>(data, bins, n);
 	weighted_count<<<1, 512, 0, stream>>>(keys, weights, sums, seen, n);
+	global_histogram<<<132, 256, 0, stream>>>(data, bins, n);
 }

@@ -18,6 +18,9 @@
 #ifndef BLOCK_SIZE_5
 #define BLOCK_SIZE_5 256
 #endif
+#ifndef BLOCK_SIZE_6
+#define BLOCK_SIZE_6 256
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -32,6 +35,9 @@
 #endif
 #ifndef MIN_BLOCKS_5
 #define MIN_BLOCKS_5 0
+#endif
+#ifndef MIN_BLOCKS_6
+#define MIN_BLOCKS_6 0
 #endif
 
 // the loop reads the array it updates (restrict says nothing of one
@@ -136,6 +142,27 @@ with_barrier(const int *__restrict__ keys,
 	}
 }
 
+// a stride the kernel is given: nothing says it is positive
+#pragma kt param BLOCK_SIZE_6 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS_6 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_6 * MIN_BLOCKS_6 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(1) block(BLOCK_SIZE_6)
+#pragma kt arg keys int[n] in
+// ktc: complete and uncomment: #pragma kt arg counts int[?] inout
+#pragma kt arg n int = n
+#pragma kt arg step int = 256
+__global__ void
+#if MIN_BLOCKS_6 > 0
+__launch_bounds__(BLOCK_SIZE_6, MIN_BLOCKS_6)
+#endif
+given_stride(const int *__restrict__ keys,
+			     int *__restrict__ counts, int n, int step)
+{
+	for (int i = threadIdx.x; i < n; i += step)
+		atomicAdd(&counts[keys[i]], 1);
+}
+
 #ifndef __CUDACC_RTC__
 void launch(int *a, const int *keys, int *counts, int n, int m,
 	    cudaStream_t stream)
@@ -145,5 +172,6 @@ void launch(int *a, const int *keys, int *counts, int n, int m,
 	dynamic_shared<<<1, BLOCK_SIZE_3, m * sizeof(int), stream>>>(m);
 	moving_bound<<<1, BLOCK_SIZE_4, 0, stream>>>(keys, counts, n);
 	with_barrier<<<1, BLOCK_SIZE_5, 0, stream>>>(keys, counts, n);
+	given_stride<<<1, BLOCK_SIZE_6, 0, stream>>>(keys, counts, n, 256);
 }
 #endif
