@@ -497,10 +497,9 @@ static bool pointer_like(CXType t)
 	       t.kind == CXType_DependentSizedArray;
 }
 
-/* An initialiser that only moves a pointer (arithmetic, casts, `&a[k]`):
- * no pointer in it is loaded from memory or returned by a call
- * (`rows[r]`, `*pp`, `s.p`, `f(p)` point elsewhere than their operand). */
-static bool moves_pointer(const fe_ast *a, int n)
+/* n is a pointer loaded from memory or returned by a call: `rows[r]`,
+ * `*pp`, `s.p`, `f(p)` point elsewhere than their operand does. */
+static bool loads_pointer(const fe_ast *a, int n)
 {
 	const fe_node *x = &a->n[n];
 	bool loaded = x->kind == CXCursor_CallExpr ||
@@ -508,7 +507,15 @@ static bool moves_pointer(const fe_ast *a, int n)
 	              x->kind == CXCursor_MemberRefExpr ||
 	              (x->kind == CXCursor_UnaryOperator &&
 	               x->op == CXUnaryOperator_Deref);
-	if (loaded && pointer_like(clang_getCursorType(x->cur)))
+	return loaded && clang_getCursorType(x->cur).kind == CXType_Pointer;
+}
+
+/* An initialiser that only moves a pointer (arithmetic, casts, `&a[k]`):
+ * no pointer in it is loaded. */
+static bool moves_pointer(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (loads_pointer(a, n))
 		return false;
 	for (int c = x->first; c >= 0; c = a->n[c].next)
 		if (!moves_pointer(a, c))
@@ -800,12 +807,15 @@ static int pointer_operand(const fe_ast *a, int l, int r)
 }
 
 /* The root of the memory an atomic's target or a write's left side
- * reaches (`&c[k]`, `c + k`, `c[k].m`, `*p`, through casts), or -1. */
+ * reaches (`&c[k]`, `c + k`, `c[k].m`, `*p`, through casts), or -1
+ * where a pointer on the way is loaded. */
 static int target_root(const fe_ast *a, int e)
 {
 	for (int depth = 0; depth < 32 && (e = fe_strip(a, e)) >= 0; depth++) {
 		const fe_node *x = &a->n[e];
 		int l = fe_child(a, e, 0), r = fe_child(a, e, 1);
+		if (loads_pointer(a, e))
+			return -1; /* `p->data[k]`, `rows[r][k]`: elsewhere */
 		switch (x->kind) {
 		case CXCursor_DeclRefExpr: return mem_root(a, x->ref, 0);
 		case CXCursor_MemberRefExpr: e = x->first; break;

@@ -21,6 +21,9 @@
 #ifndef BLOCK_SIZE_6
 #define BLOCK_SIZE_6 256
 #endif
+#ifndef BLOCK_SIZE_7
+#define BLOCK_SIZE_7 256
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -38,6 +41,9 @@
 #endif
 #ifndef MIN_BLOCKS_6
 #define MIN_BLOCKS_6 0
+#endif
+#ifndef MIN_BLOCKS_7
+#define MIN_BLOCKS_7 0
 #endif
 
 // the loop reads the array it updates (restrict says nothing of one
@@ -163,9 +169,30 @@ given_stride(const int *__restrict__ keys,
 		atomicAdd(&counts[keys[i]], 1);
 }
 
+// the counters are where a table's pointer points: __restrict__ says the
+// table is not aliased, not what its pointers reach (keys, maybe)
+#pragma kt param BLOCK_SIZE_7 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS_7 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_7 * MIN_BLOCKS_7 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(4) block(BLOCK_SIZE_7)
+#pragma kt arg keys int[n] in
+#pragma kt arg table int *[4] in
+#pragma kt arg n int = n
+__global__ void
+#if MIN_BLOCKS_7 > 0
+__launch_bounds__(BLOCK_SIZE_7, MIN_BLOCKS_7)
+#endif
+through_table(const int *keys, int *const *__restrict__ table,
+			      int n)
+{
+	for (int i = threadIdx.x; i < n; i += blockDim.x)
+		atomicAdd(&table[blockIdx.x][keys[i]], 1);
+}
+
 #ifndef __CUDACC_RTC__
-void launch(int *a, const int *keys, int *counts, int n, int m,
-	    cudaStream_t stream)
+void launch(int *a, const int *keys, int *counts, int *const *table, int n,
+	    int m, cudaStream_t stream)
 {
 	self_update<<<1, BLOCK_SIZE, 0, stream>>>(a, n);
 	maybe_aliased<<<1, BLOCK_SIZE_2, 0, stream>>>(keys, counts, n);
@@ -173,5 +200,6 @@ void launch(int *a, const int *keys, int *counts, int n, int m,
 	moving_bound<<<1, BLOCK_SIZE_4, 0, stream>>>(keys, counts, n);
 	with_barrier<<<1, BLOCK_SIZE_5, 0, stream>>>(keys, counts, n);
 	given_stride<<<1, BLOCK_SIZE_6, 0, stream>>>(keys, counts, n, 256);
+	through_table<<<4, BLOCK_SIZE_7, 0, stream>>>(keys, table, n);
 }
 #endif
