@@ -20,8 +20,16 @@
 
 typedef KT_VEC(kt_plan_access) accesses;
 
-/* Calls through which threads talk to each other. */
-static bool talks(const fe_ast *a, int n)
+/* An atomic read-modify-write: CUDA's `atomicAdd(&c[k], 1)` and the
+ * like, OpenCL C's `atomic_inc(&c[k])`, `atom_add(...)`. */
+static bool is_atomic_name(const char *name)
+{
+	return !strncmp(name, "atomic", 6) || !strncmp(name, "atom_", 5);
+}
+
+/* Calls through which threads talk to each other; atomics only where
+ * `atomics` is true. */
+static bool talks_with(const fe_ast *a, int n, bool atomics)
 {
 	static const char *const calls[] = {
 	    "__sync", "__shfl", "atomic", "__ballot", "__any", "__all",
@@ -29,9 +37,14 @@ static bool talks(const fe_ast *a, int n)
 	    /* OpenCL C's */
 	    "barrier", "work_group_", "sub_group_", "mem_fence", "atom_", NULL};
 	for (const char *const *c = calls; *c; c++)
-		if (pl_has_call(a, n, *c))
+		if ((atomics || !is_atomic_name(*c)) && pl_has_call(a, n, *c))
 			return true;
 	return false;
+}
+
+static bool talks(const fe_ast *a, int n)
+{
+	return talks_with(a, n, true);
 }
 
 /* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
@@ -467,6 +480,180 @@ static bool apart_from_stores(const fe_ast *a, int decl, const accesses *st,
 	return root >= 0;
 }
 
+/* What a loop's hoisted loads must not alias: the arrays an elementwise
+ * loop stores to (st, by name), or, for a loop of atomics (st NULL), the
+ * declarations its writes and atomics reach (roots, see mem_root). */
+typedef struct loop_writes {
+	const accesses *st;
+	KT_VEC(int) roots;
+	int kbody; /* the kernel's body */
+} loop_writes;
+
+static bool pointer_like(CXType t)
+{
+	return t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+	       t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray ||
+	       t.kind == CXType_DependentSizedArray;
+}
+
+/* n is a pointer loaded from memory or returned by a call: `rows[r]`,
+ * `*pp`, `s.p`, `f(p)` point elsewhere than their operand does. */
+static bool loads_pointer(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	bool loaded = x->kind == CXCursor_CallExpr ||
+	              x->kind == CXCursor_ArraySubscriptExpr ||
+	              x->kind == CXCursor_MemberRefExpr ||
+	              (x->kind == CXCursor_UnaryOperator &&
+	               x->op == CXUnaryOperator_Deref);
+	return loaded && clang_getCursorType(x->cur).kind == CXType_Pointer;
+}
+
+/* An initialiser that only moves a pointer (arithmetic, casts, `&a[k]`):
+ * no pointer in it is loaded. */
+static bool moves_pointer(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (loads_pointer(a, n))
+		return false;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (!moves_pointer(a, c))
+			return false;
+	return true;
+}
+
+/* The declaration whose memory a pointer or array declaration decl
+ * reaches: a pointer parameter; an array or variable of its own; through
+ * local pointers, never reassigned, that an initialiser makes from one
+ * such declaration (`int *counts = smem + n`). -1 when not known. */
+static int mem_root(const fe_ast *a, int decl, int depth)
+{
+	if (decl < 0 || depth > 8)
+		return -1;
+	CXType t = clang_getCursorType(a->n[decl].cur);
+	if (a->n[decl].kind == CXCursor_ParmDecl)
+		return t.kind == CXType_Pointer ? decl : -1;
+	if (a->n[decl].kind != CXCursor_VarDecl ||
+	    t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference)
+		return -1;
+	if (t.kind != CXType_Pointer)
+		return decl;
+	int init = reassigned(a, decl) ? -1 : fe_var_init(a, decl);
+	if (init < 0 || !moves_pointer(a, init))
+		return -1;
+	int from = -1;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr || x->ref < 0 ||
+		    !pl_inside(a, (int)i, init) ||
+		    !pointer_like(clang_getCursorType(a->n[x->ref].cur)))
+			continue;
+		if (from >= 0 && from != x->ref)
+			return -1;
+		from = x->ref;
+	}
+	return mem_root(a, from, depth + 1);
+}
+
+/* Where a root's memory lies: global (a kernel parameter), shared (a
+ * `__shared__` or `__local` variable), the thread's own (a variable of
+ * the kernel); NONE for anything else (a file's `__device__` array). */
+enum { SPACE_NONE, SPACE_GLOBAL, SPACE_SHARED, SPACE_THREAD };
+
+static int space_of(const fe_ast *a, int root, int kbody)
+{
+	if (root < 0)
+		return SPACE_NONE;
+	if (a->n[root].kind == CXCursor_ParmDecl)
+		/* a lambda's parameter may point anywhere */
+		return pl_inside(a, root, kbody) ? SPACE_NONE : SPACE_GLOBAL;
+	for (int c = a->n[root].first; c >= 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_CUDASharedAttr)
+			return SPACE_SHARED;
+	enum CX_StorageClass sc = clang_Cursor_getStorageClass(a->n[root].cur);
+	return pl_inside(a, root, kbody) && sc != CX_SC_Static &&
+	               sc != CX_SC_Extern
+	           ? SPACE_THREAD
+	           : SPACE_NONE;
+}
+
+/* `extern __shared__ T s[]`: every such array starts at the block's
+ * dynamic shared memory, so two of them alias. */
+static bool dynamic_shared(const fe_ast *a, int root)
+{
+	return clang_Cursor_getStorageClass(a->n[root].cur) == CX_SC_Extern ||
+	       clang_getCursorType(a->n[root].cur).kind ==
+	           CXType_IncompleteArray;
+}
+
+/* No element reached from root l is one reached from root w: other
+ * memory (global, shared, the thread's), two arrays of their own, or two
+ * parameters one of which is `__restrict__` (an element read through it
+ * is written through no other pointer). */
+static bool apart(const fe_ast *a, int l, int w, int kbody)
+{
+	int sl = space_of(a, l, kbody), sw = space_of(a, w, kbody);
+	if (sl == SPACE_NONE || sw == SPACE_NONE || l == w)
+		return false;
+	if (sl != sw)
+		return true;
+	switch (sl) {
+	case SPACE_GLOBAL:
+		return clang_isRestrictQualifiedType(
+		           clang_getCursorType(a->n[l].cur)) ||
+		       clang_isRestrictQualifiedType(
+		           clang_getCursorType(a->n[w].cur));
+	case SPACE_SHARED:
+		return !dynamic_shared(a, l) && !dynamic_shared(a, w);
+	default: return true;
+	}
+}
+
+/* n reads no memory and calls nothing (its value cannot follow the
+ * loop's atomics), and no variable it names is declared or written in
+ * body (`i`, which the loop alone steps, aside). */
+static bool steady(const fe_ast *a, int n, int body, int var)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr ||
+	    x->kind == CXCursor_CallExpr ||
+	    (x->kind == CXCursor_UnaryOperator &&
+	     x->op == CXUnaryOperator_Deref) ||
+	    (x->kind == CXCursor_MemberRefExpr &&
+	     !fe_builtin(a, n, "threadIdx") && !fe_builtin(a, n, "blockIdx") &&
+	     !fe_builtin(a, n, "blockDim") && !fe_builtin(a, n, "gridDim")))
+		return false;
+	if (x->kind == CXCursor_MemberRefExpr)
+		return true;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 && x->ref != var &&
+	    (pl_inside(a, x->ref, body) || pl_writes(a, body, x->ref, -1)))
+		return false;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (!steady(a, c, body, var))
+			return false;
+	return true;
+}
+
+/* Array decl, read at index idx in body, may be read before the body's
+ * writes of earlier iterations. */
+static bool movable(const fe_ast *a, int decl, int idx, int var,
+                    const loop_writes *w, int body)
+{
+	if (w->st)
+		return find_access(w->st, a->n[decl].name) < 0 &&
+		       apart_from_stores(a, decl, w->st, body);
+	int root = mem_root(a, decl, 0);
+	if (space_of(a, root, w->kbody) == SPACE_NONE ||
+	    !steady(a, idx, body, var))
+		return false;
+	for (size_t i = 0; i < w->roots.len; i++)
+		if (!apart(a, root, w->roots.items[i], w->kbody))
+			return false;
+	return true;
+}
+
 /* The type of a register holding subscript n, or NULL. */
 static const char *reg_type(planner *P, int n)
 {
@@ -497,7 +684,7 @@ static bool only_outside(const fe_ast *a, int n, int body)
 
 /* The loads to hoist: `A[off + i]` of arrays the loop does not store to,
  * off the same for every iteration, read at least once unconditionally. */
-static bool hoisted_loads(planner *P, int body, int var, const accesses *st,
+static bool hoisted_loads(planner *P, int body, int var, const loop_writes *w,
                           accesses *ld)
 {
 	const fe_ast *a = P->a;
@@ -512,9 +699,8 @@ static bool hoisted_loads(planner *P, int body, int var, const accesses *st,
 		if (!off || base < 0 ||
 		    a->n[base].kind != CXCursor_DeclRefExpr ||
 		    a->n[base].ref < 0 || pl_inside(a, a->n[base].ref, body) ||
-		    find_access(st, a->n[base].name) >= 0 ||
 		    !only_outside(a, idx, body) ||
-		    !apart_from_stores(a, a->n[base].ref, st, body) ||
+		    !movable(a, a->n[base].ref, idx, var, w, body) ||
 		    (up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
 		     a->n[up].op == CXUnaryOperator_AddrOf))
 			continue;
@@ -558,45 +744,265 @@ static bool vectorized(const planner *P, kt_range loop)
 	return false;
 }
 
-static int hoist_loads(planner *P, int k, int fs, int var, int bound, int body,
-                       const accesses *st, int *param)
+/* The hoist_loads refactor of loop fs with loads ld, of the kernel's one
+ * ITEMS parameter (*param, made by the first). */
+static int propose_hoist(planner *P, int k, int fs, int var, int bound,
+                         const accesses *ld, int *param, const char *note,
+                         const char *evidence)
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	accesses ld = {0};
-	if (!st->len || vectorized(P, pl_range(P, fs)) ||
-	    !stores_restrict(a, st, body) ||
-	    !hoisted_loads(P, body, var, st, &ld)) {
-		kt_vec_release(&ld);
-		return P->oom ? KT_ENOMEM : KT_OK;
-	}
 	static const int64_t v[] = {1, 2, 4, 8};
 	if (*param < 0)
 		*param = pl_add_param(P, pl_unique_name(P, "ITEMS", K->name),
 		                      KT_ROLE_ITEMS_PER_THREAD,
 		                      pl_dup(P, K->name), 1, v, 4);
-	kt_plan_refactor r = {
-	    .kind = KT_REFACTOR_HOIST_LOADS,
-	    .kernel = pl_dup(P, K->name),
-	    .region = pl_range(P, fs),
-	    .index_var = pl_dup(P, a->n[var].name),
-	    .bound = pl_src(P, fe_strip(a, bound)),
-	    .arrays = plan_accesses(P, &ld),
-	    .narrays = ld.len,
-	    .launch = -1,
-	    .note = "each thread loads ITEMS iterations' inputs into "
-	            "registers before it computes and stores them"};
-	kt_vec_release(&ld);
+	kt_plan_refactor r = {.kind = KT_REFACTOR_HOIST_LOADS,
+	                      .kernel = pl_dup(P, K->name),
+	                      .region = pl_range(P, fs),
+	                      .index_var = pl_dup(P, a->n[var].name),
+	                      .bound = pl_src(P, fe_strip(a, bound)),
+	                      .arrays = plan_accesses(P, ld),
+	                      .narrays = ld->len,
+	                      .launch = -1,
+	                      .note = note};
 	if (*param < 0 || !r.arrays)
 		return KT_ENOMEM;
 	r.param = P->params.items[*param].p.name;
-	P->params.items[*param].p.evidence =
-	    pl_say(P,
-	           "a block-strided elementwise loop of '%s': one load in "
-	           "flight per thread",
-	           K->name);
+	P->params.items[*param].p.evidence = evidence;
 	pl_add_refactor(P, r);
 	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+static int hoist_loads(planner *P, int k, int fs, int var, int bound, int body,
+                       const accesses *st, int *param)
+{
+	const fe_ast *a = P->a;
+	accesses ld = {0};
+	loop_writes w = {.st = st, .kbody = P->f->kernels.items[k].body};
+	int rc = P->oom ? KT_ENOMEM : KT_OK;
+	if (st->len && !vectorized(P, pl_range(P, fs)) &&
+	    stores_restrict(a, st, body) &&
+	    hoisted_loads(P, body, var, &w, &ld))
+		rc = propose_hoist(
+		    P, k, fs, var, bound, &ld, param,
+		    "each thread loads ITEMS iterations' inputs into "
+		    "registers before it computes and stores them",
+		    pl_say(P,
+		           "a block-strided elementwise loop of '%s': one "
+		           "load in flight per thread",
+		           P->f->kernels.items[k].name));
+	kt_vec_release(&ld);
+	return rc;
+}
+
+/* Of `p + k`, `p[k]` (or `k[p]`): the operand that is the pointer. */
+static int pointer_operand(const fe_ast *a, int l, int r)
+{
+	if (l < 0 || r < 0 ||
+	    pointer_like(clang_getCursorType(a->n[l].cur)) ==
+	        pointer_like(clang_getCursorType(a->n[r].cur)))
+		return -1;
+	return pointer_like(clang_getCursorType(a->n[l].cur)) ? l : r;
+}
+
+/* The root of the memory an atomic's target or a write's left side
+ * reaches (`&c[k]`, `c + k`, `c[k].m`, `*p`, through casts), or -1
+ * where a pointer on the way is loaded. */
+static int target_root(const fe_ast *a, int e)
+{
+	for (int depth = 0; depth < 32 && (e = fe_strip(a, e)) >= 0; depth++) {
+		const fe_node *x = &a->n[e];
+		int l = fe_child(a, e, 0), r = fe_child(a, e, 1);
+		if (loads_pointer(a, e))
+			return -1; /* `p->data[k]`, `rows[r][k]`: elsewhere */
+		switch (x->kind) {
+		case CXCursor_DeclRefExpr: return mem_root(a, x->ref, 0);
+		case CXCursor_MemberRefExpr: e = x->first; break;
+		case CXCursor_CStyleCastExpr:
+		case CXCursor_CXXStaticCastExpr:
+		case CXCursor_CXXReinterpretCastExpr:
+		case CXCursor_CXXConstCastExpr: e = x->last; break;
+		case CXCursor_UnaryOperator:
+			if (x->op != CXUnaryOperator_AddrOf &&
+			    x->op != CXUnaryOperator_Deref)
+				return -1;
+			e = x->first;
+			break;
+		case CXCursor_BinaryOperator:
+			if (x->op != CXBinaryOperator_Add &&
+			    x->op != CXBinaryOperator_Sub)
+				return -1;
+			e = pointer_operand(a, l, r);
+			break;
+		case CXCursor_ArraySubscriptExpr:
+			e = pointer_operand(a, l, r);
+			break;
+		default: return -1;
+		}
+	}
+	return -1;
+}
+
+/* The argument an atomic call updates (its first), or -1. */
+static int atomic_target(const fe_ast *a, int call)
+{
+	int na = clang_Cursor_getNumArguments(a->n[call].cur);
+	int nc = fe_nchildren(a, call);
+	return na > 0 && nc >= na ? fe_child(a, call, nc - na) : -1;
+}
+
+/* A loop of atomics (a histogram's counting loop): at least one atomic,
+ * no barrier, shuffle or vote, no break, return or goto, i not written;
+ * every other write lands on a local of the iteration or on memory whose
+ * root is known. w->roots gets the roots of the atomics' targets and of
+ * the writes. */
+static bool atomic_loop(planner *P, int body, int var, loop_writes *w)
+{
+	const fe_ast *a = P->a;
+	bool atomics = false;
+	if (talks_with(a, body, false))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!pl_inside(a, (int)i, body))
+			continue;
+		if (ends_iteration(a, (int)i))
+			return false;
+		int target = -1;
+		if (x->kind == CXCursor_CallExpr && is_atomic_name(x->name)) {
+			target = atomic_target(a, (int)i);
+			atomics = true;
+			if (target < 0)
+				return false;
+		} else if (x->kind == CXCursor_CallExpr &&
+		           call_may_write(a, (int)i)) {
+			return false;
+		} else {
+			int lhs = written(a, (int)i);
+			if (lhs < 0 || local_write(a, lhs, body))
+				continue;
+			if (a->n[lhs].kind == CXCursor_DeclRefExpr &&
+			    a->n[lhs].ref == var)
+				return false;
+			target = lhs;
+		}
+		int root = target_root(a, target);
+		if (space_of(a, root, w->kbody) == SPACE_NONE)
+			return false;
+		if (kt_vec_push(&w->roots, root)) {
+			P->oom = 1;
+			return false;
+		}
+	}
+	return atomics;
+}
+
+/* n is positive: a product of `blockDim.*`, `gridDim.*` and positive
+ * literals, or a variable never reassigned that one initialises (`const
+ * int stride = gridDim.x * blockDim.x;`). */
+static bool positive_step(const fe_ast *a, int n, int depth)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 4)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->is_int)
+		return x->ival > 0;
+	if (x->kind == CXCursor_MemberRefExpr)
+		return fe_builtin(a, n, "blockDim") ||
+		       fe_builtin(a, n, "gridDim");
+	if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Mul)
+		return positive_step(a, fe_child(a, n, 0), depth) &&
+		       positive_step(a, fe_child(a, n, 1), depth);
+	if (x->kind == CXCursor_CStyleCastExpr)
+		return positive_step(a, x->last, depth);
+	return x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	       a->n[x->ref].kind == CXCursor_VarDecl &&
+	       !fe_assigned(a, x->ref) && !reassigned(a, x->ref) &&
+	       positive_step(a, fe_var_init(a, x->ref), depth + 1);
+}
+
+static bool index_type(enum CXTypeKind t)
+{
+	switch (t) {
+	case CXType_Short:
+	case CXType_UShort:
+	case CXType_Int:
+	case CXType_UInt:
+	case CXType_Long:
+	case CXType_ULong:
+	case CXType_LongLong:
+	case CXType_ULongLong: return true;
+	default: return false;
+	}
+}
+
+/* `for (T i = a; i < N; i += s) body` with i an integer and s positive
+ * (a block's or a grid's stride): i, N, body. */
+static bool strided_loop(const fe_ast *a, int fs, int *var, int *bound,
+                         int *body)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return false;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_child(a, fs, 2);
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
+	                fe_nchildren(a, init) == 1
+	            ? a->n[init].first
+	            : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
+	    fe_var_init(a, v) < 0 || cond < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[cond].op != CXBinaryOperator_LT ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return false;
+	enum CXTypeKind t = clang_getCursorType(a->n[v].cur).kind;
+	int l = fe_strip(a, fe_child(a, cond, 0));
+	int il = fe_strip(a, fe_child(a, inc, 0));
+	*bound = fe_child(a, cond, 1);
+	*var = v;
+	*body = fe_child(a, fs, 3);
+	return index_type(t) && l >= 0 && a->n[l].ref == v && il >= 0 &&
+	       a->n[il].ref == v && positive_step(a, fe_child(a, inc, 1), 0) &&
+	       *bound >= 0 && !fe_refers_to(a, *bound, v) && *body >= 0;
+}
+
+/* Loop fs (not inside a loop hoisted already) is a block- or grid-strided
+ * loop of atomics whose loads read memory that nothing the loop writes
+ * reaches. */
+static int hoist_atomics(planner *P, int k, int fs, int *param)
+{
+	const fe_ast *a = P->a;
+	int var, bound, body;
+	for (size_t i = 0; i < P->refactors.len; i++) {
+		const kt_plan_refactor *r = &P->refactors.items[i];
+		if (r->kind == KT_REFACTOR_HOIST_LOADS &&
+		    a->n[fs].b >= r->region.begin.offset &&
+		    a->n[fs].e <= r->region.end.offset)
+			return KT_OK;
+	}
+	if (!strided_loop(a, fs, &var, &bound, &body) ||
+	    vectorized(P, pl_range(P, fs)))
+		return KT_OK;
+	loop_writes w = {.kbody = P->f->kernels.items[k].body};
+	accesses ld = {0};
+	int rc = KT_OK;
+	if (atomic_loop(P, body, var, &w) &&
+	    steady(a, fe_strip(a, bound), body, var) &&
+	    hoisted_loads(P, body, var, &w, &ld))
+		rc = propose_hoist(
+		    P, k, fs, var, bound, &ld, param,
+		    "each thread loads ITEMS iterations' inputs into "
+		    "registers before their atomics",
+		    pl_say(P,
+		           "a strided loop of atomics of '%s': one load in "
+		           "flight per thread",
+		           P->f->kernels.items[k].name));
+	kt_vec_release(&ld);
+	kt_vec_release(&w.roots);
+	return rc ? rc : P->oom ? KT_ENOMEM : KT_OK;
 }
 
 /* ---------------------------------------------------- (f) launch bounds */
@@ -952,6 +1358,11 @@ int pl_row_refactors(planner *P, int k)
 		         !block_exit(a, s) && a->n[s].kind != CXCursor_NullStmt)
 			all = false;
 	}
+	/* loops of atomics, at any depth (not elementwise: no row split) */
+	for (size_t i = 0; i < a->len && !rc; i++)
+		if (a->n[i].kind == CXCursor_ForStmt &&
+		    pl_inside(a, (int)i, K->body))
+			rc = hoist_atomics(P, k, (int)i, &items);
 	if (!rc && all)
 		rc = row_split(P, k, loops, nl);
 	for (size_t i = 0; i < a->len && !rc; i++)

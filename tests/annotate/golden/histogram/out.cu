@@ -19,6 +19,9 @@
 #define UNROLL 8
 #endif
 constexpr int kt_unroll_UNROLL = UNROLL;
+#ifndef ITEMS
+#define ITEMS 1
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -28,6 +31,7 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(8)
 #pragma kt param UNROLL values(1, 2, 4, 8, 16) default(8)
+#pragma kt param ITEMS values(1, 2, 4, 8) default(1)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -54,8 +58,27 @@ histogram_kernel(const uint8_t *__restrict__ data,
 			atomicAdd(&local[data[i]], 1u);
 	}
 	__syncthreads();
+#if ITEMS == 1
 	for (int b = threadIdx.x; b < NUM_BINS; b += BLOCK_SIZE)
 		atomicAdd(&bins[b], local[b]);
+#else
+	for (int kt_i = threadIdx.x; kt_i < (NUM_BINS); kt_i += (BLOCK_SIZE) * ITEMS) {
+		unsigned int kt_ld0[ITEMS];
+#pragma unroll
+		for (int kt_j = 0; kt_j < ITEMS; kt_j++) {
+			const int b = kt_i + kt_j * (BLOCK_SIZE);
+			if (b < (NUM_BINS)) {
+				kt_ld0[kt_j] = local[b];
+			}
+		}
+#pragma unroll
+		for (int kt_j = 0; kt_j < ITEMS; kt_j++) {
+			const int b = kt_i + kt_j * (BLOCK_SIZE);
+			if (b < (NUM_BINS))
+				atomicAdd(&bins[b], kt_ld0[kt_j]);
+		}
+	}
+#endif
 }
 
 #ifndef __CUDACC_RTC__
