@@ -50,13 +50,13 @@
 #ifndef SCAN // hand: the serial scan as a warp scan (annotate: its WARP_SCAN, the same refactor)
 #define SCAN 0
 #endif
-#ifndef CNT_VEC // hand: a width of the counting loop
+#ifndef CNT_VEC // hand: a width of the counting loop (annotate: ITEMS hoists its loads, no int4)
 #define CNT_VEC 1
 #endif
 #ifndef UNROLL // hand: the counting loop has no #pragma unroll to derive it from
 #define UNROLL 0
 #endif
-#ifndef S_ITEMS // hand: ids per thread (the items-per-thread refactor on a loop)
+#ifndef S_ITEMS // hand: ids per thread (annotate: ITEMS_2, its loads hoisted, the grid kept)
 #define S_ITEMS 1
 #endif
 #ifndef S_AGG // hand: a refactor of the sort's atomics
