@@ -641,8 +641,7 @@ int fe_strip(const fe_ast *a, int n)
 		 * a conversion's first written child is */
 		int c = a->n[n].last;
 		if (a->n[n].kind == CXCursor_CallExpr)
-			for (c = a->n[n].first; c >= 0 && !a->n[c].in_main;)
-				c = a->n[c].next;
+			c = fe_written(a, n, 0); /* past `dim3` in `dim3{x}` */
 		n = c;
 	}
 	return n;

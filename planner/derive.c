@@ -36,8 +36,7 @@ static int bare(const fe_ast *a, int n)
 			return n;
 		int c = x->last;
 		if (conv)
-			for (c = x->first; c >= 0 && !a->n[c].in_main;)
-				c = a->n[c].next;
+			c = fe_written(a, n, 0);
 		n = c;
 	}
 	return n;
