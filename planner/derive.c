@@ -1016,6 +1016,9 @@ static const char *instantiated(planner *P, const fe_kern *K,
 	const fe_ast *a = P->a;
 	CXCursor r = clang_getCursorReferenced(a->n[L->kernel].cur);
 	if (clang_Cursor_isNull(r) ||
+	    clang_Cursor_getNumTemplateArguments(r) <= 0)
+		r = fe_lambda_instance(a, L->kernel);
+	if (clang_Cursor_isNull(r) ||
 	    clang_Cursor_getNumTemplateArguments(r) <= i)
 		return NULL;
 	/* the kernel's i-th template parameter: a bool's one bit reads -1 */
@@ -1086,6 +1089,15 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
 			    a->n[j].e == arg[i][1])
 				lit = (int)j;
+		if (lit < 0 &&
+		    !clang_Cursor_isNull(fe_lambda_instance(a, L->kernel))) {
+			/* `k<T>` with T from a generic lambda's argument:
+			 * what its first call instantiates */
+			const char *t = instantiated(P, K, L, i);
+			if (!t || kt_str_adds(s, t))
+				return false;
+			continue;
+		}
 		const char *text =
 		    lit >= 0 ? NULL : arg_text(P, L, arg[i][0], arg[i][1]);
 		char *end = NULL;
