@@ -641,8 +641,7 @@ int fe_strip(const fe_ast *a, int n)
 		 * a conversion's first written child is */
 		int c = a->n[n].last;
 		if (a->n[n].kind == CXCursor_CallExpr)
-			for (c = a->n[n].first; c >= 0 && !a->n[c].in_main;)
-				c = a->n[c].next;
+			c = fe_written(a, n, 0); /* past `dim3` in `dim3{x}` */
 		n = c;
 	}
 	return n;
@@ -916,9 +915,60 @@ static int plain_def(const fe_ast *a, int n, int var, int block)
 	return fe_child(a, n, 1);
 }
 
+/* Whether the k-th argument of call c is a non-const lvalue reference
+ * parameter of the function it calls. */
+static bool ref_out_arg(const fe_ast *a, int c, int arg)
+{
+	CXCursor call = a->n[c].cur;
+	int na = clang_Cursor_getNumArguments(call);
+	CXType fn = clang_getCursorType(clang_getCursorReferenced(call));
+	for (int i = 0; i < na; i++) {
+		if (!clang_equalCursors(
+		        clang_Cursor_getArgument(call, (unsigned)i),
+		        a->n[arg].cur))
+			continue;
+		CXType t = clang_getArgType(fn, (unsigned)i);
+		return t.kind == CXType_LValueReference &&
+		       !clang_isConstQualifiedType(clang_getPointeeType(t));
+	}
+	return false;
+}
+
+int fe_out_arg_call(const fe_ast *a, int var, int *count)
+{
+	int first = -1;
+	*count = 0;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr || x->ref != var)
+			continue;
+		int up = fe_up(a, (int)i), call = -1;
+		if (up >= 0 && a->n[up].kind == CXCursor_UnaryOperator &&
+		    a->n[up].op == CXUnaryOperator_AddrOf) {
+			call = fe_up(a, up); /* `f(&var)` */
+			if (call >= 0 && a->n[call].kind != CXCursor_CallExpr)
+				call = -1;
+		} else if (x->parent >= 0 &&
+		           a->n[x->parent].kind == CXCursor_CallExpr &&
+		           ref_out_arg(a, x->parent, (int)i)) {
+			call = x->parent; /* `f(var)` to an `int &` */
+		}
+		if (call < 0)
+			continue;
+		if (first < 0)
+			first = call;
+		++*count;
+	}
+	return first;
+}
+
 int fe_def_before(const fe_ast *a, int var, uint32_t at)
 {
 	int def = fe_var_init(a, var);
+	int calls;
+	CXType vt = clang_getCanonicalType(clang_getCursorType(a->n[var].cur));
+	if (vt.kind != CXType_Record && fe_out_arg_call(a, var, &calls) >= 0)
+		return -1; /* a call writes it: `int sms = 0; get(&sms);` */
 	int stmt = a->n[var].parent;
 	int block = stmt >= 0 ? a->n[stmt].parent : -1;
 	if (def < 0 || stmt < 0 || a->n[stmt].kind != CXCursor_DeclStmt ||

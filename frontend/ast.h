@@ -84,6 +84,9 @@ int fe_var_init(const fe_ast *a, int var);
  * statement of the block that declares it (straight-line code); -1 when
  * var changes any other way or has no initialiser. */
 int fe_def_before(const fe_ast *a, int var, uint32_t at);
+/* The first call that var is handed to for writing (`f(&var)`, or var
+ * bound to an `int &` parameter), or -1; *count: how many there are. */
+int fe_out_arg_call(const fe_ast *a, int var, int *count);
 /* Source text of a node (main file). */
 const char *fe_text(const fe_ast *a, int n, size_t *len);
 /* The declaration node a cursor refers to, or -1. */

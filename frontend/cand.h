@@ -46,6 +46,10 @@ typedef struct fe_kern {
 
 /* The node of the i-th kernel argument of a launch, or -1. */
 int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i);
+/* The kernel a launch inside a generic lambda names (node `kernel`,
+ * dependent there: `k<typename decltype(t)::type>`) as the lambda's first
+ * call in the file instantiates it; the null cursor elsewhere. */
+CXCursor fe_lambda_instance(const fe_ast *a, int kernel);
 
 /* Internal twin of kt_candidates.items[i]. */
 typedef struct fe_cand {

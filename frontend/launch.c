@@ -108,6 +108,28 @@ static bool member_operator(const fe_ast *a, int n)
 	       !strcmp(a->n[op].name, name);
 }
 
+/* The lambda a call of a local closure runs (`launch(k)` after `auto
+ * launch = [&](auto kernel) { kernel<<<g, b>>>(...); };`), or -1. */
+static int lambda_called(const fe_ast *a, int call)
+{
+	if (a->n[call].kind != CXCursor_CallExpr || !member_operator(a, call))
+		return -1;
+	int obj = fe_strip(a, a->n[call].first);
+	int v = obj >= 0 && a->n[obj].kind == CXCursor_DeclRefExpr
+	            ? a->n[obj].ref
+	            : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl || fe_assigned(a, v))
+		return -1;
+	int init = fe_strip(a, fe_var_init(a, v));
+	return init >= 0 && a->n[init].kind == CXCursor_LambdaExpr ? init : -1;
+}
+
+/* Whether call enters function fn (a lambda's: through its closure). */
+static bool enters(const fe_ast *a, int call, int fn)
+{
+	return callee_decl(a, call) == fn || lambda_called(a, call) == fn;
+}
+
 /* The i-th argument of a call (constructor calls included), or -1. */
 static int call_arg(const fe_ast *a, int n, int i)
 {
@@ -719,7 +741,7 @@ static int calls_of(const fe_ast *a, int fn)
 	int k = 0;
 	for (size_t i = 0; i < a->len; i++)
 		k += a->n[i].kind == CXCursor_CallExpr && a->n[i].in_main &&
-		     callee_decl(a, (int)i) == fn;
+		     enters(a, (int)i, fn);
 	return k;
 }
 
@@ -783,6 +805,11 @@ static int bind_args(finder *F, const shape *s, frame *fr)
 		return s->arg0;
 	frame *at = NULL;
 	int first = fe_strip(F->a, s->arg0);
+	/* a lambda's launch names what it captures, as the function around
+	 * it would */
+	if (first >= 0 && a->n[first].kind != CXCursor_PackExpansionExpr &&
+	    !fr->up && a->n[fr->fn].kind == CXCursor_LambdaExpr)
+		return s->arg0;
 	if (first < 0 || a->n[first].kind != CXCursor_PackExpansionExpr)
 		return -1;
 	int r = resolve(a, s->arg0, fr, &at, 0);
@@ -905,11 +932,12 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 	int fn = a->n[p].parent;
 	for (size_t i = 0; i < a->len; i++) {
 		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
-		    callee_decl(a, (int)i) != fn)
+		    !enters(a, (int)i, fn))
 			continue;
 		int obj = -1;
-		if (member_operator(a, (int)i) ||
-		    !clang_Cursor_isNull(fe_dependent_call_op(a->n[i].cur))) {
+		if (a->n[fn].kind != CXCursor_LambdaExpr &&
+		    (member_operator(a, (int)i) ||
+		     !clang_Cursor_isNull(fe_dependent_call_op(a->n[i].cur)))) {
 			obj = fe_strip(a, a->n[i].first);
 			if (obj >= 0 &&
 			    a->n[obj].kind == CXCursor_DeclRefExpr &&
@@ -1029,6 +1057,49 @@ int fe_pragma_launches(finder *F)
 		from = F->a->n[K->node].e;
 	}
 	return KT_OK;
+}
+
+typedef struct named_at {
+	const kt_tu *tu;
+	uint32_t off;
+	CXCursor found;
+} named_at;
+
+static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+	(void)parent;
+	named_at *f = data;
+	uint32_t off;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+	    !kt_fe_offset(f->tu, clang_getCursorLocation(c), &off) ||
+	    off != f->off)
+		return CXChildVisit_Recurse;
+	CXCursor r = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(r) ||
+	    clang_Cursor_getNumTemplateArguments(r) <= 0)
+		return CXChildVisit_Recurse;
+	f->found = r;
+	return CXChildVisit_Break;
+}
+
+CXCursor fe_lambda_instance(const fe_ast *a, int kernel)
+{
+	int lam = kernel >= 0 && a->n[kernel].in_main
+	              ? fe_ancestor(a, kernel, CXCursor_LambdaExpr)
+	              : -1;
+	if (lam < 0)
+		return clang_getNullCursor();
+	for (size_t i = 0; i < a->len; i++) {
+		if (!a->n[i].in_main || lambda_called(a, (int)i) != lam)
+			continue;
+		/* the first call: its call operator, instantiated */
+		named_at f = {a->tu, a->n[kernel].b, clang_getNullCursor()};
+		clang_visitChildren(clang_getCursorReferenced(a->n[i].cur),
+		                    find_named, &f);
+		return f.found;
+	}
+	return clang_getNullCursor();
 }
 
 int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i)

@@ -36,8 +36,7 @@ static int bare(const fe_ast *a, int n)
 			return n;
 		int c = x->last;
 		if (conv)
-			for (c = x->first; c >= 0 && !a->n[c].in_main;)
-				c = a->n[c].next;
+			c = fe_written(a, n, 0);
 		n = c;
 	}
 	return n;
@@ -234,6 +233,98 @@ static bool names_tparam(const fe_ast *a, int n, int depth)
 	return false;
 }
 
+/*
+ * What the CUDA runtime reports of the device, as the grammar's device
+ * constants: an attribute of cudaDeviceGetAttribute and a field of
+ * cudaDeviceProp. `ktc tune` gives each the value of the device the
+ * configuration runs on, as the original asks the device it runs on.
+ */
+static const struct {
+	const char *attr, *field, *name;
+} device_props[] = {
+    {"cudaDevAttrMultiProcessorCount", "multiProcessorCount",
+     "DEVICE_SM_COUNT"},
+    {"cudaDevAttrMaxThreadsPerBlock", "maxThreadsPerBlock",
+     "DEVICE_MAX_THREADS_PER_BLOCK"},
+    {"cudaDevAttrWarpSize", "warpSize", "DEVICE_WARP_SIZE"},
+    {"cudaDevAttrMaxSharedMemoryPerBlock", "sharedMemPerBlock",
+     "DEVICE_SMEM_PER_BLOCK"},
+    {"cudaDevAttrMaxSharedMemoryPerBlockOptin", "sharedMemPerBlockOptin",
+     "DEVICE_SMEM_PER_BLOCK_OPTIN"},
+    {"cudaDevAttrMaxSharedMemoryPerMultiprocessor",
+     "sharedMemPerMultiprocessor", "DEVICE_SMEM_PER_SM"},
+    {"cudaDevAttrMaxThreadsPerMultiProcessor", "maxThreadsPerMultiProcessor",
+     "DEVICE_MAX_THREADS_PER_SM"},
+    {"cudaDevAttrMaxBlocksPerMultiprocessor", "maxBlocksPerMultiProcessor",
+     "DEVICE_MAX_BLOCKS_PER_SM"},
+    {"cudaDevAttrL2CacheSize", "l2CacheSize", "DEVICE_L2_SIZE"},
+    {"cudaDevAttrMaxRegistersPerBlock", "regsPerBlock",
+     "DEVICE_REGS_PER_BLOCK"},
+    {"cudaDevAttrMaxRegistersPerMultiprocessor", "regsPerMultiprocessor",
+     "DEVICE_REGS_PER_SM"},
+    {"cudaDevAttrComputeCapabilityMajor", "major", "DEVICE_CC_MAJOR"},
+    {"cudaDevAttrComputeCapabilityMinor", "minor", "DEVICE_CC_MINOR"},
+};
+
+static const char *device_const(const char *attr, const char *field)
+{
+	for (size_t i = 0; i < sizeof(device_props) / sizeof(device_props[0]);
+	     i++)
+		if ((attr && !strcmp(attr, device_props[i].attr)) ||
+		    (field && !strcmp(field, device_props[i].field)))
+			return device_props[i].name;
+	return NULL;
+}
+
+/* `prop.multiProcessorCount`, `props->warpSize` of a cudaDeviceProp
+ * (an object, a reference or a pointer, as torch's
+ * getCurrentDeviceProperties() returns): the device constant. */
+static bool device_field(planner *P, int n, kt_str *out)
+{
+	const fe_ast *a = P->a;
+	if (a->n[n].first < 0)
+		return false;
+	CXType t = clang_getCanonicalType(
+	    clang_getCursorType(a->n[a->n[n].first].cur));
+	if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+	const char *ts = clang_getCString(s);
+	bool prop = !strcmp(ts, "cudaDeviceProp") ||
+	            !strcmp(ts, "struct cudaDeviceProp");
+	clang_disposeString(s);
+	const char *name = prop ? device_const(NULL, a->n[n].name) : NULL;
+	return name && !kt_str_adds(out, name);
+}
+
+/* A local the host fills from the device before the launch, and nothing
+ * else writes: `cudaDeviceGetAttribute(&sms,
+ * cudaDevAttrMultiProcessorCount, dev)` in the function of the use n. */
+static bool device_attr_local(planner *P, int d, int n, kt_str *out)
+{
+	const fe_ast *a = P->a;
+	int count;
+	int call = fe_out_arg_call(a, d, &count);
+	if (call < 0 || count != 1 || fe_assigned(a, d) ||
+	    strcmp(a->n[call].name, "cudaDeviceGetAttribute") ||
+	    a->n[call].e > a->n[n].b || fe_nwritten(a, call) < 3)
+		return false;
+	int fn = a->n[d].parent;
+	while (fn >= 0 && a->n[fn].kind != CXCursor_FunctionDecl &&
+	       a->n[fn].kind != CXCursor_FunctionTemplate &&
+	       a->n[fn].kind != CXCursor_CXXMethod &&
+	       a->n[fn].kind != CXCursor_LambdaExpr)
+		fn = a->n[fn].parent;
+	if (fn < 0 || !pl_inside(a, call, fn) || !pl_inside(a, n, fn))
+		return false;
+	/* the written arguments after the callee: &var, the attribute */
+	int attr = fe_strip(a, fe_written(a, call, 2));
+	if (attr < 0 || a->n[attr].kind != CXCursor_DeclRefExpr)
+		return false;
+	const char *name = device_const(a->n[attr].name, NULL);
+	return name && !kt_str_adds(out, name);
+}
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -276,6 +367,8 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	    fe_var_init(a, d) >= 0 && names_tparam(a, fe_var_init(a, d), 0) &&
 	    fold(P, n, &v, 0))
 		return !kt_str_addf(out, "%lld", (long long)v);
+	if (decl->kind == CXCursor_VarDecl && device_attr_local(P, d, n, out))
+		return true;
 	int def = decl->kind == CXCursor_VarDecl
 	              ? fe_def_before(a, d, a->n[n].b)
 	              : -1;
@@ -410,6 +503,7 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		kt_str_adds(out, " : ");
 		return pl_expr(P, fe_child(a, n, 2), out, problems);
 	case CXCursor_DeclRefExpr: return ref_expr(P, n, out, problems);
+	case CXCursor_MemberRefExpr: return device_field(P, n, out);
 	case CXCursor_CallExpr: return call_expr(P, n, out, problems);
 	case CXCursor_UnaryExpr: return sizeof_expr(P, n, out);
 	default: return false;
@@ -922,6 +1016,9 @@ static const char *instantiated(planner *P, const fe_kern *K,
 	const fe_ast *a = P->a;
 	CXCursor r = clang_getCursorReferenced(a->n[L->kernel].cur);
 	if (clang_Cursor_isNull(r) ||
+	    clang_Cursor_getNumTemplateArguments(r) <= 0)
+		r = fe_lambda_instance(a, L->kernel);
+	if (clang_Cursor_isNull(r) ||
 	    clang_Cursor_getNumTemplateArguments(r) <= i)
 		return NULL;
 	/* the kernel's i-th template parameter: a bool's one bit reads -1 */
@@ -992,6 +1089,15 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
 			    a->n[j].e == arg[i][1])
 				lit = (int)j;
+		if (lit < 0 &&
+		    !clang_Cursor_isNull(fe_lambda_instance(a, L->kernel))) {
+			/* `k<T>` with T from a generic lambda's argument:
+			 * what its first call instantiates */
+			const char *t = instantiated(P, K, L, i);
+			if (!t || kt_str_adds(s, t))
+				return false;
+			continue;
+		}
 		const char *text =
 		    lit >= 0 ? NULL : arg_text(P, L, arg[i][0], arg[i][1]);
 		char *end = NULL;

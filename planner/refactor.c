@@ -121,7 +121,10 @@ static bool reassigned(const fe_ast *a, int body, int var)
 
 static bool is_dim3(const fe_ast *a, int n)
 {
-	CXString s = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
+	/* `const dim3 grid{...}` too */
+	CXType t = clang_getUnqualifiedType(
+	    clang_getCanonicalType(clang_getCursorType(a->n[n].cur)));
+	CXString s = clang_getTypeSpelling(t);
 	bool r = !strcmp(clang_getCString(s), "dim3");
 	clang_disposeString(s);
 	return r;
@@ -498,7 +501,7 @@ static bool fixed_bounds(const planner *P, const fe_kern *K)
 static void block_limit(planner *P, const fe_kern *K, const fe_launch *L)
 {
 	const fe_ast *a = P->a;
-	kt_str all = KT_STR_INIT, one = KT_STR_INIT;
+	kt_str all = KT_STR_INIT, one = KT_STR_INIT, last = KT_STR_INIT;
 	int op = L->op[1], dims = 0, with = 0;
 	int n = op >= 0 ? fe_strip(a, op) : -1;
 	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
@@ -507,17 +510,19 @@ static void block_limit(planner *P, const fe_kern *K, const fe_launch *L)
 		n = fe_strip(a, a->n[a->n[n].ref].last);
 	bool d3 = n >= 0 && a->n[n].kind == CXCursor_CallExpr &&
 	          !strcmp(a->n[n].name, "dim3") && fe_nwritten(a, n) >= 2;
-	for (int c = d3 ? a->n[n].first : op; c >= 0 && dims < 3;
-	     c = d3 ? a->n[c].next : -1) {
-		if (d3 && !a->n[c].in_main)
-			continue;
+	for (int k = 0, c = d3 ? fe_written(a, n, 0) : op; c >= 0 && k < 3;
+	     c = d3 ? fe_written(a, n, ++k) : -1) {
 		bool p = param_expr(P, c, &one);
 		if (!one.len)
 			break;
+		if (!p && !strcmp(one.ptr, "1") && d3)
+			continue; /* `dim3{B, 1, 1}` has B threads */
 		with += p;
 		kt_str_addf(&all, "%s(%s)", dims++ ? " * " : "", one.ptr);
+		kt_str_clear(&last);
+		kt_str_adds(&last, one.ptr);
 	}
-	const char *bare = one.ptr;
+	const char *bare = last.len ? last.ptr : "";
 	while (*bare == '(')
 		bare++;
 	int lp = -1;
@@ -538,6 +543,7 @@ static void block_limit(planner *P, const fe_kern *K, const fe_launch *L)
 		    P, pl_say(P, "%s <= %lld", all.ptr, (long long)K->bounds));
 	kt_str_release(&all);
 	kt_str_release(&one);
+	kt_str_release(&last);
 }
 
 /* `for (j = 0; j < A; j += B)` with A and B parameters: B divides A. */

@@ -155,6 +155,7 @@ tiles(float *dst, int w)
 // but clangd's extract-function check fails on it: moe_sum_reduce has one)
 #pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(4)
+#pragma kt constraint (BLOCK_SIZE_5) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem h values(?)
 // ktc: complete and uncomment: #pragma kt problem w values(?)
 #pragma kt launch grid((h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y) block(BLOCK_SIZE_5, BLOCK_SIZE_Y)

@@ -11,7 +11,6 @@
 #endif
 
 #pragma kt param QUANT_QUANT_BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
-#pragma kt constraint (QUANT_QUANT_BLOCK_SIZE) * (1) * (1) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil(((n + QUANT_QUANT_BLOCK_SIZE - 1) / QUANT_QUANT_BLOCK_SIZE), ITEMS_PER_THREAD)) block(QUANT_QUANT_BLOCK_SIZE, 1, 1)

@@ -37,6 +37,7 @@
 
 // out = in transposed, one 32 x 32 tile per block of 32 x 8 threads.
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224) default(32)
+#pragma kt constraint (BLOCK_SIZE) * (8) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint 4 * (BLOCK_SIZE) * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * 8 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
@@ -67,6 +68,7 @@ flip(float *__restrict__ out, const float *__restrict__ in,
 
 // The same with the padding the source already has.
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832) default(32)
+#pragma kt constraint (BLOCK_SIZE_2) * (8) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint 8 * (32 + 2) * (BLOCK_SIZE_2) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * 8 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
@@ -98,6 +100,7 @@ flip_padded(double *__restrict__ out,
 // Read along the rows: no bank conflict to avoid.
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(8)
+#pragma kt constraint (BLOCK_SIZE_3) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint 4 * (BLOCK_SIZE_3) * (BLOCK_SIZE_Y) <= DEVICE_SMEM_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / BLOCK_SIZE_3) block(BLOCK_SIZE_3, BLOCK_SIZE_Y)
@@ -116,6 +119,7 @@ __global__ void rows_only(float *__restrict__ out, const float *__restrict__ in,
 
 // A row's address walks into the next row: the padding would show.
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224) default(32)
+#pragma kt constraint (BLOCK_SIZE_4) * (8) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint 4 * (BLOCK_SIZE_4) * (BLOCK_SIZE_4) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_4 * 8 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM

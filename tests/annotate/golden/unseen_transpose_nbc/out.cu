@@ -16,7 +16,7 @@
 #pragma kt param TILE_DIM values(4, 8, 16, 32, 64, 128) default(32)
 #pragma kt constraint 4 * (TILE_DIM + 1) * (TILE_DIM) <= DEVICE_SMEM_PER_BLOCK
 #pragma kt param BLOCK_ROWS values(1, 2, 4, 8, 16, 32) default(8)
-#pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) * (1) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
