@@ -1145,6 +1145,17 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 			continue;
 		if (i >= n)
 			return deduced(P, K, L, K->tparams.items[i]);
+		if (in_macro_body(P->a, arg[i][0]) ||
+		    !clang_Cursor_isNull(fe_lambda_instance(P->a, L->kernel))) {
+			/* `k<T>` in a launching macro or a generic lambda:
+			 * the type the launch instantiates, as the `kernel
+			 * template` line says it (quoted there) */
+			const char *q = instantiated(P, K, L, i);
+			size_t len = q ? strlen(q) : 0;
+			return len > 2 && q[0] == '"'
+			           ? pl_say(P, "%.*s", (int)len - 2, q + 1)
+			           : NULL;
+		}
 		return arg_text(P, L, arg[i][0], arg[i][1]);
 	}
 	return NULL;

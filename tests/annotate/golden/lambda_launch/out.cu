@@ -29,8 +29,8 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("double")
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-#pragma kt arg out T[n] out
-#pragma kt arg in T[n] in
+#pragma kt arg out double[n] out
+#pragma kt arg in double[n] in
 #pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg a float = ?
 template <typename T>

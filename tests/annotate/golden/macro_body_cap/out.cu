@@ -22,9 +22,9 @@
 // ktc: complete and uncomment: #pragma kt problem d values(?)
 #pragma kt kernel template("float")
 #pragma kt launch grid(rows) block((min(d, BLOCK_SIZE)))
-#pragma kt arg out T[d * rows] out
-#pragma kt arg in T[d * rows] in
-#pragma kt arg a T = (2)
+#pragma kt arg out float[d * rows] out
+#pragma kt arg in float[d * rows] in
+#pragma kt arg a float = (2)
 #pragma kt arg d int = d
 template <typename T>
 __global__ void

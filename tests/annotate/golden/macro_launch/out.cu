@@ -20,7 +20,7 @@ template <typename T> struct wrap {
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt kernel template("float", 4)
 #pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
-#pragma kt arg x T[n] inout
+#pragma kt arg x float[n] inout
 #pragma kt arg n int = n
 template <typename T, int V> __global__ void
 #if MIN_BLOCKS > 0
