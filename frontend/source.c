@@ -484,10 +484,33 @@ static bool in_host_span(const walk *w, const kt_range *r)
 	return false;
 }
 
+/* A function template's parameters: libclang gives no arguments of
+ * the template cursor, only its ParmDecl children. */
+typedef struct parm_list {
+	CXCursor at[64];
+	int n;
+} parm_list;
+
+static enum CXChildVisitResult collect_parm(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+	(void)parent;
+	parm_list *l = data;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl && l->n < 64)
+		l->at[l->n++] = c;
+	return CXChildVisit_Continue;
+}
+
 /* A kernel's parameter names, in order (the `arg` lines follow them). */
 static int kernel_params(walk *w, CXCursor c, kt_rewrite_decl *d)
 {
+	parm_list l = {.n = 0};
 	int n = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < n && i < 64; i++)
+		l.at[l.n++] = clang_Cursor_getArgument(c, (unsigned)i);
+	if (n < 0) /* a kernel template */
+		clang_visitChildren(c, collect_parm, &l);
+	n = l.n;
 	if (n <= 0)
 		return 0;
 	const char **names =
@@ -495,8 +518,7 @@ static int kernel_params(walk *w, CXCursor c, kt_rewrite_decl *d)
 	if (!names)
 		return KT_ENOMEM;
 	for (int i = 0; i < n; i++) {
-		CXString s = clang_getCursorSpelling(
-		    clang_Cursor_getArgument(c, (unsigned)i));
+		CXString s = clang_getCursorSpelling(l.at[i]);
 		names[i] = kt_arena_strdup(&w->tu->arena, clang_getCString(s));
 		clang_disposeString(s);
 		if (!names[i])

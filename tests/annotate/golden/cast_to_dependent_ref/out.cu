@@ -21,11 +21,11 @@ template <typename T> struct scale_traits {
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE) smem(4)
+// ktc: complete and uncomment: #pragma kt kernel template(?)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
-#pragma kt arg n int = n
-// ktc: complete and uncomment: #pragma kt kernel template(?)
 // ktc: complete and uncomment: #pragma kt arg s float = ?
+#pragma kt arg n int = n
 template <typename Traits>
 __global__ void
 #if MIN_BLOCKS > 0

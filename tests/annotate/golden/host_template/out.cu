@@ -18,10 +18,10 @@
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-#pragma kt arg y T[n] out
-#pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt kernel template(?)
+#pragma kt arg y T[n] out
 // ktc: complete and uncomment: #pragma kt arg v T = ?
+#pragma kt arg n int = n
 template <typename T> __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)

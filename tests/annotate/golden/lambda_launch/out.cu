@@ -31,8 +31,8 @@
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg out double[n] out
 #pragma kt arg in double[n] in
-#pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg a float = ?
+#pragma kt arg n int = n
 template <typename T>
 __global__ void
 #if MIN_BLOCKS > 0

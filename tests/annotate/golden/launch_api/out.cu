@@ -24,8 +24,8 @@
 #pragma kt launch grid(((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE)) block(BLOCK_SIZE)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
-#pragma kt arg n int = n
 // ktc: complete and uncomment: #pragma kt arg a float = ?
+#pragma kt arg n int = n
 template <typename T> __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)

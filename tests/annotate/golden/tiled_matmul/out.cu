@@ -34,12 +34,12 @@ constexpr int kt_unroll_UNROLL = UNROLL;
 // ktc: complete and uncomment: #pragma kt problem K values(?)
 #pragma kt kernel template(MATMUL_BM, MATMUL_BN, MATMUL_BK)
 #pragma kt launch grid((N + (MATMUL_BN - 1)) / MATMUL_BN, (M + (MATMUL_BM - 1)) / MATMUL_BM) block(16, 16)
+// ktc: complete and uncomment: #pragma kt arg A float[?] in
+// ktc: complete and uncomment: #pragma kt arg B float[?] in
 #pragma kt arg C float[M * N] out
 #pragma kt arg M int = M
 #pragma kt arg N int = N
 #pragma kt arg K int = K
-// ktc: complete and uncomment: #pragma kt arg A float[?] in
-// ktc: complete and uncomment: #pragma kt arg B float[?] in
 template <int BM, int BN, int BK>
 __global__ void
 #if MIN_BLOCKS > 0
