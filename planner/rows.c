@@ -47,33 +47,42 @@ static bool talks(const fe_ast *a, int n)
 	return talks_with(a, n, true);
 }
 
-/* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
-bool pl_column_loop(const fe_ast *a, int fs, int *var, int *bound, int *body)
+/* `for (T i = S; i < N; i += STEP) body`: i, N, body and the `+=`
+ * (S, STEP and i's type left to the caller). */
+static bool up_loop(const fe_ast *a, int fs, int *var, int *bound, int *body,
+                    int *inc)
 {
 	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
 		return false;
 	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
-	int inc = fe_child(a, fs, 2);
 	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
 	                fe_nchildren(a, init) == 1
 	            ? a->n[init].first
 	            : -1;
+	*inc = fe_child(a, fs, 2);
 	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
-	    fe_var_init(a, v) < 0 ||
-	    fe_builtin(a, fe_var_init(a, v), "threadIdx") != 'x' || cond < 0 ||
+	    fe_var_init(a, v) < 0 || cond < 0 ||
 	    a->n[cond].kind != CXCursor_BinaryOperator ||
-	    a->n[cond].op != CXBinaryOperator_LT ||
-	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
-	    a->n[inc].op != CXBinaryOperator_AddAssign)
+	    a->n[cond].op != CXBinaryOperator_LT || *inc < 0 ||
+	    a->n[*inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[*inc].op != CXBinaryOperator_AddAssign)
 		return false;
 	int l = fe_strip(a, fe_child(a, cond, 0));
-	int il = fe_strip(a, fe_child(a, inc, 0));
+	int il = fe_strip(a, fe_child(a, *inc, 0));
 	*bound = fe_child(a, cond, 1);
 	*var = v;
 	*body = fe_child(a, fs, 3);
 	return l >= 0 && a->n[l].ref == v && il >= 0 && a->n[il].ref == v &&
-	       fe_builtin(a, fe_child(a, inc, 1), "blockDim") == 'x' &&
 	       *bound >= 0 && !fe_refers_to(a, *bound, v) && *body >= 0;
+}
+
+/* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
+bool pl_column_loop(const fe_ast *a, int fs, int *var, int *bound, int *body)
+{
+	int inc;
+	return up_loop(a, fs, var, bound, body, &inc) &&
+	       fe_builtin(a, fe_var_init(a, *var), "threadIdx") == 'x' &&
+	       fe_builtin(a, fe_child(a, inc, 1), "blockDim") == 'x';
 }
 
 /* What n writes (an assignment's left side, ++/--'s operand), or -1. */
@@ -943,30 +952,10 @@ static bool index_type(enum CXTypeKind t)
 static bool strided_loop(const fe_ast *a, int fs, int *var, int *bound,
                          int *body)
 {
-	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
-		return false;
-	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
-	int inc = fe_child(a, fs, 2);
-	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
-	                fe_nchildren(a, init) == 1
-	            ? a->n[init].first
-	            : -1;
-	if (v < 0 || a->n[v].kind != CXCursor_VarDecl ||
-	    fe_var_init(a, v) < 0 || cond < 0 ||
-	    a->n[cond].kind != CXCursor_BinaryOperator ||
-	    a->n[cond].op != CXBinaryOperator_LT ||
-	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
-	    a->n[inc].op != CXBinaryOperator_AddAssign)
-		return false;
-	enum CXTypeKind t = clang_getCursorType(a->n[v].cur).kind;
-	int l = fe_strip(a, fe_child(a, cond, 0));
-	int il = fe_strip(a, fe_child(a, inc, 0));
-	*bound = fe_child(a, cond, 1);
-	*var = v;
-	*body = fe_child(a, fs, 3);
-	return index_type(t) && l >= 0 && a->n[l].ref == v && il >= 0 &&
-	       a->n[il].ref == v && positive_step(a, fe_child(a, inc, 1), 0) &&
-	       *bound >= 0 && !fe_refers_to(a, *bound, v) && *body >= 0;
+	int inc;
+	return up_loop(a, fs, var, bound, body, &inc) &&
+	       index_type(clang_getCursorType(a->n[*var].cur).kind) &&
+	       positive_step(a, fe_child(a, inc, 1), 0);
 }
 
 /* Loop fs (not inside a loop hoisted already) is a block- or grid-strided
