@@ -1,12 +1,15 @@
 /*
- * reduce.c - the refactors of kernels that reduce over a block through
- * shared memory: warp_reduce (a tree over a shared array becomes warp
- * shuffles) and warp_per_row (a row-per-block kernel runs one row per
- * warp, several rows per block).
+ * reduce.c - the refactors of kernels that reduce over a block: warp_reduce
+ * (a tree over a shared array becomes warp shuffles), warp_per_row (a
+ * row-per-block kernel runs one row per warp, several rows per block) and
+ * warp_scan (a prefix sum that thread 0 runs alone becomes a scan by the
+ * first warp, 32 elements a step).
  *
- * Both write the new code here, as text (the refactor's `body`), from the
- * AST: the rewriter puts it beside the original under `#if`, so the
- * default is the kernel as written. The one design choice: warp_per_row
+ * All three write the new code here, as text (the refactor's `body`), from
+ * the AST: the rewriter puts it beside the original under `#if`, so the
+ * default is the kernel as written. warp_scan is offered for integer sums
+ * only: their order does not change their bits, so its outputs are the
+ * original's exactly. The one design choice: warp_per_row
  * is not a rewrite of the reduction but of the block. Each warp runs the
  * body as the original block of 32 threads would (threadIdx.x its lane,
  * blockDim.x 32, __syncthreads() a __syncwarp(), each shared variable one
