@@ -1172,6 +1172,43 @@ static const char *type_name(planner *P, CXType t)
 	return r;
 }
 
+/* A CUDA vector type (float4, int2, uchar4, double2...): a struct of 2
+ * to 4 fields of one arithmetic type and no padding. */
+typedef struct lanes {
+	CXType elem;
+	int n;
+	bool mixed;
+} lanes;
+
+static enum CXVisitorResult count_lane(CXCursor c, CXClientData data)
+{
+	lanes *l = data;
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind < CXType_Bool || t.kind > CXType_LongDouble ||
+	    (l->n && t.kind != l->elem.kind))
+		l->mixed = true;
+	if (!l->n)
+		l->elem = clang_getCursorType(c);
+	l->n++;
+	return CXVisit_Continue;
+}
+
+/* The lanes of vector type t (its element type in *elem), or 0. */
+static int vector_lanes(CXType t, CXType *elem)
+{
+	CXType u = clang_getCanonicalType(t);
+	lanes l = {.n = 0};
+	if (u.kind != CXType_Record)
+		return 0;
+	clang_Type_visitFields(u, count_lane, &l);
+	long long size = clang_Type_getSizeOf(u);
+	if (l.mixed || l.n < 2 || l.n > 4 ||
+	    size != l.n * clang_Type_getSizeOf(l.elem))
+		return 0;
+	*elem = l.elem;
+	return l.n;
+}
+
 static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
                        int parm, CXType pt, pl_names *problems)
 {
@@ -1185,19 +1222,30 @@ static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
 	const char *inst = type_arg(P, K, type);
 	type = inst ? inst : type;
 	long long elem = clang_Type_getSizeOf(pt);
+	/* a vector type is its lanes to the grammar: `float4 *y` of N
+	 * elements is `float[4 * (N)]`, the same bytes */
+	CXType lane;
+	int nl = vector_lanes(pt, &lane);
+	if (nl)
+		type = type_name(P, lane);
 	kt_str len = KT_STR_INIT, why = KT_STR_INIT;
 	if (pl_buffer_len(P, K, L, parm, elem > 0 ? elem : 0, &len, problems,
 	                  &why))
-		add_pragma(
-		    P, K->name,
-		    pl_say(P, "arg %s %s[%s] %s", name, type, len.ptr, dir));
+		add_pragma(P, K->name,
+		           nl ? pl_say(P, "arg %s %s[%d * (%s)] %s", name, type,
+		                       nl, len.ptr, dir)
+		              : pl_say(P, "arg %s %s[%s] %s", name, type,
+		                       len.ptr, dir));
 	else
 		add_need(P, K->name, "arg_count", pl_range(P, parm),
 		         pl_say(P,
 		                "the length of '%s' is not known: %sadd "
 		                "'#pragma kt arg %s %s[COUNT] %s' with COUNT "
-		                "over problem variables",
-		                name, why.ptr, name, type, dir),
+		                "over problem variables%s",
+		                name, why.ptr, name, type, dir,
+		                nl ? " (COUNT in lanes: a vector element is "
+		                     "several)"
+		                   : ""),
 		         pl_say(P, "arg %s %s[?] %s", name, type, dir));
 	kt_str_release(&len);
 	kt_str_release(&why);

@@ -102,7 +102,7 @@ shifted(float *out, float *in, int n)
 #pragma kt constraint BLOCK_SIZE_3 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, ITEMS_PER_THREAD_3)) block(BLOCK_SIZE_3)
-#pragma kt arg p pair2[n] out
+#pragma kt arg p float[2 * (n)] out
 // ktc: complete and uncomment: #pragma kt arg x float[?] inout
 #pragma kt arg n int = n
 __global__ void

@@ -28,8 +28,8 @@
 #pragma kt constraint cols % 4 == 0
 #pragma kt constraint rows > 0
 #pragma kt constraint cols <= 65536
-#pragma kt arg y float4[rows * (cols / 4)] out
-#pragma kt arg x float4[rows * (cols / 4)] in
+#pragma kt arg y float[4 * (rows * (cols / 4))] out
+#pragma kt arg x float[4 * (rows * (cols / 4))] in
 #pragma kt arg cols int = cols
 __global__ void
 #if MIN_BLOCKS > 0
