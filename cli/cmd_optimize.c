@@ -25,7 +25,7 @@ typedef struct options {
 	const char *problem[MAX_LIST], *arg[MAX_LIST], *init[MAX_LIST];
 	int nproblem, narg, ninit;
 	long budget, rounds, seed, jobs;
-	bool json, quiet, notes;
+	bool json, quiet, notes, past_light;
 } options;
 
 static volatile sig_atomic_t stop_requested;
@@ -180,6 +180,7 @@ static int run(options *o, const char *path)
 	    .strategy = o->strategy,
 	    .budget = (uint64_t)o->budget,
 	    .rounds = (int)o->rounds,
+	    .past_light = o->past_light,
 	    .seed = (uint64_t)o->seed,
 	    /* an OpenCL C file runs where it can be verified */
 	    .backend = o->backend                ? o->backend
@@ -298,6 +299,9 @@ int cmd_optimize(int argc, char **argv)
 	                "configurations per shape and round (default 100)"),
 	    KT_OPT_INT_(0, "rounds", &o.rounds, "R",
 	                "refactors to try at most (default 8)"),
+	    KT_OPT_FLAG_(0, "past-light", &o.past_light,
+	                 "try the refactors even where every shape is within "
+	                 "10% of its speed-of-light estimate"),
 	    KT_OPT_STRING_(0, "strategy", &o.strategy, "NAME",
 	                   "search strategy of each tuning run (default "
 	                   "random)"),

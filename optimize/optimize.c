@@ -912,7 +912,8 @@ static int loop_llm(run *R, const kt_opt_proposal *props, size_t n,
 	kt_optimize_report *r = R->rep;
 	const char *end = NULL;
 	while (!end) {
-		if (at_speed_of_light(r, &r->rounds[r->kept]))
+		if (!R->o->past_light &&
+		    at_speed_of_light(r, &r->rounds[r->kept]))
 			end = "every shape within 10% of its speed-of-light "
 			      "estimate";
 		else if ((int)r->nrounds > rounds_of(R->o))
@@ -967,7 +968,8 @@ static int loop(run *R)
 	                    : "the planner proposes no refactor for this "
 	                      "kernel";
 	for (size_t i = 0; i < n; i++) {
-		if (at_speed_of_light(r, &r->rounds[r->kept])) {
+		if (!R->o->past_light &&
+		    at_speed_of_light(r, &r->rounds[r->kept])) {
 			end = "every shape within 10% of its speed-of-light "
 			      "estimate";
 			break;

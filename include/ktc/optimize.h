@@ -78,6 +78,7 @@ typedef struct kt_optimize_options {
 	uint64_t budget;      /* configurations per shape and round;
 	                         0: 100 */
 	int rounds;           /* refactors tried at most; 0: 8 */
+	bool past_light;      /* go on at the speed of light */
 	uint64_t seed;
 	const char *backend;      /* NULL: "cuda" */
 	kt_optimize_open_fn open; /* overrides backend */

@@ -48,7 +48,7 @@ case $case_ in
 elementwise)
 	run 0 optimize scale.cl --problem N=100000,1000000 \
 		--arg y=N --arg x=N --arg a=2 --arg n=N --budget 8 \
-		--rounds 1 -o scale.kt.cl
+		--rounds 1 --past-light -o scale.kt.cl
 	cat out.txt err.txt
 	has "round 0: run on" err.txt
 	has "round 1: trying items_per_thread (ITEMS_PER_THREAD)" err.txt
