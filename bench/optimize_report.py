@@ -33,7 +33,11 @@ def earlier_rows(path):
     """The sample rows of an earlier table: (name, shape, orig, opt, hand,
     kept)."""
     rows = []
-    for line in open(path):
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        sys.exit(f"optimize_report.py: cannot read '{path}': {e.strerror}")
+    for line in lines:
         c = [x.strip() for x in line.strip().strip("|").split("|")]
         if len(c) != 8 or c[0] in ("sample", "---") or c[1] == "-":
             continue
