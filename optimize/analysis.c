@@ -134,7 +134,8 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 			at = s;
 		}
 	}
-	if (!strcmp(k, "row_split") || !strcmp(k, "grid_stride")) {
+	if (!strcmp(k, "row_split") || !strcmp(k, "grid_stride") ||
+	    !strcmp(k, "cluster_split")) {
 		bool idle = fewest > 0 && fewest < (double)sms;
 		*why = idle ? kt_arena_printf(a,
 		                              "%.0f blocks at shape %zu for "

@@ -574,6 +574,8 @@ static bool launch_line(planner *P, const char *kernel, const fe_launch *L,
 	    launch_param(P, kernel, KT_REFACTOR_ITEMS_PER_THREAD);
 	/* and the row split's blocks stand along y, in the host's too */
 	const char *split = launch_param(P, kernel, KT_REFACTOR_ROW_SPLIT);
+	if (!split)
+		split = launch_param(P, kernel, KT_REFACTOR_CLUSTER_SPLIT);
 	kt_str g = KT_STR_INIT;
 	bool ok = L->op[0] >= 0 && dims_expr(P, L->op[0], &g, problems);
 	if (ok && items)

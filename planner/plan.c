@@ -32,6 +32,7 @@ static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "warp_per_row",
     "pad_shared",
     "warp_scan",
+    "cluster_split",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -58,6 +59,9 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 		return "its warp shuffles (__shfl_xor_sync) and warp barrier "
 		       "(__syncwarp) have no core OpenCL C spelling (sub-group "
 		       "shuffles are an extension)";
+	case KT_REFACTOR_CLUSTER_SPLIT:
+		return "thread-block clusters and distributed shared memory "
+		       "are CUDA's (sm_90), with no OpenCL C spelling";
 	default: return NULL;
 	}
 }

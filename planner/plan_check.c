@@ -615,6 +615,23 @@ static void pack_args(ck *c, const char *path, const kt_plan_refactor *f)
 		     "and not loaded");
 }
 
+/* cluster_split: a row split's loop and launch, the kernel's name, and
+ * sums with their types. */
+static void cluster_args(ck *c, const char *path, const kt_plan_refactor *f,
+                         bool launch)
+{
+	const char *k = "cluster_split";
+	needs(c, path, f->grid.begin.line > 0, "grid", k);
+	needs(c, path, launch, "launch", k);
+	needs(c, path, f->block.begin.line > 0, "block", k);
+	for (size_t i = 0; i < f->narrays; i++)
+		if (!f->arrays[i].type || f->arrays[i].offset)
+			fail(c, path,
+			     "arrays[%zu]: a 'cluster_split' sum is a variable "
+			     "with a 'type' and no 'offset'",
+			     i);
+}
+
 /* max_threads: an expression over literals and at most one parameter. */
 static void check_max_threads(ck *c, const char *path, const char *s)
 {
@@ -730,6 +747,7 @@ static void check_refactor_args(ck *c, const char *path,
 		needs(c, path, launch, "launch", kind);
 		break;
 	case KT_REFACTOR_HOIST_LOADS: hoist_args(c, path, f); break;
+	case KT_REFACTOR_CLUSTER_SPLIT: cluster_args(c, path, f, launch); break;
 	case KT_REFACTOR_PACK_STORES: pack_args(c, path, f); break;
 	case KT_REFACTOR_LAUNCH_BOUNDS:
 		if (needs(c, path, f->max_threads != NULL, "max_threads", kind))
@@ -819,7 +837,10 @@ static void check_refactor(ck *c, size_t i)
 	}
 	if (f->block.begin.line > 0) {
 		sub = pathf(c, "%s.block", path);
-		check_range(c, sub, f->block, NULL);
+		/* a cluster split's `block` is the kernel's name */
+		check_range(c, sub, f->block,
+		            f->kind == KT_REFACTOR_CLUSTER_SPLIT ? f->kernel
+		                                                 : NULL);
 		kt_free(sub);
 	}
 	if (f->launch >= 0 && k && (size_t)f->launch >= k->nlaunches)

@@ -16,6 +16,7 @@
  */
 #include "planner/planner.h"
 
+#include <ctype.h>
 #include <string.h>
 
 typedef KT_VEC(kt_plan_access) accesses;
@@ -1131,6 +1132,391 @@ static int launch_bounds(planner *P, int k)
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
 
+/* ---------------------------------------------------- (h) cluster split */
+
+/*
+ * A row kernel that *reduces* its row (a sum kept across a column loop,
+ * then a block reduction through shared memory and shuffles) cannot be
+ * split over blocks that do not talk. Over a thread-block cluster
+ * (sm_90) they can: every column loop of the kernel is split as row_split
+ * splits it, and right after a loop that sums, each thread adds its
+ * partial sum to those of the threads of the same index in the cluster's
+ * other blocks through distributed shared memory (ranks in order, so
+ * every block gets the same bits). From there on each block holds what
+ * the one block of the original held, and the code between the loops
+ * runs in every block of the cluster as it ran in the one. That needs:
+ *
+ * - every loop the same mapping of iterations to threads (all top-level
+ *   column loops are split), and a thread reading in a loop only the
+ *   elements its own iterations wrote (an array stored in a loop is
+ *   accessed only in loops, at subscripts among its stores');
+ * - the code outside the loops the same in every block: no atomics, no
+ *   thread-dependent return, no block index but blockIdx.x, no gridDim;
+ * - a sum starting from a literal zero, added to only by `s += e` in its
+ *   one loop (each block's zero start adds nothing to the others').
+ *
+ * Names of shared memory are taken as distinct arrays (`float *a = smem,
+ * *b = smem + 32`, the idiom of one extern array carved in two).
+ */
+
+typedef struct csum {
+	int var, loop;
+} csum;
+
+typedef struct cacc {
+	int var;           /* the array: a parameter or a local */
+	const char *index; /* its subscript, the loop's index as `@` */
+	bool store;
+} cacc;
+
+typedef struct cscan {
+	KT_VEC(csum) sums;
+	KT_VEC(cacc) accs;
+} cscan;
+
+/* The variable an access goes through: the base of `A[k]`, `*p`, `p->f`
+ * (through casts), or -1. */
+static int access_base(const fe_ast *a, int n)
+{
+	int b = -1;
+	if (a->n[n].kind == CXCursor_ArraySubscriptExpr ||
+	    (a->n[n].kind == CXCursor_UnaryOperator &&
+	     a->n[n].op == CXUnaryOperator_Deref))
+		b = fe_strip(a, a->n[n].first);
+	else if (a->n[n].kind == CXCursor_MemberRefExpr && a->n[n].first >= 0 &&
+	         clang_getCursorType(a->n[a->n[n].first].cur).kind ==
+	             CXType_Pointer)
+		b = fe_strip(a, a->n[n].first);
+	while (b >= 0 && a->n[b].kind != CXCursor_DeclRefExpr &&
+	       a->n[b].first >= 0 &&
+	       (a->n[b].kind == CXCursor_CXXReinterpretCastExpr ||
+	        a->n[b].kind == CXCursor_CXXStaticCastExpr ||
+	        a->n[b].kind == CXCursor_CStyleCastExpr ||
+	        a->n[b].kind == CXCursor_UnexposedExpr ||
+	        a->n[b].kind == CXCursor_ParenExpr))
+		b = a->n[b].last;
+	return b >= 0 && a->n[b].kind == CXCursor_DeclRefExpr ? a->n[b].ref
+	                                                      : -1;
+}
+
+/* A subscript's text with the loop's index `@` and no blanks. */
+static const char *index_text(planner *P, int idx, int var)
+{
+	const char *t = pl_src(P, idx), *name = P->a->n[var].name;
+	size_t nl = strlen(name);
+	kt_str s = KT_STR_INIT;
+	for (const char *p = t; p && *p;) {
+		bool word = (isalpha((unsigned char)*p) || *p == '_') &&
+		            (p == t ||
+		             !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+		if (word && !strncmp(p, name, nl) &&
+		    !(isalnum((unsigned char)p[nl]) || p[nl] == '_')) {
+			kt_str_addc(&s, '@');
+			p += nl;
+		} else if (!isspace((unsigned char)*p))
+			kt_str_addc(&s, *p++);
+		else
+			p++;
+	}
+	const char *r = s.ptr ? pl_dup(P, s.ptr) : NULL;
+	kt_str_release(&s);
+	if (!r)
+		P->oom = 1;
+	return r;
+}
+
+static bool arithmetic(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind >= CXType_Char_U && t.kind <= CXType_LongDouble &&
+	       t.kind != CXType_Bool;
+}
+
+/* The literal zero a declaration starts from. */
+static bool starts_at_zero(const fe_ast *a, int var)
+{
+	int init = fe_var_init(a, var);
+	init = init >= 0 ? fe_strip(a, init) : -1;
+	return init >= 0 && ((a->n[init].is_int && a->n[init].ival == 0) ||
+	                     (a->n[init].is_float && a->n[init].fval == 0));
+}
+
+/* A column loop whose iterations are independent but for sums; its
+ * sums and array accesses go into sc. */
+static bool summing(planner *P, int kbody, int fs, int var, int body, cscan *sc)
+{
+	const fe_ast *a = P->a;
+	if (talks(a, body))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!pl_inside(a, (int)i, body))
+			continue;
+		if (ends_iteration(a, (int)i) ||
+		    (x->kind == CXCursor_DeclRefExpr &&
+		     (fe_mentions(a, (int)i, "threadIdx") ||
+		      fe_mentions(a, (int)i, "blockDim") ||
+		      fe_mentions(a, (int)i, "gridDim"))))
+			return false;
+		if (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i))
+			return false;
+		int base = access_base(a, (int)i);
+		if (base >= 0 && !pl_inside(a, base, body)) {
+			int up = fe_up(a, (int)i);
+			bool store = up >= 0 && written(a, up) == (int)i;
+			if (x->kind != CXCursor_ArraySubscriptExpr)
+				return false; /* `*p`, `p->f` of an outer p */
+			cacc c = {base,
+			          index_text(P, fe_child(a, (int)i, 1), var),
+			          store};
+			if (!c.index || kt_vec_push(&sc->accs, c)) {
+				P->oom = 1;
+				return false;
+			}
+		}
+		int lhs = written(a, (int)i);
+		if (lhs < 0)
+			continue;
+		if (a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		    a->n[lhs].ref == var)
+			return false;
+		if (local_write(a, lhs, body) ||
+		    a->n[lhs].kind == CXCursor_ArraySubscriptExpr)
+			continue;
+		/* `s += e` on a local of the kernel's own block */
+		int v =
+		    a->n[lhs].kind == CXCursor_DeclRefExpr ? a->n[lhs].ref : -1;
+		int ds = v >= 0 ? a->n[v].parent : -1;
+		if (x->kind != CXCursor_CompoundAssignOperator ||
+		    x->op != CXBinaryOperator_AddAssign || v < 0 ||
+		    a->n[v].kind != CXCursor_VarDecl || ds < 0 ||
+		    a->n[ds].parent != kbody ||
+		    !arithmetic(clang_getCursorType(a->n[v].cur)) ||
+		    !starts_at_zero(a, v))
+			return false;
+		bool seen = false;
+		for (size_t k = 0; k < sc->sums.len; k++) {
+			if (sc->sums.items[k].var == v &&
+			    sc->sums.items[k].loop != fs)
+				return false; /* summed by two loops */
+			seen |= sc->sums.items[k].var == v;
+		}
+		if (!seen && kt_vec_push(&sc->sums, ((csum){v, fs}))) {
+			P->oom = 1;
+			return false;
+		}
+	}
+	/* a sum is only added to in its loop */
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_DeclRefExpr ||
+		    !pl_inside(a, (int)i, body))
+			continue;
+		for (size_t k = 0; k < sc->sums.len; k++) {
+			int up = fe_up(a, (int)i);
+			if (sc->sums.items[k].var == x->ref &&
+			    !(up >= 0 &&
+			      a->n[up].kind ==
+			          CXCursor_CompoundAssignOperator &&
+			      fe_strip(a, a->n[up].first) == (int)i))
+				return false;
+		}
+	}
+	return !P->oom;
+}
+
+/* n lies in one of the split loops. */
+static bool in_loops(const fe_ast *a, int n, const int *loops, size_t nl)
+{
+	for (size_t i = 0; i < nl; i++)
+		if (pl_inside(a, n, loops[i]))
+			return true;
+	return false;
+}
+
+/* The same array to the rules above: one variable, or two pointers from
+ * one kernel parameter. */
+static bool same_array(const fe_ast *a, int u, int v)
+{
+	if (u == v)
+		return true;
+	int pu = root_param(a, u, 0), pv = root_param(a, v, 0);
+	return pu >= 0 && pu == pv;
+}
+
+/* Every access to an array a loop stores to is in a loop, through the
+ * stored variable, at one of its stores' subscripts. */
+static bool accesses_stay(const fe_ast *a, int body, const cscan *sc,
+                          const int *loops, size_t nl)
+{
+	for (size_t s = 0; s < sc->accs.len; s++) {
+		const cacc *st = &sc->accs.items[s];
+		if (!st->store)
+			continue;
+		for (size_t k = 0; k < sc->accs.len; k++) {
+			const cacc *x = &sc->accs.items[k];
+			if (!same_array(a, x->var, st->var))
+				continue;
+			if (x->var != st->var)
+				return false;
+			bool found = false;
+			for (size_t j = 0; j < sc->accs.len && !found; j++)
+				found =
+				    sc->accs.items[j].store &&
+				    sc->accs.items[j].var == x->var &&
+				    !strcmp(sc->accs.items[j].index, x->index);
+			if (!found)
+				return false;
+		}
+		for (size_t i = 0; i < a->len; i++) {
+			int b = access_base(a, (int)i);
+			if (b >= 0 && pl_inside(a, (int)i, body) &&
+			    !in_loops(a, (int)i, loops, nl) &&
+			    same_array(a, b, st->var))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The code outside the loops runs alike in every block of a cluster. */
+static bool cluster_uniform(const fe_ast *a, int body, const int *loops,
+                            size_t nl)
+{
+	/* a return only as a whole-block exit before the first loop */
+	for (int s = a->n[body].first; s >= 0; s = a->n[s].next) {
+		if (s == loops[0] || pl_inside(a, loops[0], s))
+			break;
+		if (block_exit(a, s))
+			continue;
+		for (size_t i = 0; i < a->len; i++)
+			if (a->n[i].kind == CXCursor_ReturnStmt &&
+			    pl_inside(a, (int)i, s))
+				return false;
+	}
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!pl_inside(a, (int)i, body))
+			continue;
+		int top = (int)i;
+		while (top >= 0 && a->n[top].parent != body)
+			top = a->n[top].parent;
+		if (x->kind == CXCursor_ReturnStmt &&
+		    !(top >= 0 && block_exit(a, top) &&
+		      a->n[top].b < a->n[loops[0]].b))
+			return false;
+		if (x->kind == CXCursor_DeclRefExpr &&
+		    (fe_mentions(a, (int)i, "gridDim") ||
+		     fe_mentions(a, (int)i, "clusterDim") ||
+		     (fe_mentions(a, (int)i, "blockIdx") &&
+		      fe_builtin(a, fe_up(a, (int)i), "blockIdx") != 'x')))
+			return false;
+		if (x->kind == CXCursor_CallExpr && x->name &&
+		    is_atomic_name(x->name))
+			return false;
+	}
+	return true;
+}
+
+static int cluster_split(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	if (a->tu->opencl || K->launches.len > 1)
+		return KT_OK;
+	int g = K->launches.len ? grid_x(a, &K->launches.items[0]) : -1;
+	bool line = !K->launches.len && K->pragma_launch &&
+	            !memchr(P->f->tu->text + K->pgrid.begin.offset, ',',
+	                    K->pgrid.end.offset - K->pgrid.begin.offset);
+	if (g < 0 && !line)
+		return KT_OK;
+	int loops[16], vars[16];
+	size_t nl = 0;
+	cscan sc = {0};
+	bool ok = true;
+	for (int s = a->n[K->body].first; s >= 0 && ok; s = a->n[s].next) {
+		int fs = loop_of(a, s), var, bound, body;
+		if (fs < 0 || !pl_column_loop(a, fs, &var, &bound, &body))
+			continue;
+		ok = nl < 16 && summing(P, K->body, fs, var, body, &sc);
+		if (ok) {
+			vars[nl] = var;
+			loops[nl++] = fs;
+		}
+	}
+	/* a column loop elsewhere (in an `if`) would not be split */
+	for (size_t i = 0; ok && i < a->len; i++) {
+		int var, bound, body;
+		ok = !(a->n[i].kind == CXCursor_ForStmt &&
+		       pl_inside(a, (int)i, K->body) &&
+		       !in_loops(a, (int)i, loops, nl) &&
+		       pl_column_loop(a, (int)i, &var, &bound, &body));
+	}
+	ok = ok && nl > 0 && sc.sums.len > 0 &&
+	     accesses_stay(a, K->body, &sc, loops, nl) &&
+	     cluster_uniform(a, K->body, loops, nl);
+	int p = -1;
+	if (ok && !P->oom) {
+		static const int64_t v[] = {1, 2, 4, 8};
+		p = pl_add_param(P, pl_unique_name(P, "CLUSTER", K->name),
+		                 KT_ROLE_GRID, pl_dup(P, K->name), 1, v, 4);
+	}
+	if (p >= 0) {
+		const char *name = P->params.items[p].p.name;
+		P->params.items[p].p.evidence = pl_say(
+		    P,
+		    "'%s' gives each block one row (blockIdx.x) and sums "
+		    "it in block-strided loops before a block reduction",
+		    K->name);
+		pl_add_constraint(
+		    P, pl_say(P, "%s == 1 || DEVICE_CC_MAJOR >= 9", name));
+		kt_range grid = line ? K->pgrid : pl_range(P, g);
+		for (size_t i = 0; i < nl; i++) {
+			size_t ns = 0;
+			kt_plan_access *sums = kt_arena_alloc(
+			    P->plan->arena,
+			    (sc.sums.len ? sc.sums.len : 1) * sizeof(*sums));
+			if (!sums) {
+				P->oom = 1;
+				break;
+			}
+			for (size_t j = 0; j < sc.sums.len; j++) {
+				const csum *c = &sc.sums.items[j];
+				if (c->loop != loops[i])
+					continue;
+				CXString ts = clang_getTypeSpelling(
+				    clang_getCursorType(a->n[c->var].cur));
+				sums[ns++] = (kt_plan_access){
+				    pl_dup(P, a->n[c->var].name), NULL, false,
+				    false, pl_dup(P, clang_getCString(ts))};
+				clang_disposeString(ts);
+			}
+			kt_plan_refactor r = {
+			    .kind = KT_REFACTOR_CLUSTER_SPLIT,
+			    .kernel = pl_dup(P, K->name),
+			    .param = name,
+			    .region = pl_range(P, loops[i]),
+			    .index_var = pl_dup(P, a->n[vars[i]].name),
+			    .arrays = ns ? sums : NULL,
+			    .narrays = ns,
+			    .grid = grid,
+			    .launch = line ? -1 : 0,
+			    .block = kernel_name(P, K),
+			    .note =
+			        "CLUSTER blocks of a cluster share a row "
+			        "along y: the column loop starts at "
+			        "blockIdx.y * blockDim.x + threadIdx.x and "
+			        "strides by blockDim.x * gridDim.y; each sum "
+			        "is added up over the cluster through "
+			        "distributed shared memory after its loop"};
+			pl_add_refactor(P, r);
+		}
+	}
+	kt_vec_release(&sc.sums);
+	kt_vec_release(&sc.accs);
+	return P->oom || (ok && p < 0) ? KT_ENOMEM : KT_OK;
+}
+
 /* ------------------------------------------------------------- the rows */
 
 /* s writes something: an assignment, ++/--, or a call that may write
@@ -1354,6 +1740,8 @@ int pl_row_refactors(planner *P, int k)
 			rc = hoist_atomics(P, k, (int)i, &items);
 	if (!rc && all)
 		rc = row_split(P, k, loops, nl);
+	if (!rc)
+		rc = cluster_split(P, k);
 	for (size_t i = 0; i < a->len && !rc; i++)
 		if (a->n[i].kind == CXCursor_ForStmt &&
 		    pl_inside(a, (int)i, K->body))

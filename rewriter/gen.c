@@ -35,6 +35,7 @@ typedef struct gen {
 	kt_diags *diags;
 	bool failed;     /* a unit's edits do not fit; sel->bad says which */
 	bool vec_helper; /* a vectorize refactor needs kt_vec */
+	bool cluster_helper; /* a cluster split needs kt_cluster_sum */
 } gen;
 
 /* ---- positions in the original text ---- */
@@ -1384,8 +1385,7 @@ static bool first_grid(gen *g, const kt_plan_refactor *r)
 {
 	for (size_t k = 0; k < g->p->nrefactors; k++) {
 		const kt_plan_refactor *q = &g->p->refactors[k];
-		if (q->kind == KT_REFACTOR_ROW_SPLIT &&
-		    !strcmp(q->param, r->param) &&
+		if (q->kind == r->kind && !strcmp(q->param, r->param) &&
 		    q->grid.begin.offset == r->grid.begin.offset)
 			return q == r;
 	}
@@ -1422,6 +1422,86 @@ static int row_split(gen *g, size_t i, const kt_plan_refactor *r)
 	     insert(g, r->grid.end.offset, close, (int)i)))
 		return KT_ENOMEM;
 	return 0;
+}
+
+/*
+ * The sum of v over the blocks of a thread-block cluster (sm_90): each
+ * thread's value goes to a shared slot of its own, the cluster meets,
+ * each thread adds the slots of its index in every block of the cluster
+ * in rank order (so every block gets the same bits), and the cluster
+ * meets again before a block may leave or reuse the slots. Every thread
+ * of every block of the cluster calls it at the same point.
+ */
+static const char cluster_helper[] =
+    "template <typename T>\n"
+    "__device__ __forceinline__ T kt_cluster_sum(T v, unsigned n)\n"
+    "{\n"
+    "\t__shared__ T kt_slot[1024];\n"
+    "\tconst unsigned t =\n"
+    "\t    threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+    "threadIdx.z);\n"
+    "\tkt_slot[t] = v;\n"
+    "\tasm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t\"\n"
+    "\t             \"barrier.cluster.wait.acquire.aligned;\" ::: "
+    "\"memory\");\n"
+    "\tT s = v;\n"
+    "\tfor (unsigned r = 0; r < n; r++) {\n"
+    "\t\tunsigned long long p;\n"
+    "\t\tasm volatile(\"mapa.u64 %0, %1, %2;\" : \"=l\"(p)\n"
+    "\t\t             : \"l\"(&kt_slot[t]), \"r\"(r));\n"
+    "\t\tconst T x = *reinterpret_cast<volatile T *>(p);\n"
+    "\t\ts = r ? s + x : x;\n"
+    "\t}\n"
+    "\tasm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t\"\n"
+    "\t             \"barrier.cluster.wait.acquire.aligned;\" ::: "
+    "\"memory\");\n"
+    "\treturn s;\n"
+    "}\n";
+
+/*
+ * (m) a row split over a cluster: the loop as (d) splits it; after it,
+ * under `#if NAME > 1`, each of its sums added up over the cluster; and,
+ * once per kernel, `__cluster_dims__(1, NAME, 1)` before the kernel's
+ * name, under the same condition. NAME = 1 is the kernel as written.
+ */
+static int cluster_split(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	bool first = first_grid(g, r);
+	int rc = row_split(g, i, r);
+	if (rc || !find_loop(g, r->region))
+		return rc;
+	if (first) {
+		char *dims = kt_arena_printf(
+		    g->arena,
+		    "\n#if %s > 1\n__cluster_dims__(1, %s, 1)\n#endif\n", name,
+		    name);
+		if (!dims || insert(g, r->block.begin.offset, dims, (int)i))
+			return KT_ENOMEM;
+	}
+	if (!r->narrays)
+		return 0;
+	size_t ls = kt_rw_line_start(t, r->region.begin.offset), ie = ls;
+	while (t[ie] == ' ' || t[ie] == '\t')
+		ie++;
+	size_t end = r->region.end.offset;
+	if (end < g->f->len && t[end] == ';')
+		end++;
+	kt_str s = KT_STR_INIT;
+	rc = kt_str_addf(&s, "\n#if %s > 1", name);
+	for (size_t k = 0; k < r->narrays && !rc; k++)
+		rc = kt_str_addf(&s, "\n%.*s%s = kt_cluster_sum(%s, %s);",
+		                 (int)(ie - ls), t + ls, r->arrays[k].name,
+		                 r->arrays[k].name, name);
+	if (!rc)
+		rc = kt_str_adds(&s, "\n#endif");
+	char *text = rc ? NULL : dup(g, s.ptr);
+	kt_str_release(&s);
+	if (!text)
+		return KT_ENOMEM;
+	g->cluster_helper = true;
+	return insert(g, end, text, (int)i);
 }
 
 /* The subscript's index, blanks left out ("off+i"), in a. */
@@ -1824,6 +1904,10 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : row_split(g, i, r);
 	}
+	case KT_REFACTOR_CLUSTER_SPLIT: {
+		int rc = plain_edits(g, i, r);
+		return rc ? rc : cluster_split(g, i, r);
+	}
 	case KT_REFACTOR_HOIST_LOADS: {
 		int rc = plain_edits(g, i, r);
 		return rc ? rc : hoist_loads(g, i, r);
@@ -2076,10 +2160,15 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 		rc = KT_EINVALID; /* the driver switches the bad units off */
 	if (!rc)
 		rc = guard_includes(&g);
+	kt_str helpers = KT_STR_INIT;
+	if (!rc && g.vec_helper)
+		rc = kt_str_adds(&helpers,
+		                 f->opencl ? vec_helper_cl : vec_helper);
+	if (!rc && g.cluster_helper)
+		rc = kt_str_adds(&helpers, cluster_helper);
 	if (!rc)
-		rc = declare_params(&g, !g.vec_helper ? NULL
-		                        : f->opencl   ? vec_helper_cl
-		                                      : vec_helper);
+		rc = declare_params(&g, helpers.ptr);
+	kt_str_release(&helpers);
 	if (!rc)
 		rc = guard_host_decls(&g);
 	if (!rc && sel->pragmas)

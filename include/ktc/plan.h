@@ -104,6 +104,13 @@ typedef enum kt_refactor_kind {
 	 * it) becomes, when param is 1, a scan by the block's first warp, 32
 	 * elements per step with shuffles: `body` is the new code. */
 	KT_REFACTOR_WARP_SCAN,
+	/* (m) a one-block-per-row kernel that sums its row in column loops
+	 * is split as (d) over a thread-block cluster of `param` blocks
+	 * along y (sm_90): the loop `region` is rewritten as (d)'s; after
+	 * it, each of its sums (`arrays`: name and type) is added up over
+	 * the cluster through distributed shared memory; `__cluster_dims__(1,
+	 * param, 1)` goes before the kernel's name (`block`) when param > 1. */
+	KT_REFACTOR_CLUSTER_SPLIT,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 

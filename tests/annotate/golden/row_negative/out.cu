@@ -30,6 +30,9 @@
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
+#ifndef CLUSTER
+#define CLUSTER 1
+#endif
 #ifndef MIN_BLOCKS_2
 #define MIN_BLOCKS_2 0
 #endif
@@ -66,6 +69,27 @@ template <> struct kt_vec<2> { typedef unsigned short t; };
 template <> struct kt_vec<4> { typedef unsigned int t; };
 template <> struct kt_vec<8> { typedef uint2 t; };
 template <> struct kt_vec<16> { typedef uint4 t; };
+template <typename T>
+__device__ __forceinline__ T kt_cluster_sum(T v, unsigned n)
+{
+	__shared__ T kt_slot[1024];
+	const unsigned t =
+	    threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	kt_slot[t] = v;
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+	             "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+	T s = v;
+	for (unsigned r = 0; r < n; r++) {
+		unsigned long long p;
+		asm volatile("mapa.u64 %0, %1, %2;" : "=l"(p)
+		             : "l"(&kt_slot[t]), "r"(r));
+		const T x = *reinterpret_cast<volatile T *>(p);
+		s = r ? s + x : x;
+	}
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+	             "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+	return s;
+}
 
 // A barrier in the loop: threads of the block depend on each other.
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
@@ -97,11 +121,13 @@ row_barrier(float *__restrict__ out, const float *__restrict__ in,
 
 // A reduction: each thread keeps a sum across its iterations.
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
+#pragma kt constraint CLUSTER == 1 || DEVICE_CC_MAJOR >= 9
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows) block(BLOCK_SIZE_2)
+#pragma kt launch grid(rows, CLUSTER) block(BLOCK_SIZE_2)
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
 #pragma kt arg in float[rows * d] in
 #pragma kt arg d int = d
@@ -109,13 +135,20 @@ __global__ void
 #if MIN_BLOCKS_2 > 0
 __launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
 #endif
+
+#if CLUSTER > 1
+__cluster_dims__(1, CLUSTER, 1)
+#endif
 row_sum(float *__restrict__ out, const float *__restrict__ in,
 			int d)
 {
 	const int row = blockIdx.x;
 	float s = 0.0f;
-	for (int i = threadIdx.x; i < d; i += blockDim.x)
+	for (int i = threadIdx.x + (CLUSTER == 1 ? 0 : blockIdx.y * blockDim.x); i < d; i += (blockDim.x) * (CLUSTER == 1 ? 1 : gridDim.y))
 		s += in[row * d + i];
+#if CLUSTER > 1
+	s = kt_cluster_sum(s, CLUSTER);
+#endif
 	out[row * BLOCK_SIZE_2 + threadIdx.x] = s;
 }
 
@@ -276,7 +309,7 @@ void launch_all(float *out, const float *in, int rows, int d,
 		cudaStream_t stream)
 {
 	row_barrier<<<rows, BLOCK_SIZE, 0, stream>>>(out, in, d);
-	row_sum<<<rows, BLOCK_SIZE_2, 0, stream>>>(out, in, d);
+	row_sum<<<dim3(rows, CLUSTER), BLOCK_SIZE_2, 0, stream>>>(out, in, d);
 	row_halves<<<dim3(rows, 2), BLOCK_SIZE_3, 0, stream>>>(out, in, d);
 	row_alias<<<dim3(rows, SPLIT), BLOCK_SIZE_4, 0, stream>>>(out, in, d);
 	row_same_root<<<dim3(rows, SPLIT_2), BLOCK_SIZE_5, 0, stream>>>(out, d);

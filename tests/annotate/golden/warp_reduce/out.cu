@@ -19,6 +19,9 @@
 #ifndef BLOCK_SIZE_5
 #define BLOCK_SIZE_5 128
 #endif
+#ifndef CLUSTER
+#define CLUSTER 1
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -43,10 +46,33 @@
 #ifndef MIN_BLOCKS_5
 #define MIN_BLOCKS_5 0
 #endif
+template <typename T>
+__device__ __forceinline__ T kt_cluster_sum(T v, unsigned n)
+{
+	__shared__ T kt_slot[1024];
+	const unsigned t =
+	    threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	kt_slot[t] = v;
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+	             "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+	T s = v;
+	for (unsigned r = 0; r < n; r++) {
+		unsigned long long p;
+		asm volatile("mapa.u64 %0, %1, %2;" : "=l"(p)
+		             : "l"(&kt_slot[t]), "r"(r));
+		const T x = *reinterpret_cast<volatile T *>(p);
+		s = r ? s + x : x;
+	}
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+	             "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+	return s;
+}
 
 // One row per block; the row's sum of x through a tree of +.
 #pragma kt param BLOCK_SIZE values(32, 64, 128, 256, 512, 1024) default(256)
 #pragma kt constraint 4 * (BLOCK_SIZE) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
+#pragma kt constraint CLUSTER == 1 || DEVICE_CC_MAJOR >= 9
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 #pragma kt param WARP_REDUCE values(0, 1) default(0)
@@ -54,13 +80,17 @@
 #pragma kt constraint 32 * WARP_ROWS <= BLOCK_SIZE
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows) block(WARP_ROWS > 0 ? 32 * WARP_ROWS : (BLOCK_SIZE))
+#pragma kt launch grid(rows, CLUSTER) block(WARP_ROWS > 0 ? 32 * WARP_ROWS : (BLOCK_SIZE))
 #pragma kt arg x float[rows * d] in
 #pragma kt arg out float[rows] out
 #pragma kt arg d int = d
 __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+#endif
+
+#if CLUSTER > 1
+__cluster_dims__(1, CLUSTER, 1)
 #endif
 row_sum(const float *__restrict__ x, float *__restrict__ out,
 			int d)
@@ -71,8 +101,11 @@ row_sum(const float *__restrict__ x, float *__restrict__ out,
 	const int tid = threadIdx.x;
 	const float *row = x + (long)blockIdx.x * d;
 	float acc = 0.f;
-	for (int c = threadIdx.x; c < d; c += blockDim.x)
+	for (int c = threadIdx.x + (CLUSTER == 1 ? 0 : blockIdx.y * blockDim.x); c < d; c += (blockDim.x) * (CLUSTER == 1 ? 1 : gridDim.y))
 		acc += row[c];
+#if CLUSTER > 1
+	acc = kt_cluster_sum(acc, CLUSTER);
+#endif
 	sh[tid] = acc;
 	__syncthreads();
 #if WARP_REDUCE == 0
@@ -281,7 +314,7 @@ passes(const float *x, float *out, int k)
 #ifndef __CUDACC_RTC__
 void run_all(const float *x, float *out, int rows, int d, int n, int k)
 {
-	row_sum<<<rows, (WARP_ROWS > 0 ? 32 * WARP_ROWS : (BLOCK_SIZE))>>>(x, out, d);
+	row_sum<<<dim3(rows, CLUSTER), (WARP_ROWS > 0 ? 32 * WARP_ROWS : (BLOCK_SIZE))>>>(x, out, d);
 	block_max<<<(n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, BLOCK_SIZE_2>>>(x, out, n);
 	two_slots<<<rows, BLOCK_SIZE_3>>>(x, out);
 	half_warp<<<rows, BLOCK_SIZE_4>>>(x, out);
