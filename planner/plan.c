@@ -32,6 +32,7 @@ static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "warp_per_row",
     "pad_shared",
     "warp_scan",
+    "fast_div",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -58,6 +59,9 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 		return "its warp shuffles (__shfl_xor_sync) and warp barrier "
 		       "(__syncwarp) have no core OpenCL C spelling (sub-group "
 		       "shuffles are an extension)";
+	case KT_REFACTOR_FAST_DIV:
+		return "its helper is written in CUDA (__device__, __umulhi, "
+		       "__clz; OpenCL C spells them mul_hi and clz)";
 	default: return NULL;
 	}
 }

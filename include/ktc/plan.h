@@ -104,6 +104,11 @@ typedef enum kt_refactor_kind {
 	 * it) becomes, when param is 1, a scan by the block's first warp, 32
 	 * elements per step with shuffles: `body` is the new code. */
 	KT_REFACTOR_WARP_SCAN,
+	/* (m) integer divisions and remainders by a divisor the kernel never
+	 * changes (the edits, each one `n / d` or `n % d`; `with` the
+	 * parameter's name) become, when param is 1, a multiply-high by a
+	 * magic number computed once before the statement `region`. */
+	KT_REFACTOR_FAST_DIV,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 
