@@ -50,6 +50,7 @@ typedef struct walk {
 	KT_VEC(kt_rewrite_include) incs;
 	KT_VEC(kt_rewrite_loop) loops;
 	KT_VEC(kt_rewrite_subscript) subs;
+	KT_VEC(kt_rewrite_division) divs;
 	KT_VEC(CXCursor) cur;  /* decls[i]'s cursor */
 	KT_VEC(CXCursor) used; /* canonical decls NVRTC-visible code names */
 	KT_VEC(char *) used_names; /* their spellings, sorted (used_by_name) */
@@ -801,6 +802,35 @@ static int add_subscript(walk *w, CXCursor c)
 	return s.base ? kt_vec_push(&w->subs, s) : KT_ENOMEM;
 }
 
+/* Spelled where it stands: its operator is the one character between
+ * its operands, so no macro made it. */
+static int add_division(walk *w, CXCursor c)
+{
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+	if (op != CXBinaryOperator_Div && op != CXBinaryOperator_Rem)
+		return 0;
+	enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
+	kids k = children(c);
+	kt_rewrite_division d = {.op = op == CXBinaryOperator_Div ? '/' : '%',
+	                         .is_unsigned = t == CXType_UInt};
+	if ((t != CXType_Int && t != CXType_UInt) || k.n != 2 ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(c), &d.range) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(k.c[0]), &d.lhs) ||
+	    !kt_fe_range(w->tu, clang_getCursorExtent(k.c[1]), &d.rhs) ||
+	    d.lhs.begin.offset != d.range.begin.offset ||
+	    d.rhs.end.offset != d.range.end.offset ||
+	    d.lhs.end.offset > d.rhs.begin.offset)
+		return 0;
+	const char *s = w->tu->text;
+	size_t ops = 0;
+	for (size_t i = d.lhs.end.offset; i < d.rhs.begin.offset; i++)
+		if (s[i] == d.op)
+			ops++;
+		else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
+			return 0;
+	return ops == 1 ? kt_vec_push(&w->divs, d) : 0;
+}
+
 static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent,
                                           CXClientData data)
 {
@@ -810,6 +840,8 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent,
 		w->rc = add_loop(w, c);
 	else if (k == CXCursor_ArraySubscriptExpr)
 		w->rc = add_subscript(w, c);
+	else if (k == CXCursor_BinaryOperator)
+		w->rc = add_division(w, c);
 	return w->rc ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
@@ -1766,6 +1798,7 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		kt_vec_release(&w.incs);
 		kt_vec_release(&w.loops);
 		kt_vec_release(&w.subs);
+		kt_vec_release(&w.divs);
 		kt_vec_release(&w.hdrs);
 		kt_vec_release(&w.hdecls);
 		kt_vec_release(&w.hincs);
@@ -1775,6 +1808,8 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 	out->nloops = w.loops.len;
 	out->subscripts = w.subs.items;
 	out->nsubscripts = w.subs.len;
+	out->divisions = w.divs.items;
+	out->ndivisions = w.divs.len;
 	out->path = tu->path;
 	out->text = tu->text;
 	out->len = tu->len;
@@ -1802,6 +1837,7 @@ void kt_rewrite_file_release(kt_rewrite_file *f)
 	kt_free((void *)f->includes);
 	kt_free((void *)f->loops);
 	kt_free((void *)f->subscripts);
+	kt_free((void *)f->divisions);
 	kt_free((void *)f->headers);
 	kt_free((void *)f->hdecls);
 	kt_free((void *)f->hincludes);

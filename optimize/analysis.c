@@ -20,6 +20,8 @@
  *  - a prefix sum one thread runs alone holds the whole block (its
  *    latency is the element count times a dependent add): a warp scan
  *    comes first with the idle-SM rules;
+ *  - an integer division by an invariant divisor in a loop costs about
+ *    20 instructions a multiply-high saves: after hoisting loads;
  *  - a register cap (launch bounds) matters least and comes last.
  * The order only decides what is tried first: every proposal is verified
  * and measured before it is kept.
@@ -196,6 +198,12 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 		*why = "one thread adds the elements one after another while "
 		       "the rest of the block waits; a warp adds 32 a step";
 		return 5;
+	}
+	if (!strcmp(k, "fast_div")) {
+		*why = "integer divisions by a divisor the run never changes, "
+		       "in a loop: about 20 instructions each where a "
+		       "multiply-high and a shift do";
+		return 2.5;
 	}
 	if (!strcmp(k, "pad_shared")) {
 		*why = "a shared tile read column-wise: its rows' stride "

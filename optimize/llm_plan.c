@@ -60,7 +60,11 @@ static const char SYSTEM[] =
     "- launch_bounds: __launch_bounds__(threads, MIN_BLOCKS)\n"
     "- pack_stores: a loop of a constant count that stores narrow "
     "elements one at a time writes registers, then one 4-, 8- or 16-byte "
-    "store\n";
+    "store\n"
+    "- fast_div: int or unsigned int divisions and remainders in a loop "
+    "by a divisor the run never changes become a multiply-high by a "
+    "magic number computed once (exact: C's operator for negative "
+    "operands)\n";
 
 const char *kt_opt_llm_system(void)
 {

@@ -33,6 +33,7 @@ static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "pad_shared",
     "warp_scan",
     "cluster_split",
+    "fast_div",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -62,6 +63,9 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 	case KT_REFACTOR_CLUSTER_SPLIT:
 		return "thread-block clusters and distributed shared memory "
 		       "are CUDA's (sm_90), with no OpenCL C spelling";
+	case KT_REFACTOR_FAST_DIV:
+		return "its helper is written in CUDA (__device__, __umulhi, "
+		       "__clz; OpenCL C spells them mul_hi and clz)";
 	default: return NULL;
 	}
 }

@@ -699,6 +699,30 @@ static void check_new_code(ck *c, const char *path, const kt_plan_refactor *f)
 		fail(c, path, "body: %s", why);
 }
 
+/* fast_div: edits, each one division or remainder of the file (the
+ * rewriter checks that against the frontend's) with `with` the
+ * parameter's name; the rewriter writes the code, the plan none. */
+static void check_fast_div(ck *c, const char *path, const kt_plan_refactor *f)
+{
+	needs(c, path, f->nedits > 0, "edits", "fast_div");
+	if (f->body)
+		fail(c, path, "a 'fast_div' refactor has no 'body'");
+	for (size_t e = 0; e < f->nedits; e++) {
+		const kt_plan_edit *x = &f->edits[e];
+		if (!x->text ||
+		    (!strchr(x->text, '/') && !strchr(x->text, '%')))
+			fail(c, path,
+			     "edits[%zu]: a 'fast_div' edit is a division or "
+			     "a remainder, not '%.60s'",
+			     e, x->text ? x->text : "");
+		if (!x->with || !f->param || strcmp(x->with, f->param))
+			fail(c, path,
+			     "edits[%zu]: a 'fast_div' edit's 'with' is the "
+			     "parameter's name '%s'",
+			     e, f->param ? f->param : "?");
+	}
+}
+
 /* Whether range r lies on a `#pragma kt launch` line of the source: the
  * grid of a kernel no code launches (its `launch` is then -1). */
 static bool on_launch_pragma(const ck *c, kt_range r)
@@ -722,7 +746,8 @@ static void check_refactor_args(ck *c, const char *path,
 	if (f->kind != KT_REFACTOR_LAUNCH_BOUNDS &&
 	    f->kind != KT_REFACTOR_VARIANT &&
 	    f->kind != KT_REFACTOR_WARP_PER_ROW &&
-	    f->kind != KT_REFACTOR_PAD_SHARED)
+	    f->kind != KT_REFACTOR_PAD_SHARED &&
+	    f->kind != KT_REFACTOR_FAST_DIV)
 		needs(c, path, f->index_var != NULL, "index_var", kind);
 	switch (f->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
@@ -762,6 +787,7 @@ static void check_refactor_args(ck *c, const char *path,
 		if (needs(c, path, f->body != NULL, "body", kind))
 			check_new_code(c, path, f);
 		break;
+	case KT_REFACTOR_FAST_DIV: check_fast_div(c, path, f); break;
 	case KT_REFACTOR_WARP_PER_ROW:
 		needs(c, path, f->block.begin.line > 0, "block", kind);
 		needs(c, path, launch, "launch", kind);

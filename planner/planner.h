@@ -170,5 +170,7 @@ bool pl_column_loop(const fe_ast *a, int fs, int *var, int *bound, int *body);
 int pl_reduce_refactors(planner *P, int k);
 /* pad.c: pad_shared of kernel k. */
 int pl_pad_refactors(planner *P, int k);
+/* fastdiv.c: fast_div of kernel k. */
+int pl_fastdiv_refactors(planner *P, int k);
 
 #endif

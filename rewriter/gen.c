@@ -15,6 +15,8 @@
  */
 #include "rewriter/rewriter.h"
 
+#include "rewriter/fastdiv.h"
+
 #include "ktc/common.h"
 #include "util/arena.h"
 #include "util/vec.h"
@@ -36,6 +38,7 @@ typedef struct gen {
 	bool failed;     /* a unit's edits do not fit; sel->bad says which */
 	bool vec_helper; /* a vectorize refactor needs kt_vec */
 	bool cluster_helper; /* a cluster split needs kt_cluster_sum */
+	bool fastdiv;        /* a fast_div refactor needs kt_fastdiv */
 } gen;
 
 /* ---- positions in the original text ---- */
@@ -1820,6 +1823,144 @@ static int new_code(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, sp.begin, sp.end, text, (int)i);
 }
 
+/* ---- (m) fast division ---- */
+
+static const kt_rewrite_division *division_at(gen *g, kt_range r)
+{
+	for (size_t i = 0; i < g->f->ndivisions; i++)
+		if (g->f->divisions[i].range.begin.offset == r.begin.offset &&
+		    g->f->divisions[i].range.end.offset == r.end.offset)
+			return &g->f->divisions[i];
+	return NULL;
+}
+
+/* The divisors of one fast_div: each its text and its magic's name. */
+typedef struct divisors {
+	const char *text[64], *magic[64];
+	size_t n;
+} divisors;
+
+/* The magic of divisor text d (whitespace left out): `kt_fd_cols` for a
+ * name (`blockDim.x`: kt_fd_blockDim_x), kt_fdN for anything else; NULL
+ * when out of memory or past 64 divisors. */
+static const char *magic_of(gen *g, divisors *v, const char *d)
+{
+	kt_str key = KT_STR_INIT;
+	bool name = !isdigit((unsigned char)*d);
+	for (const char *p = d; *p; p++)
+		if (!isspace((unsigned char)*p)) {
+			kt_str_addc(&key, *p);
+			name = name && (ident_char(*p) || *p == '.');
+		}
+	char *k = key.ptr ? kt_arena_strdup(g->arena, key.ptr) : NULL;
+	kt_str_release(&key);
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->text[i], k))
+			return v->magic[i];
+	if (v->n == sizeof(v->text) / sizeof(v->text[0]))
+		return NULL;
+	char *m = name ? kt_arena_printf(g->arena, "kt_fd_%s", k)
+	               : kt_arena_printf(g->arena, "kt_fd%zu", v->n);
+	if (!m)
+		return NULL;
+	for (char *p = m; *p; p++)
+		*p = *p == '.' ? '_' : *p;
+	v->text[v->n] = k;
+	v->magic[v->n++] = m;
+	return m;
+}
+
+/* One division `n / d` becomes `(NAME ? kt_fastdiv_div(n, M) : n / d)`,
+ * the original as the default branch. */
+static int fast_division(gen *g, size_t i, const kt_plan_refactor *r,
+                         const kt_plan_edit *x, divisors *v, bool *bad)
+{
+	const char *name = g->p->params[i].name;
+	const kt_rewrite_division *d = division_at(g, x->range);
+	if (!d) {
+		unit_error(
+		    g, i, x->range,
+		    "refactor 'fast_div' of '%s': '%s' is not a division "
+		    "of int or unsigned int written in the file (one a "
+		    "macro makes is not rewritten)",
+		    r->kernel, x->text);
+		*bad = true;
+		return 0;
+	}
+	char *rhs =
+	    sub_apply(g, d->rhs.begin.offset, d->rhs.end.offset, NULL, 0);
+	char *lhs =
+	    sub_apply(g, d->lhs.begin.offset, d->lhs.end.offset, NULL, 0);
+	char *orig =
+	    sub_apply(g, d->range.begin.offset, d->range.end.offset, NULL, 0);
+	const char *m = rhs ? magic_of(g, v, rhs) : NULL;
+	const char *fn = d->op == '/'     ? d->is_unsigned ? "udiv" : "div"
+	                 : d->is_unsigned ? "umod"
+	                                  : "mod";
+	char *text =
+	    lhs && orig && m
+	        ? kt_arena_printf(g->arena, "(%s ? kt_fastdiv_%s(%s, %s) : %s)",
+	                          name, fn, lhs, m, orig)
+	        : NULL;
+	if (!text)
+		return KT_ENOMEM;
+	consume(g, d->range.begin.offset, d->range.end.offset);
+	return add_edit(g, d->range.begin.offset, d->range.end.offset, text,
+	                (int)i);
+}
+
+/*
+ * (m) each division of the edits under its ternary on NAME, and before
+ * the statement `region` (its `#pragma unroll` line) one magic per
+ * divisor: computed under `#if NAME`, `{0, 0, 0}` otherwise, where the
+ * default branch of every division leaves it unread.
+ */
+static int fast_div(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *name = g->p->params[i].name;
+	const char *t = g->f->text;
+	kt_range rg = r->region;
+	size_t ls = kt_rw_line_start(t, rg.begin.offset);
+	if (!only_space(t, ls, rg.begin.offset)) {
+		unit_error(g, i, rg,
+		           "refactor '%s' of '%s': the statement does not "
+		           "start its line",
+		           "fast_div", r->kernel);
+		return 0;
+	}
+	divisors v = {.n = 0};
+	bool bad = false;
+	for (size_t k = 0; k < r->nedits && !bad; k++) {
+		int rc = fast_division(g, i, r, &r->edits[k], &v, &bad);
+		if (rc)
+			return rc;
+	}
+	if (bad)
+		return 0;
+	const char *ind =
+	    kt_arena_strndup(g->arena, t + ls, rg.begin.offset - ls);
+	kt_str s = KT_STR_INIT;
+	int rc = kt_str_addf(&s, "#if %s\n", name);
+	for (size_t k = 0; k < v.n && !rc; k++)
+		rc = kt_str_addf(
+		    &s, "%sconst kt_fastdiv %s = kt_fastdiv_new(%s);\n", ind,
+		    v.magic[k], v.text[k]);
+	rc = rc ? rc : kt_str_adds(&s, "#else\n");
+	for (size_t k = 0; k < v.n && !rc; k++)
+		rc = kt_str_addf(&s, "%sconst kt_fastdiv %s = {0, 0, 0};\n",
+		                 ind, v.magic[k]);
+	rc = rc ? rc : kt_str_adds(&s, "#endif\n");
+	char *text = rc || !ind ? NULL : kt_arena_strdup(g->arena, s.ptr);
+	kt_str_release(&s);
+	if (!text)
+		return KT_ENOMEM;
+	size_t pl = unroll_before(g, ls, rg.begin.offset);
+	g->fastdiv = true;
+	return insert(g, pl != SIZE_MAX ? pl : ls, text, (int)i);
+}
+
 /*
  * (j) a warp per row: the kernel's body as written under `#if NAME == 0`,
  * the plan's warp-per-row body `#else` (as a variant), and the launch's
@@ -1856,8 +1997,9 @@ static int pad_shared(gen *g, size_t i, const kt_plan_refactor *r)
 	return text ? insert(g, r->region.end.offset, text, (int)i) : KT_ENOMEM;
 }
 
-/* pass 0: plain edits; 1: refactors that rewrite a region they copy;
- * 2: variants, which copy the whole body with everything inside it. */
+/* pass 0: plain edits; 1: fast_div, whose divisions the regions of pass 2
+ * copy; 2: refactors that rewrite a region they copy; 3: variants, which
+ * copy the whole body with everything inside it. */
 static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 {
 	size_t i = 0;
@@ -1867,14 +2009,15 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 		return 0;
 	int want = r->kind == KT_REFACTOR_VARIANT ||
 	                   r->kind == KT_REFACTOR_WARP_PER_ROW
-	               ? 2
+	               ? 3
+	           : r->kind == KT_REFACTOR_FAST_DIV ? 1
 	           : r->kind == KT_REFACTOR_GRID_STRIDE ||
 	                   r->kind == KT_REFACTOR_WARP_REDUCE ||
 	                   r->kind == KT_REFACTOR_WARP_SCAN ||
 	                   r->kind == KT_REFACTOR_VECTORIZE ||
 	                   r->kind == KT_REFACTOR_HOIST_LOADS ||
 	                   r->kind == KT_REFACTOR_PACK_STORES
-	               ? 1
+	               ? 2
 	               : 0;
 	if (want != pass)
 		return 0;
@@ -1925,6 +2068,7 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	case KT_REFACTOR_WARP_SCAN: return new_code(g, i, r);
 	case KT_REFACTOR_WARP_PER_ROW: return warp_per_row(g, i, r);
 	case KT_REFACTOR_PAD_SHARED: return pad_shared(g, i, r);
+	case KT_REFACTOR_FAST_DIV: return fast_div(g, i, r);
 	default:
 		unit_error(g, i, r->region,
 		           "refactor '%s' of '%s' is not supported by this "
@@ -2091,7 +2235,7 @@ static int collect_units(gen *g)
 	for (size_t i = 0; i < g->p->nparams && !rc; i++)
 		if (g->sel->on[i])
 			rc = replace_uses(g, i);
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (size_t r = 0; r < g->p->nrefactors && !rc; r++)
 			rc = refactor(g, &g->p->refactors[r], pass);
 	return rc;
@@ -2150,6 +2294,18 @@ static int line_markers(gen *g, kt_edit *edits, size_t n)
 	return rc;
 }
 
+/* The helpers the refactors need (vectors, fast division), or NULL. */
+static const char *helpers(gen *g)
+{
+	const char *v = !g->vec_helper ? ""
+	                : g->f->opencl ? vec_helper_cl
+	                               : vec_helper;
+	const char *d = g->fastdiv ? kt_fastdiv_helper : "";
+	const char *c = g->cluster_helper ? cluster_helper : "";
+	return *v || *d || *c ? kt_arena_printf(g->arena, "%s%s%s", v, d, c)
+	                      : NULL;
+}
+
 int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
                    const kt_rw_select *sel, kt_diags *diags)
 {
@@ -2160,15 +2316,8 @@ int kt_rw_generate(kt_str *out, const kt_plan *p, const kt_rewrite_file *f,
 		rc = KT_EINVALID; /* the driver switches the bad units off */
 	if (!rc)
 		rc = guard_includes(&g);
-	kt_str helpers = KT_STR_INIT;
-	if (!rc && g.vec_helper)
-		rc = kt_str_adds(&helpers,
-		                 f->opencl ? vec_helper_cl : vec_helper);
-	if (!rc && g.cluster_helper)
-		rc = kt_str_adds(&helpers, cluster_helper);
 	if (!rc)
-		rc = declare_params(&g, helpers.ptr);
-	kt_str_release(&helpers);
+		rc = declare_params(&g, helpers(&g));
 	if (!rc)
 		rc = guard_host_decls(&g);
 	if (!rc && sel->pragmas)

@@ -258,6 +258,15 @@ typedef struct kt_rewrite_subscript {
 	const char *base;
 } kt_rewrite_subscript;
 
+/* An integer division or remainder `LHS / RHS` or `LHS % RHS` of int or
+ * unsigned int type written in the file (not produced by a macro): what
+ * the fast_div refactor rewrites. */
+typedef struct kt_rewrite_division {
+	kt_range range, lhs, rhs;
+	char op;          /* '/' or '%' */
+	bool is_unsigned; /* the operation's type: unsigned int, else int */
+} kt_rewrite_division;
+
 /* The file and what the frontend knows of its structure. */
 typedef struct kt_rewrite_file {
 	const char *path; /* for diagnostics and diff headers */
@@ -272,6 +281,8 @@ typedef struct kt_rewrite_file {
 	size_t nloops;
 	const kt_rewrite_subscript *subscripts; /* in source order */
 	size_t nsubscripts;
+	const kt_rewrite_division *divisions; /* in source order */
+	size_t ndivisions;
 	const kt_rewrite_header *headers;
 	size_t nheaders;
 	/* the headers' top-level host-only declarations and their includes,

@@ -111,6 +111,11 @@ typedef enum kt_refactor_kind {
 	 * the cluster through distributed shared memory; `__cluster_dims__(1,
 	 * param, 1)` goes before the kernel's name (`block`) when param > 1. */
 	KT_REFACTOR_CLUSTER_SPLIT,
+	/* (n) integer divisions and remainders by a divisor the kernel never
+	 * changes (the edits, each one `n / d` or `n % d`; `with` the
+	 * parameter's name) become, when param is 1, a multiply-high by a
+	 * magic number computed once before the statement `region`. */
+	KT_REFACTOR_FAST_DIV,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 

@@ -34,6 +34,9 @@
 #ifndef WARP_SCAN_2
 #define WARP_SCAN_2 0
 #endif
+#ifndef FAST_DIV
+#define FAST_DIV 0
+#endif
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
 #endif
@@ -46,6 +49,45 @@
 #ifndef MIN_BLOCKS_6
 #define MIN_BLOCKS_6 0
 #endif
+/* ktc fast_div: n / d and n % d by a multiply-high (Granlund and
+ * Montgomery 1994, Fig. 4.1, N = 32), exact for every 32-bit n and
+ * d >= 1; kt_fastdiv_new once per divisor */
+typedef struct kt_fastdiv {
+	unsigned d, m, l;
+} kt_fastdiv;
+__device__ __forceinline__ kt_fastdiv kt_fastdiv_new(unsigned d)
+{
+	kt_fastdiv f;
+	f.d = d;
+	f.l = d > 1 ? 32 - __clz(d - 1) : 0;
+	f.m = d ? (unsigned)((1ull << 32) * ((1ull << f.l) - d) / d + 1)
+	        : 0;
+	return f;
+}
+__device__ __forceinline__ unsigned kt_fastdiv_q(unsigned n, kt_fastdiv f)
+{
+	return (unsigned)(((unsigned long long)__umulhi(n, f.m) + n) >> f.l);
+}
+__device__ __forceinline__ unsigned kt_fastdiv_udiv(unsigned n, kt_fastdiv f)
+{
+	return f.d ? kt_fastdiv_q(n, f) : n / f.d;
+}
+__device__ __forceinline__ unsigned kt_fastdiv_umod(unsigned n, kt_fastdiv f)
+{
+	return f.d ? n - kt_fastdiv_q(n, f) * f.d : n % f.d;
+}
+/* int: the multiply where n >= 0 and d > 0, C's operator elsewhere */
+__device__ __forceinline__ int kt_fastdiv_div(int n, kt_fastdiv f)
+{
+	int d = (int)f.d;
+	return n >= 0 && d > 0 ? (int)kt_fastdiv_q((unsigned)n, f) : n / d;
+}
+__device__ __forceinline__ int kt_fastdiv_mod(int n, kt_fastdiv f)
+{
+	int d = (int)f.d;
+	return n >= 0 && d > 0 ? n - (int)kt_fastdiv_q((unsigned)n, f) * d
+	                       : n % d;
+}
 
 // CSR row pointers from per-row counts: the recurrence form.
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
@@ -118,6 +160,7 @@ row_pointers(const int *__restrict__ counts, int *ptr,
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 #pragma kt param WARP_SCAN_2 values(0, 1) default(0)
+#pragma kt param FAST_DIV values(0, 1) default(0)
 // ktc: complete and uncomment: #pragma kt problem segs values(?)
 #pragma kt launch grid(1) block(BLOCK_SIZE_2)
 #pragma kt arg len unsigned int[segs] in
@@ -133,12 +176,17 @@ segment_starts(const unsigned *__restrict__ len,
 			       unsigned *start, unsigned *total, int segs,
 			       unsigned align)
 {
+#if FAST_DIV
+	const kt_fastdiv kt_fd_align = kt_fastdiv_new(align);
+#else
+	const kt_fastdiv kt_fd_align = {0, 0, 0};
+#endif
 #if WARP_SCAN_2 == 0
 	if (!threadIdx.x) {
 		unsigned run = 0;
 		for (int s = 0; s < segs; s++) {
 			start[s] = run;
-			run += (len[s] + align - 1) / align * align;
+			run += (FAST_DIV ? kt_fastdiv_udiv((len[s] + align - 1), kt_fd_align) : (len[s] + align - 1) / align) * align;
 		}
 		total[0] = run;
 	}
