@@ -235,6 +235,14 @@ size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
 		const kt_plan_refactor *f = &p->refactors[r];
 		if (strcmp(f->kernel, m->kernel) || !kt_opt_creates(p, f))
 			continue;
+		/* one proposal per parameter: its first refactor stands for
+		 * all (kt_opt_subset applies them together) */
+		bool seen = false;
+		for (size_t k = 0; k < r && !seen; k++)
+			seen = !strcmp(p->refactors[k].kernel, f->kernel) &&
+			       !strcmp(p->refactors[k].param, f->param);
+		if (seen)
+			continue;
 		const char *why = NULL;
 		out[n].refactor = r;
 		out[n].score = rate(f, m, in, dev, a, &why);

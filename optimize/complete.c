@@ -453,13 +453,28 @@ int kt_opt_subset(kt_plan **out, const kt_plan *p, const bool *on)
 	}
 	q->nrefactors = q->nparams = 0;
 	bool oom = false;
+	/* a parameter is made by all its refactors or none: a cluster's
+	 * split of one loop of two would split the row's sum and not the
+	 * pass that reads it */
+	bool *lit = kt_plan_alloc(q, (p->nparams + 1) * sizeof(bool));
+	if (!lit) {
+		kt_plan_free(q);
+		return kt_error(KT_ENOMEM, "out of memory");
+	}
 	for (size_t r = 0; r < p->nrefactors; r++) {
 		const kt_plan_refactor *f = &p->refactors[r];
-		if (!kt_opt_creates(p, f) || on[r]) {
+		const kt_plan_param *pp = param_of(p, f->kernel, f->param);
+		if (on[r] && pp)
+			lit[pp - p->params] = true;
+	}
+	for (size_t r = 0; r < p->nrefactors; r++) {
+		const kt_plan_refactor *f = &p->refactors[r];
+		const kt_plan_param *pp = param_of(p, f->kernel, f->param);
+		if (!kt_opt_creates(p, f) || on[r] ||
+		    (pp && lit[pp - p->params])) {
 			q->refactors[q->nrefactors++] = *f;
 			continue;
 		}
-		const kt_plan_param *pp = param_of(p, f->kernel, f->param);
 		gone[pp - p->params] = true;
 	}
 	/* a parameter another kept refactor creates stays */

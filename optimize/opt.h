@@ -68,7 +68,9 @@ bool kt_opt_creates(const kt_plan *p, const kt_plan_refactor *r);
 
 /*
  * A copy of p (sharing its strings) with the refactors that create a
- * parameter kept only where on[r] is true; the parameters they create go
+ * parameter kept only where on[r] is true for one of that parameter's
+ * refactors (a parameter comes with all of its refactors, as a row split
+ * of several loops must); the parameters they create go
  * with them, and where a pragma line or a constraint names one that went,
  * its default stands there instead.
  */

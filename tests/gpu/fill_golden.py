@@ -3,7 +3,8 @@
 `ktc: complete` lines filled with test values, for `ktc check` on a GPU
 (tests/gpu/golden_check.sh); prints the kernels' names, one a line.
 
-Problem sizes get 1, 33, 1000, 100000 (a name in PROBLEMS below its own),
+Problem sizes get 1, 33, 1000, 100000 (a name in PROBLEMS below its own:
+a row's length `d` at most 4099, so that a row fits shared memory),
 scalar arguments 3, a histogram's bins 256 elements, other buffers `n`
 elements: right for the goldens golden_check.sh names, not in general.
 """
@@ -12,12 +13,14 @@ import sys
 
 PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "rows": "1, 31, 32, 33, 256, 1000, 5000",
-            "segs": "1, 31, 32, 33, 256, 1000, 5000"}
+            "segs": "1, 31, 32, 33, 256, 1000, 5000",
+            "d": "1, 33, 1000, 4099",
+            "heads": "1, 8, 33", "dim": "2, 64, 128, 1002",
+            "groups": "1, 3, 7, 64"}
 LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1"}
 
 
-def fill(m):
-    line = m.group(1)
+def fill(line, probs):
     p = re.match(r"#pragma kt problem (\w+) values\(\?\)", line)
     if p:
         v = PROBLEMS.get(p.group(1), "1, 33, 1000, 100000")
@@ -25,15 +28,33 @@ def fill(m):
     line = re.sub(r"(float|int) = \?$", r"\1 = 3", line)
     a = re.match(r"#pragma kt arg (\w+) ", line)
     n = LENGTHS.get(a.group(1), "n") if a else "n"
+    # a length that names no problem of this kernel: the product of its
+    # problems (the size of a kernel over rows * cols)
+    if probs and not set(re.findall(r"[A-Za-z_]\w*", n)) <= set(probs):
+        n = "n" if "n" in probs else " * ".join(probs)
     return line.replace("[?]", f"[{n}]")
+
+
+def fill_all(text):
+    out, probs = [], []
+    for line in text.split("\n"):
+        m = re.match(r"^// ktc: complete and uncomment: (.*)$", line)
+        if m:
+            line = fill(m.group(1), probs)
+        p = re.match(r"#pragma kt problem (\w+) ", line)
+        if p:
+            probs.append(p.group(1))
+        if "__global__" in line:
+            probs = []
+        out.append(line)
+    return "\n".join(out)
 
 
 def main(src, dst):
     text = open(src).read()
-    out = re.sub(r"^// ktc: complete and uncomment: (.*)$", fill, text,
-                 flags=re.M)
+    out = fill_all(text)
     open(dst, "w").write(out)
-    for k in re.findall(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)?"
+    for k in re.findall(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)*"
                         r"(\w+)\s*\(", out):
         print(k)
 

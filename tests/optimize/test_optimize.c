@@ -591,7 +591,8 @@ static void a_kernel_with_no_launch_is_tuned(void)
 }
 
 /* rows (the first problem) x d: with many rows a warp per row comes
- * first, with few the warp shuffles do; each round's template verifies
+ * first, with few (SMs idle) the row split over a cluster does; each
+ * round's template verifies
  * (nvcc, NVRTC, the default's PTX) and is tuned (d small: the bytes stay
  * under the L2, where no time is too fast for them). */
 static int optimize_rows(kt_optimize_report **r, const char *work,
@@ -606,7 +607,7 @@ static int optimize_rows(kt_optimize_report **r, const char *work,
 	                         .workdir = work,
 	                         .strategy = "brute",
 	                         .budget = 1000,
-	                         .rounds = 2,
+	                         .rounds = 3,
 	                         .seed = 1,
 	                         .open = fake_open};
 	kt_diags_init(d);
@@ -616,7 +617,7 @@ static int optimize_rows(kt_optimize_report **r, const char *work,
 static void block_reductions_are_ranked_by_the_rows(void)
 {
 	static const char *const rows[] = {"rows=16384,65536", "rows=8,64"};
-	static const char *const first[] = {"warp_per_row", "warp_reduce"};
+	static const char *const first[] = {"warp_per_row", "cluster_split"};
 	/* the formula's block penalty favours large blocks; what matters
 	 * here is the order and that every round verifies */
 	for (int k = 0; k < 2; k++) {
@@ -626,8 +627,8 @@ static void block_reductions_are_ranked_by_the_rows(void)
 		W = (world){.mode = HURTS, .scale = 1e6};
 		int rc = optimize_rows(&r, dir, rows[k], &d);
 		CHECK_EQ_INT(rc, 0);
-		CHECK(r && r->nrounds == 3);
-		if (rc || !r || r->nrounds != 3) {
+		CHECK(r && r->nrounds == 4);
+		if (rc || !r || r->nrounds != 4) {
 			kt_diags_print(&d, stdout, 0);
 			printf("  %s\n", kt_error_last());
 		}
@@ -652,6 +653,50 @@ static void block_reductions_are_ranked_by_the_rows(void)
 	}
 }
 
+/* A parameter made by several refactors (a cluster split of a row's two
+ * loops) is tried with all of them: splitting the sum's loop and not the
+ * pass that reads the row would be wrong. */
+static void a_parameter_comes_with_all_its_refactors(void)
+{
+	char *dir = workdir();
+	const char *pr[] = {"rows=8", "d=64"};
+	const char *ar[] = {"x=rows*d", "y=rows*d"};
+	kt_optimize_options o = {.problems = pr,
+	                         .nproblems = 2,
+	                         .args = ar,
+	                         .nargs = 2,
+	                         .workdir = dir,
+	                         .strategy = "brute",
+	                         .budget = 1000,
+	                         .rounds = 1,
+	                         .seed = 1,
+	                         .open = fake_open};
+	kt_optimize_report *r = NULL;
+	kt_diags d;
+	kt_diags_init(&d);
+	W = (world){.mode = HURTS, .scale = 1e6};
+	int rc = kt_optimize(&r, KTC_TEST_INPUTS "/two_pass.cu", &o, &d);
+	CHECK_EQ_INT(rc, 0);
+	const kt_optimize_round *c = round_of(r, "cluster_split");
+	CHECK(c && c->template_path);
+	char *text = NULL;
+	size_t len = 0;
+	if (c && c->template_path &&
+	    !kt_fs_read(&text, &len, c->template_path)) {
+		int loops = 0;
+		for (const char *p = text;
+		     (p = strstr(p, "CLUSTER == 1 ? 0 : blockIdx.y")); p++)
+			loops++;
+		CHECK_EQ_INT(loops, 2);
+		CHECK(strstr(text, "ss = kt_cluster_sum(ss, CLUSTER);") !=
+		      NULL);
+	}
+	free(text);
+	kt_optimize_report_free(r);
+	kt_diags_release(&d);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	if (access("/usr/local/cuda/bin/nvcc", X_OK) && !getenv("CUDA_HOME")) {
@@ -672,5 +717,6 @@ int main(void)
 	RUN(a_round_starts_from_the_kept_best);
 	RUN(a_kernel_with_no_launch_is_tuned);
 	RUN(block_reductions_are_ranked_by_the_rows);
+	RUN(a_parameter_comes_with_all_its_refactors);
 	return check_summary();
 }

@@ -1,6 +1,6 @@
 // A row per block, the row's sum reduced through a shared-memory tree:
 // the optimize loop's proposals for block reductions (warp_per_row,
-// warp_reduce), ranked by the rows each shape has.
+// warp_reduce, cluster_split), ranked by the rows each shape has.
 #include <cuda_runtime.h>
 
 __global__ void row_sum(const float *__restrict__ x, float *__restrict__ out,
