@@ -107,12 +107,13 @@ __global__ void atomic_total(float *total, const float *__restrict__ x, int d)
 		atomicAdd(total, s);
 }
 
-// The sum starts from the bias: each block of a cluster would add it.
+// Thread 0's sum starts from the bias: each block of a cluster would add
+// it.
 __global__ void biased_sum(float *__restrict__ out, const float *__restrict__ x,
 			   const float *__restrict__ bias, int d)
 {
 	__shared__ float part[32];
-	float s = bias[blockIdx.x];
+	float s = threadIdx.x == 0 ? bias[blockIdx.x] : 0.f;
 	for (int i = threadIdx.x; i < d; i += blockDim.x)
 		s += x[(long)blockIdx.x * d + i];
 	for (int o = 16; o > 0; o /= 2)
@@ -150,29 +151,39 @@ __global__ void row_max(float *__restrict__ out, const float *__restrict__ x,
 }
 
 // The row cached in shared memory is read outside the loops (thread 0
-// walks it): another block of a cluster would hold the other half.
+// reads its last element): another block of a cluster would hold it.
 __global__ void cached_row(float *__restrict__ out, const float *__restrict__ x,
 			   int d)
 {
 	extern __shared__ float row[];
+	__shared__ float part[32];
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x) {
 		row[i] = x[(long)blockIdx.x * d + i];
 		s += row[i];
 	}
+	for (int o = 16; o > 0; o /= 2)
+		s += __shfl_xor_sync(0xffffffff, s, o);
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	if (threadIdx.x == 0)
-		out[blockIdx.x] = s + row[d - 1];
+	if (threadIdx.x == 0) {
+		float t = row[d - 1];
+		for (int k = 0; k < blockDim.x / 32; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
 
 // A thread reads its neighbour's element: not where its iterations go.
-__global__ void neighbour(float *__restrict__ y, float *__restrict__ tmp,
-			  const float *__restrict__ x, int d)
+__global__ void neighbour(float *__restrict__ y, float *__restrict__ out,
+			  float *__restrict__ tmp, const float *__restrict__ x,
+			  int d)
 {
 	__shared__ float part[32];
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x) {
-		tmp[(long)blockIdx.x * d + i] = x[(long)blockIdx.x * d + i];
+		tmp[(long)blockIdx.x * d + i] = 2.f * x[(long)blockIdx.x * d + i];
 		s += x[(long)blockIdx.x * d + i];
 	}
 	for (int o = 16; o > 0; o /= 2)
@@ -180,18 +191,24 @@ __global__ void neighbour(float *__restrict__ y, float *__restrict__ tmp,
 	if (threadIdx.x % 32 == 0)
 		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	for (int i = threadIdx.x; i + 1 < d; i += blockDim.x)
-		y[(long)blockIdx.x * d + i] =
-		    tmp[(long)blockIdx.x * d + i + 1] * part[0];
+	for (int i = threadIdx.x; i < d; i += blockDim.x)
+		y[(long)blockIdx.x * d + i] = tmp[(long)blockIdx.x * d + (i + 1) % d];
+	if (threadIdx.x == 0) {
+		float t = 0;
+		for (int k = 0; k < blockDim.x / 32; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
 
-// Threads past the row's end leave first: not every thread of a cluster
+// Warps past the row's end leave first: not every thread of a cluster
 // would meet the others.
 __global__ void early_out(float *__restrict__ out, const float *__restrict__ x,
 			  int d)
 {
 	__shared__ float part[32];
-	if (threadIdx.x >= d)
+	const int warps = (d + 31) / 32;
+	if (threadIdx.x / 32 >= warps)
 		return;
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x)
@@ -201,8 +218,12 @@ __global__ void early_out(float *__restrict__ out, const float *__restrict__ x,
 	if (threadIdx.x % 32 == 0)
 		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	if (threadIdx.x == 0)
-		out[blockIdx.x] = part[0];
+	if (threadIdx.x == 0) {
+		float t = 0;
+		for (int k = 0; k < blockDim.x / 32 && k < warps; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
 
 void run_all(float *y, float *tmp, int *count, float *out, const float *x,
@@ -215,6 +236,6 @@ void run_all(float *y, float *tmp, int *count, float *out, const float *x,
 	biased_sum<<<rows, 256, 0, st>>>(out, x, bias, d);
 	row_max<<<rows, 256, 0, st>>>(out, x, d);
 	cached_row<<<rows, 256, d * sizeof(float), st>>>(out, x, d);
-	neighbour<<<rows, 256, 0, st>>>(y, tmp, x, d);
+	neighbour<<<rows, 256, 0, st>>>(y, out, tmp, x, d);
 	early_out<<<rows, 256, 0, st>>>(out, x, d);
 }

@@ -80,11 +80,17 @@
 #ifndef MIN_BLOCKS_8
 #define MIN_BLOCKS_8 0
 #endif
+#ifndef WARP_ROWS_5
+#define WARP_ROWS_5 0
+#endif
+#ifndef FAST_DIV
+#define FAST_DIV 0
+#endif
 #ifndef MIN_BLOCKS_9
 #define MIN_BLOCKS_9 0
 #endif
-#ifndef WARP_ROWS_5
-#define WARP_ROWS_5 0
+#ifndef WARP_ROWS_6
+#define WARP_ROWS_6 0
 #endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
@@ -92,6 +98,45 @@ template <> struct kt_vec<2> { typedef unsigned short t; };
 template <> struct kt_vec<4> { typedef unsigned int t; };
 template <> struct kt_vec<8> { typedef uint2 t; };
 template <> struct kt_vec<16> { typedef uint4 t; };
+/* ktc fast_div: n / d and n % d by a multiply-high (Granlund and
+ * Montgomery 1994, Fig. 4.1, N = 32), exact for every 32-bit n and
+ * d >= 1; kt_fastdiv_new once per divisor */
+typedef struct kt_fastdiv {
+	unsigned d, m, l;
+} kt_fastdiv;
+__device__ __forceinline__ kt_fastdiv kt_fastdiv_new(unsigned d)
+{
+	kt_fastdiv f;
+	f.d = d;
+	f.l = d > 1 ? 32 - __clz(d - 1) : 0;
+	f.m = d ? (unsigned)((1ull << 32) * ((1ull << f.l) - d) / d + 1)
+	        : 0;
+	return f;
+}
+__device__ __forceinline__ unsigned kt_fastdiv_q(unsigned n, kt_fastdiv f)
+{
+	return (unsigned)(((unsigned long long)__umulhi(n, f.m) + n) >> f.l);
+}
+__device__ __forceinline__ unsigned kt_fastdiv_udiv(unsigned n, kt_fastdiv f)
+{
+	return f.d ? kt_fastdiv_q(n, f) : n / f.d;
+}
+__device__ __forceinline__ unsigned kt_fastdiv_umod(unsigned n, kt_fastdiv f)
+{
+	return f.d ? n - kt_fastdiv_q(n, f) * f.d : n % f.d;
+}
+/* int: the multiply where n >= 0 and d > 0, C's operator elsewhere */
+__device__ __forceinline__ int kt_fastdiv_div(int n, kt_fastdiv f)
+{
+	int d = (int)f.d;
+	return n >= 0 && d > 0 ? (int)kt_fastdiv_q((unsigned)n, f) : n / d;
+}
+__device__ __forceinline__ int kt_fastdiv_mod(int n, kt_fastdiv f)
+{
+	int d = (int)f.d;
+	return n >= 0 && d > 0 ? n - (int)kt_fastdiv_q((unsigned)n, f) * d
+	                       : n % d;
+}
 template <typename T>
 __device__ __forceinline__ T kt_cluster_sum(T v, unsigned n)
 {
@@ -381,7 +426,8 @@ atomic_total(float *total, const float *__restrict__ x, int d)
 		atomicAdd(total, s);
 }
 
-// The sum starts from the bias: each block of a cluster would add it.
+// Thread 0's sum starts from the bias: each block of a cluster would add
+// it.
 #pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS_5 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_5 * MIN_BLOCKS_5 <= DEVICE_MAX_THREADS_PER_SM
@@ -404,7 +450,7 @@ biased_sum(float *__restrict__ out, const float *__restrict__ x,
 #if WARP_ROWS_3 == 0
 {
 	__shared__ float part[32];
-	float s = bias[blockIdx.x];
+	float s = threadIdx.x == 0 ? bias[blockIdx.x] : 0.f;
 	for (int i = threadIdx.x; i < d; i += blockDim.x)
 		s += x[(long)blockIdx.x * d + i];
 	for (int o = 16; o > 0; o /= 2)
@@ -426,7 +472,7 @@ biased_sum(float *__restrict__ out, const float *__restrict__ x,
 	if (kt_row >= gridDim.x)
 		return;
 	__shared__ float part[WARP_ROWS_3][32];
-	float s = bias[kt_row];
+	float s = kt_lane == 0 ? bias[kt_row] : 0.f;
 	for (int i = kt_lane; i < d; i += 32u)
 		s += x[(long)kt_row * d + i];
 	for (int o = 16; o > 0; o /= 2)
@@ -507,7 +553,7 @@ row_max(float *__restrict__ out, const float *__restrict__ x,
 
 
 // The row cached in shared memory is read outside the loops (thread 0
-// walks it): another block of a cluster would hold the other half.
+// reads its last element): another block of a cluster would hold it.
 #pragma kt param BLOCK_SIZE_7 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS_7 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_7 * MIN_BLOCKS_7 <= DEVICE_MAX_THREADS_PER_SM
@@ -525,38 +571,54 @@ cached_row(float *__restrict__ out, const float *__restrict__ x,
 			   int d)
 {
 	extern __shared__ float row[];
+	__shared__ float part[32];
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x) {
 		row[i] = x[(long)blockIdx.x * d + i];
 		s += row[i];
 	}
+	for (int o = 16; o > 0; o /= 2)
+		s += __shfl_xor_sync(0xffffffff, s, o);
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	if (threadIdx.x == 0)
-		out[blockIdx.x] = s + row[d - 1];
+	if (threadIdx.x == 0) {
+		float t = row[d - 1];
+		for (int k = 0; k < blockDim.x / 32; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
 
 // A thread reads its neighbour's element: not where its iterations go.
 #pragma kt param BLOCK_SIZE_8 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS_8 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_8 * MIN_BLOCKS_8 <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt param WARP_ROWS_5 values(0, 1, 2, 4, 8, 16, 32) default(0)
+#pragma kt constraint 32 * WARP_ROWS_5 <= BLOCK_SIZE_8
+#pragma kt param FAST_DIV values(0, 1) default(0)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows) block(BLOCK_SIZE_8)
-// ktc: complete and uncomment: #pragma kt arg y float[?] out
-// ktc: complete and uncomment: #pragma kt arg tmp float[?] inout
+#pragma kt launch grid(rows) block(WARP_ROWS_5 > 0 ? 32 * WARP_ROWS_5 : (BLOCK_SIZE_8))
+#pragma kt arg y float[rows * d] out
+#pragma kt arg out float[rows] out
+#pragma kt arg tmp float[rows * d] inout
 #pragma kt arg x float[rows * d] in
 #pragma kt arg d int = d
 __global__ void
 #if MIN_BLOCKS_8 > 0
 __launch_bounds__(BLOCK_SIZE_8, MIN_BLOCKS_8)
 #endif
-neighbour(float *__restrict__ y, float *__restrict__ tmp,
-			  const float *__restrict__ x, int d)
+neighbour(float *__restrict__ y, float *__restrict__ out,
+			  float *__restrict__ tmp, const float *__restrict__ x,
+			  int d)
+
+#if WARP_ROWS_5 == 0
 {
 	__shared__ float part[32];
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x) {
-		tmp[(long)blockIdx.x * d + i] = x[(long)blockIdx.x * d + i];
+		tmp[(long)blockIdx.x * d + i] = 2.f * x[(long)blockIdx.x * d + i];
 		s += x[(long)blockIdx.x * d + i];
 	}
 	for (int o = 16; o > 0; o /= 2)
@@ -564,21 +626,59 @@ neighbour(float *__restrict__ y, float *__restrict__ tmp,
 	if (threadIdx.x % 32 == 0)
 		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	for (int i = threadIdx.x; i + 1 < d; i += blockDim.x)
-		y[(long)blockIdx.x * d + i] =
-		    tmp[(long)blockIdx.x * d + i + 1] * part[0];
+#if FAST_DIV
+	const kt_fastdiv kt_fd_d = kt_fastdiv_new(d);
+#else
+	const kt_fastdiv kt_fd_d = {0, 0, 0};
+#endif
+	for (int i = threadIdx.x; i < d; i += blockDim.x)
+		y[(long)blockIdx.x * d + i] = tmp[(long)blockIdx.x * d + (FAST_DIV ? kt_fastdiv_mod((i + 1), kt_fd_d) : (i + 1) % d)];
+	if (threadIdx.x == 0) {
+		float t = 0;
+		for (int k = 0; k < blockDim.x / 32; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
+#else
+{
+	const unsigned kt_warp = threadIdx.x / 32u, kt_lane = threadIdx.x % 32u;
+	const unsigned kt_row = blockIdx.x * WARP_ROWS_5 + kt_warp;
+	if (kt_row >= gridDim.x)
+		return;
+	__shared__ float part[WARP_ROWS_5][32];
+	float s = 0;
+	for (int i = kt_lane; i < d; i += 32u) {
+		tmp[(long)kt_row * d + i] = 2.f * x[(long)kt_row * d + i];
+		s += x[(long)kt_row * d + i];
+	}
+	for (int o = 16; o > 0; o /= 2)
+		s += __shfl_xor_sync(0xffffffff, s, o);
+	if (kt_lane % 32 == 0)
+		part[kt_warp][kt_lane / 32] = s;
+	__syncwarp();
+	for (int i = kt_lane; i < d; i += 32u)
+		y[(long)kt_row * d + i] = tmp[(long)kt_row * d + (i + 1) % d];
+	if (kt_lane == 0) {
+		float t = 0;
+		for (int k = 0; k < 32u / 32; k++)
+			t += part[kt_warp][k];
+		out[kt_row] = t;
+	}
+}
+#endif
 
-// Threads past the row's end leave first: not every thread of a cluster
+
+// Warps past the row's end leave first: not every thread of a cluster
 // would meet the others.
 #pragma kt param BLOCK_SIZE_9 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS_9 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_9 * MIN_BLOCKS_9 <= DEVICE_MAX_THREADS_PER_SM
-#pragma kt param WARP_ROWS_5 values(0, 1, 2, 4, 8, 16, 32) default(0)
-#pragma kt constraint 32 * WARP_ROWS_5 <= BLOCK_SIZE_9
+#pragma kt param WARP_ROWS_6 values(0, 1, 2, 4, 8, 16, 32) default(0)
+#pragma kt constraint 32 * WARP_ROWS_6 <= BLOCK_SIZE_9
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem d values(?)
-#pragma kt launch grid(rows) block(WARP_ROWS_5 > 0 ? 32 * WARP_ROWS_5 : (BLOCK_SIZE_9))
+#pragma kt launch grid(rows) block(WARP_ROWS_6 > 0 ? 32 * WARP_ROWS_6 : (BLOCK_SIZE_9))
 #pragma kt arg out float[rows] out
 #pragma kt arg x float[rows * d] in
 #pragma kt arg d int = d
@@ -589,10 +689,11 @@ __launch_bounds__(BLOCK_SIZE_9, MIN_BLOCKS_9)
 early_out(float *__restrict__ out, const float *__restrict__ x,
 			  int d)
 
-#if WARP_ROWS_5 == 0
+#if WARP_ROWS_6 == 0
 {
 	__shared__ float part[32];
-	if (threadIdx.x >= d)
+	const int warps = (d + 31) / 32;
+	if (threadIdx.x / 32 >= warps)
 		return;
 	float s = 0;
 	for (int i = threadIdx.x; i < d; i += blockDim.x)
@@ -602,17 +703,22 @@ early_out(float *__restrict__ out, const float *__restrict__ x,
 	if (threadIdx.x % 32 == 0)
 		part[threadIdx.x / 32] = s;
 	__syncthreads();
-	if (threadIdx.x == 0)
-		out[blockIdx.x] = part[0];
+	if (threadIdx.x == 0) {
+		float t = 0;
+		for (int k = 0; k < blockDim.x / 32 && k < warps; k++)
+			t += part[k];
+		out[blockIdx.x] = t;
+	}
 }
 #else
 {
 	const unsigned kt_warp = threadIdx.x / 32u, kt_lane = threadIdx.x % 32u;
-	const unsigned kt_row = blockIdx.x * WARP_ROWS_5 + kt_warp;
+	const unsigned kt_row = blockIdx.x * WARP_ROWS_6 + kt_warp;
 	if (kt_row >= gridDim.x)
 		return;
-	__shared__ float part[WARP_ROWS_5][32];
-	if (kt_lane >= d)
+	__shared__ float part[WARP_ROWS_6][32];
+	const int warps = (d + 31) / 32;
+	if (kt_lane / 32 >= warps)
 		return;
 	float s = 0;
 	for (int i = kt_lane; i < d; i += 32u)
@@ -622,8 +728,12 @@ early_out(float *__restrict__ out, const float *__restrict__ x,
 	if (kt_lane % 32 == 0)
 		part[kt_warp][kt_lane / 32] = s;
 	__syncwarp();
-	if (kt_lane == 0)
-		out[kt_row] = part[kt_warp][0];
+	if (kt_lane == 0) {
+		float t = 0;
+		for (int k = 0; k < 32u / 32 && k < warps; k++)
+			t += part[kt_warp][k];
+		out[kt_row] = t;
+	}
 }
 #endif
 
@@ -639,7 +749,7 @@ void run_all(float *y, float *tmp, int *count, float *out, const float *x,
 	biased_sum<<<rows, (WARP_ROWS_3 > 0 ? 32 * WARP_ROWS_3 : (BLOCK_SIZE_5)), 0, st>>>(out, x, bias, d);
 	row_max<<<rows, (WARP_ROWS_4 > 0 ? 32 * WARP_ROWS_4 : (BLOCK_SIZE_6)), 0, st>>>(out, x, d);
 	cached_row<<<rows, BLOCK_SIZE_7, d * sizeof(float), st>>>(out, x, d);
-	neighbour<<<rows, BLOCK_SIZE_8, 0, st>>>(y, tmp, x, d);
-	early_out<<<rows, (WARP_ROWS_5 > 0 ? 32 * WARP_ROWS_5 : (BLOCK_SIZE_9)), 0, st>>>(out, x, d);
+	neighbour<<<rows, (WARP_ROWS_5 > 0 ? 32 * WARP_ROWS_5 : (BLOCK_SIZE_8)), 0, st>>>(y, out, tmp, x, d);
+	early_out<<<rows, (WARP_ROWS_6 > 0 ? 32 * WARP_ROWS_6 : (BLOCK_SIZE_9)), 0, st>>>(out, x, d);
 }
 #endif
