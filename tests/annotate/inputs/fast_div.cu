@@ -40,7 +40,7 @@ __global__ void refused(const float *x, float *y, const int *div, long m,
 	for (int i = t; i < n; i += blockDim.x) {
 		y[i] = x[i] / s;
 		y[i] += (float)(i / div[0]);
-		y[i] += (float)(i / (t + 1));
+		y[i] += (float)(i / (t - t + 3));
 		y[i] += (float)(i / 7);
 		y[i] += (float)((m + i) / d);
 		y[i] += (float)ROW_OF(i, d);
