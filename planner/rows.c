@@ -217,6 +217,20 @@ static bool ends_iteration(const fe_ast *a, int n)
 	       k == CXCursor_GotoStmt;
 }
 
+/* n may stand in an iteration that any thread may run: it does not end
+ * the iteration early, read the thread's place in the launch, or call
+ * what may write through an argument. */
+static bool iteration_node(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (ends_iteration(a, n) ||
+	    (x->kind == CXCursor_DeclRefExpr &&
+	     (fe_mentions(a, n, "threadIdx") || fe_mentions(a, n, "blockDim") ||
+	      fe_mentions(a, n, "gridDim"))))
+		return false;
+	return x->kind != CXCursor_CallExpr || !call_may_write(a, n);
+}
+
 /* The body's writes are elementwise; st gets the arrays it stores to,
  * with their offsets (`offset` "" for a bare `A[i]`). */
 static bool elementwise(planner *P, int body, int var, accesses *st)
@@ -225,16 +239,9 @@ static bool elementwise(planner *P, int body, int var, accesses *st)
 	if (talks(a, body))
 		return false;
 	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
 		if (!pl_inside(a, (int)i, body))
 			continue;
-		if (ends_iteration(a, (int)i) ||
-		    (x->kind == CXCursor_DeclRefExpr &&
-		     (fe_mentions(a, (int)i, "threadIdx") ||
-		      fe_mentions(a, (int)i, "blockDim") ||
-		      fe_mentions(a, (int)i, "gridDim"))))
-			return false;
-		if (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i))
+		if (!iteration_node(a, (int)i))
 			return false;
 		int lhs = written(a, (int)i);
 		if (lhs < 0)
@@ -1252,13 +1259,7 @@ static bool summing(planner *P, int kbody, int fs, int var, int body, cscan *sc)
 		const fe_node *x = &a->n[i];
 		if (!pl_inside(a, (int)i, body))
 			continue;
-		if (ends_iteration(a, (int)i) ||
-		    (x->kind == CXCursor_DeclRefExpr &&
-		     (fe_mentions(a, (int)i, "threadIdx") ||
-		      fe_mentions(a, (int)i, "blockDim") ||
-		      fe_mentions(a, (int)i, "gridDim"))))
-			return false;
-		if (x->kind == CXCursor_CallExpr && call_may_write(a, (int)i))
+		if (!iteration_node(a, (int)i))
 			return false;
 		int base = access_base(a, (int)i);
 		if (base >= 0 && !pl_inside(a, base, body)) {

@@ -1823,7 +1823,7 @@ static int new_code(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, sp.begin, sp.end, text, (int)i);
 }
 
-/* ---- (m) fast division ---- */
+/* ---- (n) fast division ---- */
 
 static const kt_rewrite_division *division_at(gen *g, kt_range r)
 {
