@@ -64,7 +64,17 @@ static const char SYSTEM[] =
     "- fast_div: int or unsigned int divisions and remainders in a loop "
     "by a divisor the run never changes become a multiply-high by a "
     "magic number computed once (exact: C's operator for negative "
-    "operands)\n";
+    "operands)\n"
+    "- warp_reduce: a block's shared-memory tree reduction becomes warp "
+    "shuffles and one slot per warp\n"
+    "- warp_per_row: a row-per-block kernel runs a row per warp, "
+    "WARP_ROWS rows per block\n"
+    "- pad_shared: a shared tile's rows get PAD elements of padding\n"
+    "- warp_scan: a prefix sum one thread runs alone becomes a scan by "
+    "the block's first warp\n"
+    "- cluster_split: a row-per-block kernel that sums its row is split "
+    "over a thread-block cluster of CLUSTER blocks (sm_90), the sums "
+    "added through distributed shared memory\n";
 
 const char *kt_opt_llm_system(void)
 {
