@@ -1674,6 +1674,8 @@ static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, begin, end, text, (int)i);
 }
 
+static char *subst_off(gen *g, const char *s);
+
 /*
  * (f) `__launch_bounds__(max_threads, NAME)` before the kernel's name,
  * under `#if NAME > 0`: NAME = 0, the default, is the kernel as written.
@@ -1683,9 +1685,13 @@ static int launch_bounds(gen *g, size_t i, const kt_plan_refactor *r)
 	const char *name = g->p->params[i].name;
 	const char *t = g->f->text;
 	size_t at = r->region.begin.offset;
-	char *text = kt_arena_printf(
-	    g->arena, "\n#if %s > 0\n__launch_bounds__(%s, %s)\n#endif\n", name,
-	    r->max_threads ? r->max_threads : "?", name);
+	/* a block-size parameter that was dropped stands at its default */
+	const char *mt = r->max_threads ? subst_off(g, r->max_threads) : "?";
+	char *text = mt ? kt_arena_printf(g->arena,
+	                                  "\n#if %s > 0\n__launch_bounds__(%s, "
+	                                  "%s)\n#endif\n",
+	                                  name, mt, name)
+	                : NULL;
 	if (!text)
 		return KT_ENOMEM;
 	/* the blank before the name becomes the line break */

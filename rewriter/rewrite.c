@@ -247,6 +247,7 @@ static int filter_domains(rw *r, const kt_rw_values *v)
 {
 	for (size_t i = 0; i < r->p->nparams; i++) {
 		const kt_plan_param *pp = &r->p->params[i];
+		kt_free(r->sel.values[i]); /* the domain of an earlier pass */
 		r->sel.values[i] = kt_calloc(pp->nvalues + 1, sizeof(int64_t));
 		if (!r->sel.values[i])
 			return kt_error(KT_ENOMEM, "out of memory");
@@ -406,6 +407,27 @@ static int filter_host_values(rw *r, const char *text)
 	return rc;
 }
 
+static size_t others_left(const rw *r, size_t i);
+
+/* Drops each parameter whose domain of several values kept only its
+ * default (every other value failed to compile: a `static_assert` that
+ * fixes the block, say), which tunes nothing; a plan's own one-value
+ * domain stays. Whether one was dropped. */
+static bool drop_lone(rw *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->p->nparams; i++)
+		if (r->sel.on[i] && r->p->params[i].nvalues > 1 &&
+		    others_left(r, i) == 0) {
+			drop_unit(r, i,
+			          "no value but its default compiles, so it "
+			          "tunes nothing",
+			          NULL);
+			any = true;
+		}
+	return any;
+}
+
 /* Verifies text; on failure drops units and regenerates until it holds. */
 static int verify_loop(rw *r, kt_str *text)
 {
@@ -433,8 +455,17 @@ static int verify_loop(rw *r, kt_str *text)
 			rc = filter_domains(r, &v);
 		if (ok && !rc)
 			rc = filter_host_values(r, text->ptr);
+		/* the file again without a parameter that kept its default
+		 * alone */
+		bool lone = ok && !rc && drop_lone(r);
 		check_release(&c);
 		kt_rw_values_release(&v);
+		if (lone) {
+			rc = generate(r, text);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (rc || ok)
 			return rc;
 		if (renumber) {

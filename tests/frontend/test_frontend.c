@@ -426,10 +426,11 @@ static void test_block_size_cap_becomes_a_parameter(void)
 	CHECK(s && !strcmp(s->kernel, "row_sum") && s->def == 1024 &&
 	      s->nuses == 1 && !param_has_constraints(s));
 	/* a row per block with a barrier: a warp per row (planner/reduce.c)
-	 * puts its block before the clamp */
-	CHECK(has_pragma(r.p, "launch grid(rows) block(WARP_ROWS > 0 ? 32 * "
-	                      "WARP_ROWS : ((((min(d, BLOCK_SIZE_2)) + 31) / "
-	                      "32 * 32)))"));
+	 * puts its block before the clamp; the row's sum split over a
+	 * cluster (planner/rows.c) makes the grid two-dimensional */
+	CHECK(has_pragma(r.p, "launch grid(rows, CLUSTER) block(WARP_ROWS > 0 "
+	                      "? 32 * WARP_ROWS : ((((min(d, BLOCK_SIZE_2)) + "
+	                      "31) / 32 * 32)))"));
 	/* threadIdx.x indexes a shared array: the cap stays */
 	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "256"), 2);
 	/* a shared array of 8 warps: no larger than the original cap */
