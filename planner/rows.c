@@ -377,19 +377,31 @@ static int grid_x(const fe_ast *a, const fe_launch *L)
 	           : -1;
 }
 
+/* The grid a split makes two-dimensional: the first launch's one-
+ * dimensional grid operand (grid_x), or the grid of the user's `#pragma
+ * kt launch` line when the kernel has no launch and that grid is one-
+ * dimensional (*line then). False where there is neither. */
+static bool split_grid(planner *P, const fe_kern *K, kt_range *grid, bool *line)
+{
+	int g = K->launches.len ? grid_x(P->a, &K->launches.items[0]) : -1;
+	*line = !K->launches.len && K->pragma_launch &&
+	        !memchr(P->f->tu->text + K->pgrid.begin.offset, ',',
+	                K->pgrid.end.offset - K->pgrid.begin.offset);
+	if (g < 0 && !*line)
+		return false;
+	*grid = *line ? K->pgrid : pl_range(P, g);
+	return true;
+}
+
 static int row_split(planner *P, int k, const int *loops, size_t nl)
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	int g = K->launches.len ? grid_x(a, &K->launches.items[0]) : -1;
-	/* or the grid of the user's `#pragma kt launch` line, when it is
-	 * one-dimensional (a second dimension is what the split adds) */
-	bool line = !K->launches.len && K->pragma_launch &&
-	            !memchr(P->f->tu->text + K->pgrid.begin.offset, ',',
-	                    K->pgrid.end.offset - K->pgrid.begin.offset);
-	if (!nl || (g < 0 && !line) || !row_kernel(a, K->body, loops, nl))
+	kt_range grid;
+	bool line;
+	if (!nl || !split_grid(P, K, &grid, &line) ||
+	    !row_kernel(a, K->body, loops, nl))
 		return KT_OK;
-	kt_range grid = line ? K->pgrid : pl_range(P, g);
 	static const int64_t v[] = {1, 2, 4, 8, 16, 32};
 	int p = pl_add_param(P, pl_unique_name(P, "SPLIT", K->name),
 	                     KT_ROLE_GRID, pl_dup(P, K->name), 1, v, 6);
@@ -1423,13 +1435,10 @@ static int cluster_split(planner *P, int k)
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	if (a->tu->opencl || K->launches.len > 1)
-		return KT_OK;
-	int g = K->launches.len ? grid_x(a, &K->launches.items[0]) : -1;
-	bool line = !K->launches.len && K->pragma_launch &&
-	            !memchr(P->f->tu->text + K->pgrid.begin.offset, ',',
-	                    K->pgrid.end.offset - K->pgrid.begin.offset);
-	if (g < 0 && !line)
+	kt_range grid;
+	bool line;
+	if (a->tu->opencl || K->launches.len > 1 ||
+	    !split_grid(P, K, &grid, &line))
 		return KT_OK;
 	int loops[16], vars[16];
 	size_t nl = 0;
@@ -1471,7 +1480,6 @@ static int cluster_split(planner *P, int k)
 		    K->name);
 		pl_add_constraint(
 		    P, pl_say(P, "%s == 1 || DEVICE_CC_MAJOR >= 9", name));
-		kt_range grid = line ? K->pgrid : pl_range(P, g);
 		for (size_t i = 0; i < nl; i++) {
 			size_t ns = 0;
 			kt_plan_access *sums = kt_arena_alloc(
