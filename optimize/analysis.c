@@ -205,6 +205,17 @@ static double rate(const kt_plan_refactor *r, const kt_model *m,
 		       "multiply-high and a shift do";
 		return 2.5;
 	}
+	if (!strcmp(k, "threads_per_group")) {
+		*why = "a group's lanes fixed by hand: fewer lanes per group "
+		       "give each more loads in flight and more groups per "
+		       "block, more lanes shorter loops";
+		return 3;
+	}
+	if (!strcmp(k, "groups_per_block")) {
+		*why = "the host's cap on groups per block fixes the block "
+		       "size: larger blocks for many groups, smaller for few";
+		return 2;
+	}
 	if (!strcmp(k, "pad_shared")) {
 		*why = "a shared tile read column-wise: its rows' stride "
 		       "decides the bank conflicts";

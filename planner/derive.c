@@ -15,6 +15,7 @@
  * the kernel argument it reaches.
  */
 #include "planner/planner.h"
+#include "planner/poly.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -98,6 +99,23 @@ static bool lit_expr(planner *P, int n, kt_str *out)
 			kt_str_add(out, *s == '$' ? name : s,
 			           *s == '$' ? strlen(name) : 1);
 		return true;
+	}
+	/* a number a refactor of the launch makes a parameter (threads per
+	 * group: `groups * 16`), where the file writes it: the literal, or
+	 * the body of the macro it comes from */
+	uint32_t at = x->spelled && !P->as_written ? x->b : (uint32_t)-1;
+	int64_t mv;
+	uint32_t me;
+	if (!x->spelled && x->macro >= 0 && !P->as_written &&
+	    !fe_macro_int(a, x->macro, &mv, &at, &me))
+		at = (uint32_t)-1;
+	for (size_t i = 0; i < P->refactors.len; i++) {
+		const kt_plan_refactor *r = &P->refactors.items[i];
+		for (size_t k = 0; r->launch >= 0 && k < r->nedits; k++)
+			if (r->edits[k].range.begin.offset == at &&
+			    r->edits[k].range.end.offset - at ==
+			        strlen(r->edits[k].text))
+				return !kt_str_adds(out, r->edits[k].with);
 	}
 	if (x->is_int)
 		return !kt_str_addf(out, "%lld", (long long)x->ival);
@@ -455,6 +473,34 @@ static bool sizeof_expr(planner *P, int n, kt_str *out)
 	return ok;
 }
 
+/* The host's groups per block that a groups_per_block refactor makes a
+ * parameter (its edit's range is n's): `(E % GPB == 0 ? GPB : E & -E)`
+ * with E as a pragma expression. */
+static bool ladder_expr(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	const kt_plan_refactor *r = NULL;
+	for (size_t i = 0; i < P->refactors.len && !r && !P->as_written; i++)
+		if (P->refactors.items[i].kind ==
+		        KT_REFACTOR_GROUPS_PER_BLOCK &&
+		    P->refactors.items[i].region.begin.offset == a->n[n].b &&
+		    P->refactors.items[i].region.end.offset == a->n[n].e)
+			r = &P->refactors.items[i];
+	int c = r ? fe_strip(a, fe_child(a, n, 0)) : -1;
+	int rem = c >= 0 ? fe_strip(a, fe_child(a, c, 0)) : -1;
+	kt_str e = KT_STR_INIT;
+	bool ok = rem >= 0 && pl_expr(P, fe_child(a, rem, 0), &e, problems);
+	if (ok) {
+		kt_str o = KT_STR_INIT;
+		pl_operand(e.ptr, &o);
+		kt_str_addf(out, "(%s %% %s == 0 ? %s : %s & -%s)", o.ptr,
+		            r->param, r->param, o.ptr, o.ptr);
+		kt_str_release(&o);
+	}
+	kt_str_release(&e);
+	return ok;
+}
+
 bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -495,6 +541,8 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		kt_str_addc(out, '-');
 		return pl_expr(P, x->first, out, problems);
 	case CXCursor_ConditionalOperator:
+		if (ladder_expr(P, n, out, problems))
+			return true;
 		if (!pl_expr(P, fe_child(a, n, 0), out, problems))
 			return false;
 		kt_str_adds(out, " ? ");
@@ -1231,8 +1279,13 @@ static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
 	if (nl)
 		type = type_name(P, lane);
 	kt_str len = KT_STR_INIT, why = KT_STR_INIT;
-	if (pl_buffer_len(P, K, L, parm, elem > 0 ? elem : 0, &len, problems,
-	                  &why))
+	/* a refactor computes what the original does: its buffers are the
+	 * original's, whatever the configuration */
+	P->as_written = true;
+	bool known = pl_buffer_len(P, K, L, parm, elem > 0 ? elem : 0, &len,
+	                           problems, &why);
+	P->as_written = false;
+	if (known)
 		add_pragma(P, K->name,
 		           nl ? pl_say(P, "arg %s %s[%d * (%s)] %s", name, type,
 		                       nl, len.ptr, dir)

@@ -34,6 +34,8 @@ static const char *const refactor_names[KT_REFACTOR_COUNT_] = {
     "warp_scan",
     "cluster_split",
     "fast_div",
+    "threads_per_group",
+    "groups_per_block",
 };
 
 const char *kt_refactor_kind_name(kt_refactor_kind k)
@@ -63,6 +65,9 @@ const char *kt_refactor_not_in_opencl(kt_refactor_kind k)
 	case KT_REFACTOR_CLUSTER_SPLIT:
 		return "thread-block clusters and distributed shared memory "
 		       "are CUDA's (sm_90), with no OpenCL C spelling";
+	case KT_REFACTOR_THREADS_PER_GROUP:
+		return "its groups reduce with warp shuffles "
+		       "(__shfl_xor_sync), which core OpenCL C lacks";
 	case KT_REFACTOR_FAST_DIV:
 		return "its helper is written in CUDA (__device__, __umulhi, "
 		       "__clz; OpenCL C spells them mul_hi and clz)";

@@ -747,7 +747,9 @@ static void check_refactor_args(ck *c, const char *path,
 	    f->kind != KT_REFACTOR_VARIANT &&
 	    f->kind != KT_REFACTOR_WARP_PER_ROW &&
 	    f->kind != KT_REFACTOR_PAD_SHARED &&
-	    f->kind != KT_REFACTOR_FAST_DIV)
+	    f->kind != KT_REFACTOR_FAST_DIV &&
+	    f->kind != KT_REFACTOR_THREADS_PER_GROUP &&
+	    f->kind != KT_REFACTOR_GROUPS_PER_BLOCK)
 		needs(c, path, f->index_var != NULL, "index_var", kind);
 	switch (f->kind) {
 	case KT_REFACTOR_STRIDE_FOLLOWS_BLOCK:
@@ -788,6 +790,22 @@ static void check_refactor_args(ck *c, const char *path,
 			check_new_code(c, path, f);
 		break;
 	case KT_REFACTOR_FAST_DIV: check_fast_div(c, path, f); break;
+	case KT_REFACTOR_THREADS_PER_GROUP:
+		needs(c, path, f->nedits > 0, "edits", kind);
+		needs(c, path, launch, "launch", kind);
+		break;
+	case KT_REFACTOR_GROUPS_PER_BLOCK:
+		needs(c, path, f->nedits == 1, "edits", kind);
+		needs(c, path, f->bound != NULL, "bound", kind);
+		needs(c, path, f->elem_type != NULL, "elem_type", kind);
+		needs(c, path, launch, "launch", kind);
+		if (f->nedits == 1 && (!f->edits[0].with || !f->param ||
+		                       strcmp(f->edits[0].with, f->param)))
+			fail(c, path,
+			     "edits[0]: a 'groups_per_block' edit's 'with' is "
+			     "the parameter's name '%s'",
+			     f->param ? f->param : "?");
+		break;
 	case KT_REFACTOR_WARP_PER_ROW:
 		needs(c, path, f->block.begin.line > 0, "block", kind);
 		needs(c, path, launch, "launch", kind);

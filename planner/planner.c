@@ -572,6 +572,23 @@ static void stride_refactors(planner *P)
 
 /* ---------------------------------------------------------------- output */
 
+/* A refactor's edit covers r (threads per group makes the group's 16s
+ * its parameter: they no longer stay). */
+static bool edited(const planner *P, kt_range r)
+{
+	for (size_t i = 0; i < P->refactors.len; i++)
+		for (size_t k = 0; P->refactors.items[i].kind ==
+		                       KT_REFACTOR_THREADS_PER_GROUP &&
+		                   k < P->refactors.items[i].nedits;
+		     k++) {
+			kt_range e = P->refactors.items[i].edits[k].range;
+			if (e.begin.offset <= r.begin.offset &&
+			    r.end.offset <= e.end.offset)
+				return true;
+		}
+	return false;
+}
+
 static void add_rejected(planner *P)
 {
 	size_t n = 0;
@@ -584,7 +601,7 @@ static void add_rejected(planner *P)
 	}
 	for (size_t i = 0; i < P->c->len; i++) {
 		const kt_candidate *x = &P->c->items[i];
-		if (!x->rejected)
+		if (!x->rejected || edited(P, x->range))
 			continue;
 		P->plan->rejected[P->plan->nrejected++] =
 		    (kt_plan_reject){.kernel = pl_dup(P, x->kernel),

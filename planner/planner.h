@@ -49,6 +49,10 @@ typedef struct planner {
 	size_t nwritten;
 	const pl_synth *synth; /* the launch synthesised for the kernel
 	                          being derived, which has none (or NULL) */
+	bool as_written; /* pl_expr reads the launch as the file writes it,
+	                    not as a refactor's parameters make it (buffer
+	                    lengths: the original's, for every
+	                    configuration) */
 	int oom;
 } planner;
 
@@ -172,5 +176,7 @@ int pl_reduce_refactors(planner *P, int k);
 int pl_pad_refactors(planner *P, int k);
 /* fastdiv.c: fast_div of kernel k. */
 int pl_fastdiv_refactors(planner *P, int k);
+/* groups.c: threads per group and groups per block */
+int pl_group_refactors(planner *P, int k);
 
 #endif

@@ -461,7 +461,8 @@ int pl_refactors(planner *P, int k)
 	rc = rc ? rc : pl_row_refactors(P, k);
 	rc = rc ? rc : pl_reduce_refactors(P, k);
 	rc = rc ? rc : pl_pad_refactors(P, k);
-	return rc ? rc : pl_fastdiv_refactors(P, k);
+	rc = rc ? rc : pl_fastdiv_refactors(P, k);
+	return rc ? rc : pl_group_refactors(P, k);
 }
 
 /* ---------------------------------------------------------- constraints */

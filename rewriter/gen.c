@@ -2003,6 +2003,21 @@ static int pad_shared(gen *g, size_t i, const kt_plan_refactor *r)
 	return text ? insert(g, r->region.end.offset, text, (int)i) : KT_ENOMEM;
 }
 
+/* (p) the ladder (the edit) becomes `(E % GPB == 0 ? GPB : (T)(E &
+ * -E))`, E the refactor's `bound`, T its `elem_type`: the largest power
+ * of two up to GPB that divides E, as the ladder for GPB its top. */
+static int groups_per_block(gen *g, size_t i, const kt_plan_refactor *r)
+{
+	const char *E = r->bound, *P = g->p->params[i].name;
+	char *text =
+	    kt_arena_printf(g->arena, "(%s %% %s == 0 ? %s : (%s)(%s & -%s))",
+	                    E, P, P, r->elem_type, E, E);
+	if (!text)
+		return KT_ENOMEM;
+	return add_edit(g, r->edits[0].range.begin.offset,
+	                r->edits[0].range.end.offset, text, (int)i);
+}
+
 /* pass 0: plain edits; 1: fast_div, whose divisions the regions of pass 2
  * copy; 2: refactors that rewrite a region they copy; 3: variants, which
  * copy the whole body with everything inside it. */
@@ -2075,6 +2090,8 @@ static int refactor(gen *g, const kt_plan_refactor *r, int pass)
 	case KT_REFACTOR_WARP_PER_ROW: return warp_per_row(g, i, r);
 	case KT_REFACTOR_PAD_SHARED: return pad_shared(g, i, r);
 	case KT_REFACTOR_FAST_DIV: return fast_div(g, i, r);
+	case KT_REFACTOR_THREADS_PER_GROUP: return plain_edits(g, i, r);
+	case KT_REFACTOR_GROUPS_PER_BLOCK: return groups_per_block(g, i, r);
 	default:
 		unit_error(g, i, r->region,
 		           "refactor '%s' of '%s' is not supported by this "

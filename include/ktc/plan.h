@@ -116,6 +116,18 @@ typedef enum kt_refactor_kind {
 	 * parameter's name) become, when param is 1, a multiply-high by a
 	 * magic number computed once before the statement `region`. */
 	KT_REFACTOR_FAST_DIV,
+	/* (o) a kernel that gives each group of G threads one task, reduced
+	 * across the group with xor shuffles, gets G as `param`: the edits
+	 * replace where G is written (the lane `threadIdx.x % G`, the group
+	 * `threadIdx.x / G`, `blockDim.x / G`, the lane loops' step, the
+	 * launch's block `X * G`) with the parameter and the shuffle loop's
+	 * start G / 2 with `(param / 2)`. */
+	KT_REFACTOR_THREADS_PER_GROUP,
+	/* (p) the host's groups per block, the largest power of two up to P
+	 * that divides a count E (`E % P == 0 ? P : ... : 1`, the edit's
+	 * range; `bound` E's text), becomes `E % param == 0 ? param : E &
+	 * -E`: the same value at param = P. */
+	KT_REFACTOR_GROUPS_PER_BLOCK,
 	KT_REFACTOR_COUNT_
 } kt_refactor_kind;
 

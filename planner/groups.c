@@ -1,0 +1,684 @@
+/*
+ * groups.c - threads_per_group and groups_per_block: a kernel that gives
+ * each group of G consecutive threads (G a power of two up to the warp)
+ * one piece of work, reduced across the group with xor shuffles
+ * (per-token-group quantisation, a norm of short rows, the top-k of a
+ * small row), gets G as a parameter TPG; where the host computes the
+ * groups of a block as the largest power of two up to P that divides a
+ * count (`n % 16 == 0 ? 16 : n % 8 == 0 ? 8 : ... : 1`), P becomes a
+ * parameter GPB.
+ *
+ * Changing G is sound only where every use of it in the kernel has one
+ * of the meanings below, so the whole of the kernel's idea of a group
+ * moves with it:
+ *   - `threadIdx.x % G`, the thread's lane in its group, in a local that
+ *     is only the start of loops that step by G, or compared with 0 (no
+ *     lane owns a fixed element: with fewer lanes one would be missed);
+ *   - `threadIdx.x / G`, `blockDim.x / G`: the group, the block's groups;
+ *   - the step G of those loops;
+ *   - the start G / 2 of a loop `off > 0; off /= 2` (or `>>= 1`) over
+ *     `__shfl_xor_sync(mask, v, off[, G])`, which reduces the group; the
+ *     width argument G of such a shuffle.
+ * Every shuffle of the kernel is one of those, its mask not a literal
+ * narrower than the warp; each reduced value is combined by max or min
+ * (idempotent), or summed from a literal zero (with more lanes than
+ * work, the idle lanes give what they started with); the kernel calls
+ * no function of the file that shuffles or reads threadIdx. The launch's
+ * block is `X * G` (directly or through a local), so the block grows
+ * with the group and X, the groups of a block, stays.
+ *
+ * G may be written as a literal, an object-like macro whose body is the
+ * literal, or a const variable the literal initialises: the edit goes
+ * where the number is written, and every use of it in the kernel is
+ * checked as above.
+ */
+#include "planner/planner.h"
+
+#include <string.h>
+
+typedef KT_VEC(int) int_vec;
+
+typedef struct grp {
+	planner *P;
+	const fe_kern *K;
+	int64_t G;
+	int lane; /* the lane's local (VarDecl) */
+	KT_VEC(kt_plan_edit) edits;
+	int loops, shuffles;
+	const char *why; /* why not offered, for the note; NULL when it is */
+	int why_at;      /* the node the note points at */
+} grp;
+
+static bool pow2(int64_t v)
+{
+	return v > 0 && !(v & (v - 1));
+}
+
+static int lit_of(const fe_ast *a, int n, int64_t v)
+{
+	n = fe_strip(a, n);
+	return n >= 0 && a->n[n].kind == CXCursor_IntegerLiteral &&
+	               a->n[n].is_int && a->n[n].ival == v
+	           ? n
+	           : -1;
+}
+
+/* A const variable (file scope or local) initialised by a literal:
+ * that literal's node, else -1. */
+static int const_init(const fe_ast *a, int var)
+{
+	if (var < 0 || a->n[var].kind != CXCursor_VarDecl ||
+	    !clang_isConstQualifiedType(clang_getCursorType(a->n[var].cur)) ||
+	    fe_assigned(a, var))
+		return -1;
+	int init = fe_strip(a, fe_var_init(a, var));
+	return init >= 0 && a->n[init].kind == CXCursor_IntegerLiteral ? init
+	                                                               : -1;
+}
+
+/* Node n stands for the number G as the file writes it: a literal (its
+ * own, or a macro's body), or a const variable a literal initialises.
+ * *b, *e: where the number is written. */
+static bool names_g(const fe_ast *a, int n, int64_t G, uint32_t *b, uint32_t *e)
+{
+	n = fe_strip(a, n);
+	if (n < 0)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr) {
+		int l = const_init(a, x->ref);
+		if (l < 0 || a->n[l].ival != G || !a->n[l].spelled ||
+		    !a->n[l].in_main)
+			return false;
+		*b = a->n[l].b, *e = a->n[l].e;
+		return true;
+	}
+	if (x->kind != CXCursor_IntegerLiteral || !x->is_int || x->ival != G ||
+	    !x->in_main)
+		return false;
+	if (x->spelled) {
+		*b = x->b, *e = x->e;
+		return true;
+	}
+	int64_t v;
+	return x->macro >= 0 && fe_macro_int(a, x->macro, &v, b, e) && v == G;
+}
+
+static bool fail(grp *g, int at, const char *why)
+{
+	if (!g->why)
+		g->why = why, g->why_at = at;
+	return false;
+}
+
+static bool tid_x(const fe_ast *a, int n)
+{
+	return fe_builtin(a, n, "threadIdx") == 'x';
+}
+
+/* `for (off = S; off > 0; off /= 2)` (or `off >= 1`, `off >>= 1`) whose
+ * body xor-shuffles by off: the loop variable, else -1. */
+static int halving_var(const fe_ast *a, int fs)
+{
+	if (a->n[fs].kind != CXCursor_ForStmt || fe_nchildren(a, fs) != 4)
+		return -1;
+	int init = fe_child(a, fs, 0), cond = fe_strip(a, fe_child(a, fs, 1));
+	int inc = fe_child(a, fs, 2);
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt &&
+	                fe_nchildren(a, init) == 1
+	            ? a->n[init].first
+	            : -1;
+	if (v < 0 || a->n[v].kind != CXCursor_VarDecl || cond < 0 || inc < 0 ||
+	    a->n[cond].kind != CXCursor_BinaryOperator ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator)
+		return -1;
+	int cl = fe_strip(a, fe_child(a, cond, 0));
+	bool test = (a->n[cond].op == CXBinaryOperator_GT &&
+	             lit_of(a, fe_child(a, cond, 1), 0) >= 0) ||
+	            (a->n[cond].op == CXBinaryOperator_GE &&
+	             lit_of(a, fe_child(a, cond, 1), 1) >= 0);
+	bool step = (a->n[inc].op == CXBinaryOperator_DivAssign &&
+	             lit_of(a, fe_child(a, inc, 1), 2) >= 0) ||
+	            (a->n[inc].op == CXBinaryOperator_ShrAssign &&
+	             lit_of(a, fe_child(a, inc, 1), 1) >= 0);
+	int il = fe_strip(a, fe_child(a, inc, 0));
+	return test && step && cl >= 0 && a->n[cl].ref == v && il >= 0 &&
+	               a->n[il].ref == v
+	           ? v
+	           : -1;
+}
+
+/* The ForStmt whose only declaration is var, or -1. */
+static int loop_of_var(const fe_ast *a, int var)
+{
+	int ds = a->n[var].parent;
+	int fs = ds >= 0 ? a->n[ds].parent : -1;
+	return fs >= 0 && a->n[fs].kind == CXCursor_ForStmt &&
+	               fe_child(a, fs, 0) == ds
+	           ? fs
+	           : -1;
+}
+
+/* `for (i = lane; i < N; i += STEP)`: the `+=`'s step node, else -1. */
+static int lane_loop_step(const grp *g, int fs)
+{
+	const fe_ast *a = g->P->a;
+	if (fs < 0 || fe_nchildren(a, fs) != 4)
+		return -1;
+	int init = fe_child(a, fs, 0), inc = fe_child(a, fs, 2);
+	int v = init >= 0 && a->n[init].kind == CXCursor_DeclStmt
+	            ? a->n[init].first
+	            : -1;
+	int s = v >= 0 ? fe_strip(a, fe_var_init(a, v)) : -1;
+	if (s < 0 || a->n[s].kind != CXCursor_DeclRefExpr ||
+	    a->n[s].ref != g->lane || inc < 0 ||
+	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
+	    a->n[inc].op != CXBinaryOperator_AddAssign)
+		return -1;
+	int il = fe_strip(a, fe_child(a, inc, 0));
+	return il >= 0 && a->n[il].ref == v ? fe_child(a, inc, 1) : -1;
+}
+
+static bool add_edit(grp *g, uint32_t b, uint32_t e, const char *with)
+{
+	for (size_t i = 0; i < g->edits.len; i++)
+		if (g->edits.items[i].range.begin.offset == b)
+			return true; /* one number, several uses */
+	planner *P = g->P;
+	kt_plan_edit x = {kt_fe_make_range(P->f->tu, b, e),
+	                  pl_say(P, "%.*s", (int)(e - b), P->c->text + b),
+	                  with};
+	if (kt_vec_push(&g->edits, x))
+		P->oom = 1;
+	return true;
+}
+
+/* A use of G in the kernel (n is the node that names it): one of the
+ * meanings the file's comment lists. */
+static bool g_use(grp *g, int n, uint32_t b, uint32_t e)
+{
+	const fe_ast *a = g->P->a;
+	int up = fe_up(a, n);
+	const fe_node *u = up >= 0 ? &a->n[up] : NULL;
+	bool rhs = u && fe_strip(a, fe_child(a, up, 1)) == fe_strip(a, n);
+	if (u && u->kind == CXCursor_BinaryOperator && rhs &&
+	    u->op == CXBinaryOperator_Rem && tid_x(a, fe_child(a, up, 0))) {
+		int v = fe_up(a, up);
+		if (v < 0 || v != g->lane)
+			return fail(
+			    g, up,
+			    "its lane (threadIdx.x %% G) is not the one "
+			    "local the loops start from");
+		return add_edit(g, b, e, "TPG");
+	}
+	if (u && u->kind == CXCursor_BinaryOperator && rhs &&
+	    u->op == CXBinaryOperator_Div &&
+	    (tid_x(a, fe_child(a, up, 0)) ||
+	     fe_builtin(a, fe_child(a, up, 0), "blockDim") == 'x'))
+		return add_edit(g, b, e, "TPG");
+	if (u && u->kind == CXCursor_CompoundAssignOperator && rhs &&
+	    lane_loop_step(g, fe_up(a, up)) >= 0) {
+		g->loops++;
+		return add_edit(g, b, e, "TPG");
+	}
+	/* the start of the halving loop written as `G / 2` */
+	if (u && u->kind == CXCursor_BinaryOperator &&
+	    u->op == CXBinaryOperator_Div && !rhs &&
+	    lit_of(a, fe_child(a, up, 1), 2) >= 0 && fe_up(a, up) >= 0 &&
+	    a->n[fe_up(a, up)].kind == CXCursor_VarDecl &&
+	    loop_of_var(a, fe_up(a, up)) >= 0 &&
+	    halving_var(a, loop_of_var(a, fe_up(a, up))) == fe_up(a, up))
+		return add_edit(g, b, e, "TPG");
+	/* the width of a shuffle */
+	if (u && u->kind == CXCursor_CallExpr &&
+	    !strcmp(u->name, "__shfl_xor_sync") && fe_nchildren(a, up) == 5 &&
+	    fe_strip(a, fe_child(a, up, 4)) == fe_strip(a, n))
+		return add_edit(g, b, e, "TPG");
+	return fail(g, n, "it has another use");
+}
+
+/* The function a call in the kernel reaches, where the file defines it,
+ * shuffles or reads threadIdx: the group's idea would be split. */
+static bool calls_group_code(const fe_ast *a, int body)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr ||
+		    !pl_inside(a, (int)i, body) || a->n[i].ref < 0)
+			continue;
+		int f = a->n[i].ref;
+		if (a->n[f].in_main && a->n[f].first >= 0 &&
+		    (pl_has_call(a, f, "__shfl") ||
+		     fe_mentions(a, f, "threadIdx")))
+			return true;
+	}
+	return false;
+}
+
+/* v is reduced by the shuffle: `v = max(v, shfl)`, `fmaxf`, min, or a sum
+ * (`v += shfl`, `v = v + shfl`) of a value that starts at literal zero. */
+static bool reduces(const grp *g, int call)
+{
+	const fe_ast *a = g->P->a;
+	int val = fe_strip(a, fe_child(a, call, 2));
+	if (val < 0 || a->n[val].kind != CXCursor_DeclRefExpr ||
+	    a->n[val].ref < 0)
+		return false;
+	int v = a->n[val].ref, asg = fe_up(a, call), lhs = -1;
+	bool compound = false;
+	int combine = call;
+	while (asg >= 0 && (lhs = fe_assign_lhs(a, asg, &compound)) < 0 &&
+	       a->n[asg].kind != CXCursor_CompoundStmt)
+		combine = asg, asg = fe_up(a, asg);
+	if (lhs < 0 || a->n[lhs].kind != CXCursor_DeclRefExpr ||
+	    a->n[lhs].ref != v)
+		return false;
+	bool sum = compound && a->n[asg].op == CXBinaryOperator_AddAssign &&
+	           combine == call;
+	if (!compound && combine != call) {
+		const fe_node *c = &a->n[combine];
+		if (c->kind == CXCursor_BinaryOperator &&
+		    c->op == CXBinaryOperator_Add)
+			sum = true;
+		else if (c->kind == CXCursor_CallExpr &&
+		         (!strcmp(c->name, "fmaxf") ||
+		          !strcmp(c->name, "fminf") ||
+		          !strcmp(c->name, "fmax") ||
+		          !strcmp(c->name, "fmin") || !strcmp(c->name, "max") ||
+		          !strcmp(c->name, "min")))
+			return true;
+		else
+			return false;
+	} else if (!sum)
+		return false;
+	int init = fe_strip(a, fe_var_init(a, v));
+	return init >= 0 && ((a->n[init].is_int && a->n[init].ival == 0) ||
+	                     (a->n[init].is_float && a->n[init].fval == 0));
+}
+
+/* Every shuffle of the kernel reduces a group: an xor shuffle by a
+ * halving loop's variable that starts at G / 2, with a mask that is not a
+ * literal narrower than the warp. */
+static bool shuffles_reduce(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr ||
+		    !pl_inside(a, (int)i, body) ||
+		    strncmp(a->n[i].name, "__shfl", 6))
+			continue;
+		int c = (int)i;
+		if (strcmp(a->n[c].name, "__shfl_xor_sync") ||
+		    fe_nchildren(a, c) < 4)
+			return fail(g, c,
+			            "a shuffle other than an xor "
+			            "reduction of the group");
+		int m = fe_strip(a, fe_child(a, c, 1));
+		if (m >= 0 && a->n[m].is_int && a->n[m].ival != 0xffffffff)
+			return fail(g, c,
+			            "a shuffle's mask is a literal "
+			            "narrower than the warp");
+		int off = fe_strip(a, fe_child(a, c, 3));
+		int v = off >= 0 && a->n[off].kind == CXCursor_DeclRefExpr
+		            ? a->n[off].ref
+		            : -1;
+		int fs = v >= 0 ? loop_of_var(a, v) : -1;
+		if (fs < 0 || halving_var(a, fs) != v)
+			return fail(g, c, "a shuffle not in a halving loop");
+		int s = fe_strip(a, fe_var_init(a, v));
+		uint32_t b, e;
+		if (lit_of(a, s, g->G / 2) >= 0 && a->n[s].spelled &&
+		    a->n[s].in_main)
+			add_edit(g, a->n[s].b, a->n[s].e, "(TPG / 2)");
+		else if (!(s >= 0 && a->n[s].kind == CXCursor_BinaryOperator &&
+		           a->n[s].op == CXBinaryOperator_Div &&
+		           names_g(a, fe_child(a, s, 0), g->G, &b, &e) &&
+		           lit_of(a, fe_child(a, s, 1), 2) >= 0))
+			return fail(g, c,
+			            "a shuffle loop that does not start "
+			            "at half the group");
+		if (!reduces(g, c))
+			return fail(g, c,
+			            "a shuffle whose value is not a "
+			            "max, a min or a sum from zero");
+		g->shuffles++;
+	}
+	return true;
+}
+
+/* The lane's uses: loop starts of loops stepping by G, `lane == 0`. */
+static bool lane_uses(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    a->n[i].ref != g->lane || !pl_inside(a, (int)i, body))
+			continue;
+		int up = fe_up(a, (int)i);
+		if (up >= 0 && a->n[up].kind == CXCursor_VarDecl) {
+			int step = lane_loop_step(g, loop_of_var(a, up));
+			uint32_t b, e;
+			if (step >= 0 && names_g(a, step, g->G, &b, &e))
+				continue;
+			return fail(g, (int)i,
+			            "the lane starts a loop that does not step "
+			            "by the group");
+		}
+		if (up >= 0 && a->n[up].kind == CXCursor_BinaryOperator &&
+		    (a->n[up].op == CXBinaryOperator_EQ ||
+		     a->n[up].op == CXBinaryOperator_NE) &&
+		    (lit_of(a, fe_child(a, up, 0), 0) >= 0 ||
+		     lit_of(a, fe_child(a, up, 1), 0) >= 0))
+			continue;
+		return fail(g, (int)i,
+		            "the lane is used other than to start "
+		            "the group's loops or to pick lane 0");
+	}
+	return true;
+}
+
+/* Where G is written once for several uses (a macro, a const
+ * variable), every use lies in the kernel or in the launch's block
+ * expression `blk`: else the edit would change other code too. */
+static bool confined(grp *g, int blk)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t k = 0; k < g->edits.len; k++) {
+		uint32_t at = g->edits.items[k].range.begin.offset;
+		for (size_t i = 0; i < a->len; i++) {
+			uint32_t b, e;
+			const fe_node *x = &a->n[i];
+			if ((x->kind != CXCursor_IntegerLiteral &&
+			     x->kind != CXCursor_DeclRefExpr) ||
+			    (x->spelled && x->b == at) ||
+			    !names_g(a, (int)i, g->G, &b, &e) || b != at ||
+			    pl_inside(a, (int)i, g->K->body) ||
+			    (blk >= 0 && pl_inside(a, (int)i, blk)))
+				continue;
+			return fail(
+			    g, (int)i,
+			    "the number is written once for code outside "
+			    "the kernel and its launch's block too");
+		}
+	}
+	return true;
+}
+
+/* The launch's block `X * G` (through a local): the node naming G and X;
+ * false when it is not that. */
+static bool block_of_groups(grp *g, const fe_launch *L, int *gn, int *x)
+{
+	const fe_ast *a = g->P->a;
+	int n = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl)
+		n = fe_strip(a, fe_def_before(a, a->n[n].ref, a->n[n].b));
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Mul)
+		return false;
+	uint32_t b, e;
+	for (int k = 0; k < 2; k++)
+		if (names_g(a, fe_child(a, n, k), g->G, &b, &e)) {
+			*gn = fe_child(a, n, k);
+			*x = fe_child(a, n, 1 - k);
+			return add_edit(g, b, e, "TPG");
+		}
+	return false;
+}
+
+/* `E % P == 0 ? P : E % (P/2) == 0 ? P/2 : ... : 1` down to 2 then 1,
+ * P at least 4: P, and E in *e. */
+static int64_t ladder(const fe_ast *a, int n, int *e)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_ConditionalOperator)
+		return 0;
+	int c = fe_strip(a, fe_child(a, n, 0)), t = fe_child(a, n, 1);
+	int f = fe_child(a, n, 2);
+	if (c < 0 || a->n[c].kind != CXCursor_BinaryOperator ||
+	    a->n[c].op != CXBinaryOperator_EQ ||
+	    lit_of(a, fe_child(a, c, 1), 0) < 0)
+		return 0;
+	int r = fe_strip(a, fe_child(a, c, 0));
+	int p = r >= 0 && a->n[r].kind == CXCursor_BinaryOperator &&
+	                a->n[r].op == CXBinaryOperator_Rem
+	            ? fe_strip(a, fe_child(a, r, 1))
+	            : -1;
+	if (p < 0 || !a->n[p].is_int || !pow2(a->n[p].ival) ||
+	    a->n[p].ival < 2 || lit_of(a, t, a->n[p].ival) < 0)
+		return 0;
+	int64_t P = a->n[p].ival;
+	*e = fe_strip(a, fe_child(a, r, 0));
+	if (P == 2)
+		return lit_of(a, f, 1) >= 0 ? 2 : 0;
+	int e2;
+	if (ladder(a, f, &e2) != P / 2)
+		return 0;
+	size_t l1, l2;
+	const char *t1 = fe_text(a, *e, &l1), *t2 = fe_text(a, e2, &l2);
+	return l1 == l2 && !memcmp(t1, t2, l1) ? P : 0;
+}
+
+/* X, the block's groups: a ladder (through a local), as written in the
+ * file, not in a macro: the GPB refactor. */
+static int groups_per_block(grp *g, int x, int tpg)
+{
+	planner *P = g->P;
+	const fe_ast *a = P->a;
+	int n = fe_strip(a, x);
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl)
+		n = fe_strip(a, fe_def_before(a, a->n[n].ref, a->n[n].b));
+	int e;
+	int64_t top = n >= 0 ? ladder(a, n, &e) : 0;
+	if (top < 4 || !a->n[n].spelled || !a->n[n].in_main)
+		return KT_OK;
+	int64_t v[12];
+	size_t nv = 0;
+	for (int64_t w = 1; w <= 64; w *= 2)
+		v[nv++] = w;
+	if (top > 64)
+		v[nv++] = top;
+	const fe_kern *K = g->K;
+	int p = pl_add_param(P, pl_unique_name(P, "GPB", K->name),
+	                     KT_ROLE_OTHER, pl_dup(P, K->name), top, v, nv);
+	kt_plan_edit *ed = kt_plan_alloc(P->plan, sizeof(*ed));
+	if (p < 0 || !ed)
+		return KT_ENOMEM;
+	const char *name = P->params.items[p].p.name;
+	const char *et = pl_src(P, e);
+	bool bare = strspn(et, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+	                       "TUVWXYZ0123456789_") == strlen(et);
+	const char *E = bare ? et : pl_say(P, "(%s)", et);
+	(void)E;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
+	const char *type = pl_say(P, "%s", clang_getCString(ts));
+	clang_disposeString(ts);
+	ed->range = pl_range(P, n);
+	ed->text = pl_src(P, n);
+	ed->with = name;
+	P->params.items[p].p.evidence = pl_say(
+	    P,
+	    "'%s''s launch gives a block the largest power of two up to %lld "
+	    "that divides %s groups of %s threads",
+	    K->name, (long long)top, et, pl_src(P, tpg));
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_GROUPS_PER_BLOCK,
+	    .kernel = pl_dup(P, K->name),
+	    .param = name,
+	    .region = pl_range(P, n),
+	    .edits = ed,
+	    .nedits = 1,
+	    .bound = E,
+	    .elem_type = type,
+	    .launch = 0,
+	    .note = "GPB: a block takes the largest power of two up to GPB "
+	            "that divides the count (the original's ladder at its "
+	            "top)"};
+	pl_add_refactor(P, r);
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+/* No parameter's use or other refactor's edit overlaps [b, e). */
+static bool free_text(const planner *P, uint32_t b, uint32_t e)
+{
+	for (size_t i = 0; i < P->params.len; i++)
+		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
+			kt_range r = P->params.items[i].uses.items[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return false;
+		}
+	for (size_t i = 0; i < P->refactors.len; i++)
+		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
+			kt_range r = P->refactors.items[i].edits[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return false;
+		}
+	return true;
+}
+
+/* The lane local of the kernel: `L = threadIdx.x % G` with G a power of
+ * two from 2 to 32 (as names_g reads it); -1 when there is none. */
+static int find_lane(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_VarDecl ||
+		    !pl_inside(a, (int)i, body))
+			continue;
+		int r = fe_strip(a, fe_var_init(a, (int)i));
+		if (r < 0 || a->n[r].kind != CXCursor_BinaryOperator ||
+		    a->n[r].op != CXBinaryOperator_Rem ||
+		    !tid_x(a, fe_child(a, r, 0)))
+			continue;
+		int n = fe_strip(a, fe_child(a, r, 1));
+		int64_t G = n < 0 ? 0
+		            : a->n[n].kind == CXCursor_DeclRefExpr
+		                ? -1
+		                : a->n[n].ival;
+		if (G == -1 && const_init(a, a->n[n].ref) >= 0)
+			G = a->n[const_init(a, a->n[n].ref)].ival;
+		uint32_t b, e;
+		if (pow2(G) && G >= 2 && G <= 32 && names_g(a, n, G, &b, &e)) {
+			g->G = G;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* Every node in the kernel that names G is a use g_use accepts. */
+static bool every_use(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		uint32_t b, e;
+		if (!pl_inside(a, (int)i, body) ||
+		    (a->n[i].kind != CXCursor_IntegerLiteral &&
+		     a->n[i].kind != CXCursor_DeclRefExpr) ||
+		    !names_g(a, (int)i, g->G, &b, &e))
+			continue;
+		/* a const local that holds G is its declaration, not a use */
+		int up = fe_up(a, (int)i);
+		if (up >= 0 && a->n[up].kind == CXCursor_VarDecl &&
+		    const_init(a, up) == (int)i)
+			continue;
+		if (!g_use(g, (int)i, b, e))
+			return false;
+	}
+	return true;
+}
+
+static void note(planner *P, int n, const char *why, int64_t G)
+{
+	kt_range r = pl_range(P, n);
+	char msg[256];
+	snprintf(msg, sizeof msg,
+	         "a group of %lld threads per task is not made a parameter "
+	         "(threads_per_group): %s",
+	         (long long)G, why);
+	kt_diags_add(P->d, KT_DIAG_NOTE, P->c->path, P->c->text, r.begin.line,
+	             r.begin.col, (int)(r.end.offset - r.begin.offset), "%s",
+	             msg);
+}
+
+int pl_group_refactors(planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_kern *K = &P->f->kernels.items[k];
+	grp g = {.P = P, .K = K};
+	int body = K->body;
+	g.lane = find_lane(&g, body);
+	if (g.lane < 0 || a->tu->opencl)
+		return KT_OK;
+	int gn = -1, x = -1;
+	bool ok = true;
+	if (K->launches.len != 1 || K->launches.items[0].shared >= 0 ||
+	    !block_of_groups(&g, &K->launches.items[0], &gn, &x))
+		ok = fail(&g, g.lane,
+		          "its launch's block is not the groups of a block "
+		          "times the group");
+	if (ok && fe_assigned(a, g.lane))
+		ok = fail(&g, g.lane, "the lane is assigned");
+	if (ok && calls_group_code(a, body))
+		ok = fail(&g, g.lane,
+		          "it calls a function of the file that shuffles or "
+		          "reads threadIdx");
+	ok = ok && every_use(&g, body) && lane_uses(&g, body) &&
+	     shuffles_reduce(&g, body) && confined(&g, fe_up(P->a, gn));
+	if (ok && (!g.loops || !g.shuffles))
+		ok = fail(&g, g.lane,
+		          "no loop of the lane's that steps by the group, or "
+		          "no shuffle reduction of the group");
+	for (size_t i = 0; ok && i < g.edits.len; i++)
+		ok = free_text(P, g.edits.items[i].range.begin.offset,
+		               g.edits.items[i].range.end.offset) ||
+		     fail(&g, g.lane, "another parameter edits its text");
+	if (!ok || P->oom) {
+		/* a warp's lane (G = 32) is most often a block reduction's,
+		 * not a group's: no note for it */
+		if (!P->oom && g.why && g.G < 32)
+			note(P, g.why_at, g.why, g.G);
+		kt_vec_release(&g.edits);
+		return P->oom ? KT_ENOMEM : KT_OK;
+	}
+	int64_t v[6];
+	size_t nv = 0;
+	for (int64_t w = 2; w <= 32; w *= 2)
+		v[nv++] = w;
+	int p = pl_add_param(P, pl_unique_name(P, "TPG", K->name),
+	                     KT_ROLE_OTHER, pl_dup(P, K->name), g.G, v, nv);
+	kt_plan_edit *ed = kt_plan_alloc(P->plan, g.edits.len * sizeof(*ed));
+	if (p < 0 || !ed) {
+		kt_vec_release(&g.edits);
+		return KT_ENOMEM;
+	}
+	const char *name = P->params.items[p].p.name;
+	for (size_t i = 0; i < g.edits.len; i++) {
+		ed[i] = g.edits.items[i];
+		/* the name the parameter got */
+		ed[i].with = !strcmp(ed[i].with, "TPG")
+		                 ? name
+		                 : pl_say(P, "(%s / 2)", name);
+	}
+	P->params.items[p].p.evidence = pl_say(
+	    P,
+	    "'%s' gives each group of %lld threads one task (lane "
+	    "threadIdx.x %% %lld, loops stepping by it, an xor-shuffle "
+	    "reduction from %lld); the launch's block is groups times it",
+	    K->name, (long long)g.G, (long long)g.G, (long long)g.G / 2);
+	kt_plan_refactor r = {
+	    .kind = KT_REFACTOR_THREADS_PER_GROUP,
+	    .kernel = pl_dup(P, K->name),
+	    .param = name,
+	    .region = pl_range(P, body),
+	    .edits = ed,
+	    .nedits = g.edits.len,
+	    .launch = 0,
+	    .note = "TPG threads per group: the lane, the group, the loops' "
+	            "step, the shuffle reduction and the block follow it"};
+	kt_vec_release(&g.edits);
+	pl_add_refactor(P, r);
+	if (P->oom)
+		return KT_ENOMEM;
+	return x >= 0 ? groups_per_block(&g, x, gn) : KT_OK;
+}

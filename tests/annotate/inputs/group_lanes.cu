@@ -1,0 +1,143 @@
+// group_lanes.cu - kernels that give each group of G threads one task,
+// reduced across the group with xor shuffles: threads_per_group makes G a
+// parameter where every use of it is the group's (lane, group, the lane
+// loops' step, the shuffle reduction, the block), groups_per_block the
+// host's largest power of two that divides the groups; refused where some
+// use is another.
+#include <cuda_runtime.h>
+
+#define LANES 8
+#define QUAD 4
+
+// The absolute maximum of each group of 64 floats, 16 threads per group;
+// the host takes as many groups per block (up to 16) as divide them.
+__global__ void group_absmax(const float *__restrict__ x, float *amax)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float m = 0.f;
+	for (int i = lane; i < 64; i += 16)
+		m = fmaxf(m, fabsf(x[g * 64 + i]));
+	for (int off = 8; off > 0; off /= 2)
+		m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
+	if (lane == 0)
+		amax[g] = m;
+}
+
+// A sum from zero, G a const local and the shuffle's width, the start
+// written as half of it; the groups of a block a kernel argument.
+__global__ void group_sum(const float *__restrict__ x, float *s, int n,
+			  int per_block)
+{
+	const int tpg = 4;
+	const int lane = threadIdx.x % tpg;
+	const int g = blockIdx.x * per_block + threadIdx.x / tpg;
+	float acc = 0.f;
+	for (int i = lane; i < n; i += tpg)
+		acc += x[g * n + i];
+	for (int off = tpg / 2; off >= 1; off >>= 1)
+		acc += __shfl_xor_sync(0xffffffffu, acc, off, tpg);
+	if (lane == 0)
+		s[g] = acc;
+}
+
+// G from a macro: the edit goes in its definition.
+__global__ void group_min(const int *__restrict__ x, int *lo, int n)
+{
+	const int lane = threadIdx.x % LANES;
+	const int g = blockIdx.x * (blockDim.x / LANES) + threadIdx.x / LANES;
+	int m = 2147483647;
+	for (int i = lane; i < n; i += LANES)
+		m = min(m, x[g * n + i]);
+	for (int off = LANES / 2; off > 0; off /= 2)
+		m = min(m, __shfl_xor_sync(0xffffffffu, m, off));
+	if (lane == 0)
+		lo[g] = m;
+}
+
+// Refused: each lane owns one element (x[g * 16 + lane]); fewer lanes
+// would miss some.
+__global__ void lane_owns(const float *x, float *y)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float v = x[g * 16 + lane];
+	for (int off = 8; off > 0; off /= 2)
+		v += __shfl_xor_sync(0xffffffffu, v, off);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: the sum starts from a bias, which idle lanes would add again.
+__global__ void biased_sum(const float *x, float *y, float bias, int n)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float v = bias;
+	for (int i = lane; i < n; i += 16)
+		v += x[g * n + i];
+	for (int off = 8; off > 0; off /= 2)
+		v += __shfl_xor_sync(0xffffffffu, v, off);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: the mask names the group's 16 lanes.
+__global__ void narrow_mask(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float v = 0.f;
+	for (int i = lane; i < n; i += 16)
+		v += x[g * n + i];
+	for (int off = 8; off > 0; off /= 2)
+		v += __shfl_xor_sync(0xffff, v, off);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: the block is a literal (256), not groups times the group.
+__global__ void fixed_block(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * 16 + threadIdx.x / 16;
+	float v = 0.f;
+	for (int i = lane; i < n; i += 16)
+		v += x[g * n + i];
+	for (int off = 8; off > 0; off /= 2)
+		v += __shfl_xor_sync(0xffffffffu, v, off);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: QUAD, the group, also divides the launch's grid.
+__global__ void quad_sum(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % QUAD;
+	const int g = blockIdx.x * (blockDim.x / QUAD) + threadIdx.x / QUAD;
+	float v = 0.f;
+	for (int i = lane; i < n; i += QUAD)
+		v += x[g * n + i];
+	for (int off = QUAD / 2; off > 0; off /= 2)
+		v += __shfl_xor_sync(0xffffffffu, v, off);
+	if (lane == 0)
+		y[g] = v;
+}
+
+void run(const float *x, float *amax, float *s, const int *xi, int *lo,
+	 float *y, int groups, int n)
+{
+	const int per_block = groups % 16 == 0 ? 16
+			      : groups % 8 == 0  ? 8
+			      : groups % 4 == 0  ? 4
+			      : groups % 2 == 0  ? 2
+						 : 1;
+	group_absmax<<<groups / per_block, per_block * 16>>>(x, amax);
+	group_sum<<<groups / 8, 8 * 4>>>(x, s, n, 8);
+	group_min<<<groups / 4, 4 * LANES>>>(xi, lo, n);
+	lane_owns<<<groups / 8, 8 * 16>>>(x, y);
+	biased_sum<<<groups / 8, 8 * 16>>>(x, y, 1.f, n);
+	narrow_mask<<<groups / 8, 8 * 16>>>(x, y, n);
+	fixed_block<<<groups / 16, 256>>>(x, y, n);
+	quad_sum<<<groups / QUAD, 2 * QUAD>>>(x, y, n);
+}
