@@ -44,7 +44,12 @@ typedef struct grp {
 	int64_t G;
 	int lane; /* the lane's local (VarDecl) */
 	KT_VEC(kt_plan_edit) edits;
+	int x; /* the launch block's other factor, the groups */
 	int loops, shuffles;
+	int64_t steps;   /* the offsets of unrolled shuffles, as bits */
+	int64_t max_tpg; /* the largest TPG the code allows */
+	const char *op;  /* pl_group_combines: the max or min the shuffles
+	                    must combine with (NULL: any) */
 	const char *why; /* why not offered, for the note; NULL when it is */
 	int why_at;      /* the node the note points at */
 } grp;
@@ -179,6 +184,15 @@ static int lane_loop_step(const grp *g, int fs)
 	return il >= 0 && a->n[il].ref == v ? fe_child(a, inc, 1) : -1;
 }
 
+/* blockIdx.x, maybe cast (`(int64_t)blockIdx.x`). */
+static bool block_x(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n >= 0 && a->n[n].kind == CXCursor_CStyleCastExpr)
+		n = fe_strip(a, a->n[n].last);
+	return n >= 0 && fe_builtin(a, n, "blockIdx") == 'x';
+}
+
 static bool add_edit(grp *g, uint32_t b, uint32_t e, const char *with)
 {
 	for (size_t i = 0; i < g->edits.len; i++)
@@ -209,17 +223,17 @@ static bool g_use(grp *g, int n, uint32_t b, uint32_t e)
 			    g, up,
 			    "its lane (threadIdx.x %% G) is not the one "
 			    "local the loops start from");
-		return add_edit(g, b, e, "TPG");
+		return add_edit(g, b, e, "$");
 	}
 	if (u && u->kind == CXCursor_BinaryOperator && rhs &&
 	    u->op == CXBinaryOperator_Div &&
 	    (tid_x(a, fe_child(a, up, 0)) ||
 	     fe_builtin(a, fe_child(a, up, 0), "blockDim") == 'x'))
-		return add_edit(g, b, e, "TPG");
+		return add_edit(g, b, e, "$");
 	if (u && u->kind == CXCursor_CompoundAssignOperator && rhs &&
 	    lane_loop_step(g, fe_up(a, up)) >= 0) {
 		g->loops++;
-		return add_edit(g, b, e, "TPG");
+		return add_edit(g, b, e, "$");
 	}
 	/* the start of the halving loop written as `G / 2` */
 	if (u && u->kind == CXCursor_BinaryOperator &&
@@ -228,41 +242,35 @@ static bool g_use(grp *g, int n, uint32_t b, uint32_t e)
 	    a->n[fe_up(a, up)].kind == CXCursor_VarDecl &&
 	    loop_of_var(a, fe_up(a, up)) >= 0 &&
 	    halving_var(a, loop_of_var(a, fe_up(a, up))) == fe_up(a, up))
-		return add_edit(g, b, e, "TPG");
+		return add_edit(g, b, e, "$");
+	/* `blockIdx.x * G` where the launch's groups of a block are G too:
+	 * that number is theirs, and stays */
+	int64_t xv;
+	if (u && u->kind == CXCursor_BinaryOperator &&
+	    u->op == CXBinaryOperator_Mul && g->x >= 0 &&
+	    (block_x(a, fe_child(a, up, 0)) ||
+	     block_x(a, fe_child(a, up, 1))) &&
+	    pl_fold(g->P, g->x, &xv) && xv == g->G)
+		return true;
 	/* the width of a shuffle */
 	if (u && u->kind == CXCursor_CallExpr &&
 	    !strcmp(u->name, "__shfl_xor_sync") && fe_nchildren(a, up) == 5 &&
 	    fe_strip(a, fe_child(a, up, 4)) == fe_strip(a, n))
-		return add_edit(g, b, e, "TPG");
+		return add_edit(g, b, e, "$");
 	return fail(g, n, "it has another use");
 }
 
-/* The function a call in the kernel reaches, where the file defines it,
- * shuffles or reads threadIdx: the group's idea would be split. */
-static bool calls_group_code(const fe_ast *a, int body)
-{
-	for (size_t i = 0; i < a->len; i++) {
-		if (a->n[i].kind != CXCursor_CallExpr ||
-		    !pl_inside(a, (int)i, body) || a->n[i].ref < 0)
-			continue;
-		int f = a->n[i].ref;
-		if (a->n[f].in_main && a->n[f].first >= 0 &&
-		    (pl_has_call(a, f, "__shfl") ||
-		     fe_mentions(a, f, "threadIdx")))
-			return true;
-	}
-	return false;
-}
-
-/* v is reduced by the shuffle: `v = max(v, shfl)`, `fmaxf`, min, or a sum
- * (`v += shfl`, `v = v + shfl`) of a value that starts at literal zero. */
-static bool reduces(const grp *g, int call)
+/* How the shuffle's value v is combined: max or min (`v = fmaxf(v,
+ * shfl)`: COMB_IDEM), a sum (`v += shfl`, `v = v + shfl`) from a literal
+ * zero (COMB_SUM), else COMB_NONE. */
+enum { COMB_NONE, COMB_IDEM, COMB_SUM };
+static int combine_kind(const grp *g, int call)
 {
 	const fe_ast *a = g->P->a;
 	int val = fe_strip(a, fe_child(a, call, 2));
 	if (val < 0 || a->n[val].kind != CXCursor_DeclRefExpr ||
 	    a->n[val].ref < 0)
-		return false;
+		return COMB_NONE;
 	int v = a->n[val].ref, asg = fe_up(a, call), lhs = -1;
 	bool compound = false;
 	int combine = call;
@@ -271,7 +279,7 @@ static bool reduces(const grp *g, int call)
 		combine = asg, asg = fe_up(a, asg);
 	if (lhs < 0 || a->n[lhs].kind != CXCursor_DeclRefExpr ||
 	    a->n[lhs].ref != v)
-		return false;
+		return COMB_NONE;
 	bool sum = compound && a->n[asg].op == CXBinaryOperator_AddAssign &&
 	           combine == call;
 	if (!compound && combine != call) {
@@ -285,19 +293,35 @@ static bool reduces(const grp *g, int call)
 		          !strcmp(c->name, "fmax") ||
 		          !strcmp(c->name, "fmin") || !strcmp(c->name, "max") ||
 		          !strcmp(c->name, "min")))
-			return true;
+			return COMB_IDEM;
 		else
-			return false;
+			return COMB_NONE;
 	} else if (!sum)
-		return false;
+		return COMB_NONE;
 	int init = fe_strip(a, fe_var_init(a, v));
 	return init >= 0 && ((a->n[init].is_int && a->n[init].ival == 0) ||
-	                     (a->n[init].is_float && a->n[init].fval == 0));
+	                     (a->n[init].is_float && a->n[init].fval == 0))
+	           ? COMB_SUM
+	           : COMB_NONE;
 }
 
-/* Every shuffle of the kernel reduces a group: an xor shuffle by a
- * halving loop's variable that starts at G / 2, with a mask that is not a
- * literal narrower than the warp. */
+/* The shuffle's value is combined by a call named g->op (`v =
+ * fmaxf(v, shfl)`). */
+static bool combines_with(const grp *g, int call)
+{
+	const fe_ast *a = g->P->a;
+	int up = fe_up(a, call);
+	return combine_kind(g, call) == COMB_IDEM && up >= 0 &&
+	       a->n[up].kind == CXCursor_CallExpr &&
+	       !strcmp(a->n[up].name, g->op);
+}
+
+/* Every shuffle in region (the kernel's body, or a function it calls)
+ * reduces a group: an xor shuffle, with a mask that is not a literal
+ * narrower than the warp, by a halving loop's variable that starts at G
+ * / 2, or by a literal o below G of an unrolled max or min: o becomes
+ * `o % TPG`, o itself below TPG and 0 from TPG up (both powers of two):
+ * an xor by 0 is the lane's own value, which max and min keep. */
 static bool shuffles_reduce(grp *g, int body)
 {
 	const fe_ast *a = g->P->a;
@@ -318,6 +342,22 @@ static bool shuffles_reduce(grp *g, int body)
 			            "a shuffle's mask is a literal "
 			            "narrower than the warp");
 		int off = fe_strip(a, fe_child(a, c, 3));
+		int64_t o = off >= 0 && a->n[off].is_int ? a->n[off].ival : 0;
+		if (pow2(o) && o < g->G && a->n[off].spelled &&
+		    a->n[off].in_main) {
+			if (combine_kind(g, c) != COMB_IDEM ||
+			    (g->op && !combines_with(g, c)))
+				return fail(
+				    g, c,
+				    "an unrolled shuffle whose value is "
+				    "not a max or a min");
+			add_edit(g, a->n[off].b, a->n[off].e,
+			         pl_say(g->P, "(%lld %% $)", (long long)o));
+			g->steps |= o;
+			g->max_tpg = g->G;
+			g->shuffles++;
+			continue;
+		}
 		int v = off >= 0 && a->n[off].kind == CXCursor_DeclRefExpr
 		            ? a->n[off].ref
 		            : -1;
@@ -328,7 +368,7 @@ static bool shuffles_reduce(grp *g, int body)
 		uint32_t b, e;
 		if (lit_of(a, s, g->G / 2) >= 0 && a->n[s].spelled &&
 		    a->n[s].in_main)
-			add_edit(g, a->n[s].b, a->n[s].e, "(TPG / 2)");
+			add_edit(g, a->n[s].b, a->n[s].e, "($ / 2)");
 		else if (!(s >= 0 && a->n[s].kind == CXCursor_BinaryOperator &&
 		           a->n[s].op == CXBinaryOperator_Div &&
 		           names_g(a, fe_child(a, s, 0), g->G, &b, &e) &&
@@ -336,11 +376,44 @@ static bool shuffles_reduce(grp *g, int body)
 			return fail(g, c,
 			            "a shuffle loop that does not start "
 			            "at half the group");
-		if (!reduces(g, c))
+		if (combine_kind(g, c) == COMB_NONE ||
+		    (g->op && !combines_with(g, c)))
 			return fail(g, c,
 			            "a shuffle whose value is not a "
 			            "max, a min or a sum from zero");
 		g->shuffles++;
+	}
+	return true;
+}
+
+/* The functions of the file the kernel calls that shuffle or read
+ * threadIdx: each reduces the group with shuffles (shuffles_reduce),
+ * reads no threadIdx, and only this kernel calls it (its edits are the
+ * kernel's). */
+static bool group_fns(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr ||
+		    !pl_inside(a, (int)i, body) || a->n[i].ref < 0)
+			continue;
+		int f = a->n[i].ref;
+		if (!a->n[f].in_main || a->n[f].first < 0 ||
+		    (!pl_has_call(a, f, "__shfl") &&
+		     !fe_mentions(a, f, "threadIdx")))
+			continue;
+		if (fe_mentions(a, f, "threadIdx"))
+			return fail(g, (int)i,
+			            "it calls a function that reads threadIdx");
+		for (size_t k = 0; k < a->len; k++)
+			if (a->n[k].kind == CXCursor_CallExpr &&
+			    a->n[k].ref == f && !pl_inside(a, (int)k, body))
+				return fail(
+				    g, (int)k,
+				    "a function that reduces its group is "
+				    "called from elsewhere too");
+		if (!shuffles_reduce(g, f))
+			return false;
 	}
 	return true;
 }
@@ -415,14 +488,28 @@ static bool block_of_groups(grp *g, const fe_launch *L, int *gn, int *x)
 	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
 	    a->n[n].op != CXBinaryOperator_Mul)
 		return false;
-	uint32_t b, e;
+	/* both factors may be G (`groups_per_block * 16`, 16 groups of
+	 * 16): the one written as the kernel's lane writes G, else the
+	 * literal */
+	uint32_t b[2], e[2], lb = 0, le;
+	bool is[2];
+	int lg = fe_strip(a, fe_child(a, fe_var_init(a, g->lane), 1));
+	names_g(a, lg, g->G, &lb, &le);
 	for (int k = 0; k < 2; k++)
-		if (names_g(a, fe_child(a, n, k), g->G, &b, &e)) {
-			*gn = fe_child(a, n, k);
-			*x = fe_child(a, n, 1 - k);
-			return add_edit(g, b, e, "TPG");
-		}
-	return false;
+		is[k] = names_g(a, fe_child(a, n, k), g->G, &b[k], &e[k]);
+	int k = !is[0] && !is[1] ? -1 : !is[0] ? 1 : !is[1] ? 0 : -2;
+	for (int j = 0; k == -2 && j < 2; j++)
+		if (b[j] == lb)
+			k = j;
+	for (int j = 0; k == -2 && j < 2; j++)
+		if (a->n[fe_strip(a, fe_child(a, n, j))].kind ==
+		    CXCursor_IntegerLiteral)
+			k = j;
+	if (k < 0)
+		return false;
+	*gn = fe_child(a, n, k);
+	*x = fe_child(a, n, 1 - k);
+	return add_edit(g, b[k], e[k], "$");
 }
 
 /* `E % P == 0 ? P : E % (P/2) == 0 ? P/2 : ... : 1` down to 2 then 1,
@@ -518,24 +605,6 @@ static int groups_per_block(grp *g, int x, int tpg)
 	return P->oom ? KT_ENOMEM : KT_OK;
 }
 
-/* No parameter's use or other refactor's edit overlaps [b, e). */
-static bool free_text(const planner *P, uint32_t b, uint32_t e)
-{
-	for (size_t i = 0; i < P->params.len; i++)
-		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
-			kt_range r = P->params.items[i].uses.items[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return false;
-		}
-	for (size_t i = 0; i < P->refactors.len; i++)
-		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
-			kt_range r = P->refactors.items[i].edits[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return false;
-		}
-	return true;
-}
-
 /* The lane local of the kernel: `L = threadIdx.x % G` with G a power of
  * two from 2 to 32 (as names_g reads it); -1 when there is none. */
 static int find_lane(grp *g, int body)
@@ -566,6 +635,24 @@ static int find_lane(grp *g, int body)
 	return -1;
 }
 
+/* No parameter's use or other refactor's edit overlaps [b, e). */
+static bool free_text(const planner *P, uint32_t b, uint32_t e)
+{
+	for (size_t i = 0; i < P->params.len; i++)
+		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
+			kt_range r = P->params.items[i].uses.items[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return false;
+		}
+	for (size_t i = 0; i < P->refactors.len; i++)
+		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
+			kt_range r = P->refactors.items[i].edits[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return false;
+		}
+	return true;
+}
+
 /* Every node in the kernel that names G is a use g_use accepts. */
 static bool every_use(grp *g, int body)
 {
@@ -576,6 +663,11 @@ static bool every_use(grp *g, int body)
 		    (a->n[i].kind != CXCursor_IntegerLiteral &&
 		     a->n[i].kind != CXCursor_DeclRefExpr) ||
 		    !names_g(a, (int)i, g->G, &b, &e))
+			continue;
+		/* another parameter's (the groups of a block, 16 too):
+		 * that parameter gives it its meaning */
+		if (!free_text(g->P, b, e) &&
+		    a->n[i].kind == CXCursor_IntegerLiteral && a->n[i].spelled)
 			continue;
 		/* a const local that holds G is its declaration, not a use */
 		int up = fe_up(a, (int)i);
@@ -605,7 +697,7 @@ int pl_group_refactors(planner *P, int k)
 {
 	const fe_ast *a = P->a;
 	const fe_kern *K = &P->f->kernels.items[k];
-	grp g = {.P = P, .K = K};
+	grp g = {.P = P, .K = K, .x = -1, .max_tpg = 32};
 	int body = K->body;
 	g.lane = find_lane(&g, body);
 	if (g.lane < 0 || a->tu->opencl)
@@ -614,17 +706,21 @@ int pl_group_refactors(planner *P, int k)
 	bool ok = true;
 	if (K->launches.len != 1 || K->launches.items[0].shared >= 0 ||
 	    !block_of_groups(&g, &K->launches.items[0], &gn, &x))
+		x = -1;
+	g.x = x;
+	if (x < 0)
 		ok = fail(&g, g.lane,
 		          "its launch's block is not the groups of a block "
 		          "times the group");
 	if (ok && fe_assigned(a, g.lane))
 		ok = fail(&g, g.lane, "the lane is assigned");
-	if (ok && calls_group_code(a, body))
-		ok = fail(&g, g.lane,
-		          "it calls a function of the file that shuffles or "
-		          "reads threadIdx");
 	ok = ok && every_use(&g, body) && lane_uses(&g, body) &&
-	     shuffles_reduce(&g, body) && confined(&g, fe_up(P->a, gn));
+	     shuffles_reduce(&g, body) && group_fns(&g, body) &&
+	     confined(&g, fe_up(P->a, gn));
+	if (ok && g.steps && g.steps != g.G - 1)
+		ok = fail(&g, g.lane,
+		          "its unrolled shuffles do not take every step below "
+		          "the group");
 	if (ok && (!g.loops || !g.shuffles))
 		ok = fail(&g, g.lane,
 		          "no loop of the lane's that steps by the group, or "
@@ -643,7 +739,7 @@ int pl_group_refactors(planner *P, int k)
 	}
 	int64_t v[6];
 	size_t nv = 0;
-	for (int64_t w = 2; w <= 32; w *= 2)
+	for (int64_t w = 2; w <= g.max_tpg; w *= 2)
 		v[nv++] = w;
 	int p = pl_add_param(P, pl_unique_name(P, "TPG", K->name),
 	                     KT_ROLE_OTHER, pl_dup(P, K->name), g.G, v, nv);
@@ -656,9 +752,14 @@ int pl_group_refactors(planner *P, int k)
 	for (size_t i = 0; i < g.edits.len; i++) {
 		ed[i] = g.edits.items[i];
 		/* the name the parameter got */
-		ed[i].with = !strcmp(ed[i].with, "TPG")
-		                 ? name
-		                 : pl_say(P, "(%s / 2)", name);
+		kt_str w = KT_STR_INIT;
+		for (const char *c = ed[i].with; *c; c++)
+			if (*c == '$')
+				kt_str_adds(&w, name);
+			else
+				kt_str_addc(&w, *c);
+		ed[i].with = pl_say(P, "%s", w.ptr ? w.ptr : "");
+		kt_str_release(&w);
 	}
 	P->params.items[p].p.evidence = pl_say(
 	    P,
@@ -681,4 +782,54 @@ int pl_group_refactors(planner *P, int k)
 	if (P->oom)
 		return KT_ENOMEM;
 	return x >= 0 ? groups_per_block(&g, x, gn) : KT_OK;
+}
+
+bool pl_group_combines(planner *P, int body, int var, int64_t S, const char *op,
+                       uint32_t after)
+{
+	const fe_ast *a = P->a;
+	if (!pow2(S) || S < 2 || S > 32)
+		return false;
+	int n = -1;
+	for (size_t i = 0; i < a->len && n < 0; i++)
+		if (a->n[i].kind == CXCursor_DeclRefExpr &&
+		    a->n[i].ref == var && a->n[i].b >= after &&
+		    pl_inside(a, (int)i, body))
+			n = (int)i;
+	if (n < 0)
+		return false;
+	grp g = {.P = P, .G = S, .x = -1, .max_tpg = 32, .op = op};
+	int region = -1;
+	/* in a halving loop of the body: the loop (its start S / 2) */
+	for (int up = a->n[n].parent; up >= 0 && up != body && region < 0;
+	     up = a->n[up].parent)
+		if (a->n[up].kind == CXCursor_ForStmt &&
+		    halving_var(a, up) >= 0)
+			region = up;
+	/* `var = f(var)`: f's unrolled shuffles */
+	bool compound = false;
+	int asg = n, lhs = -1;
+	while (region < 0 && asg >= 0 &&
+	       (lhs = fe_assign_lhs(a, asg, &compound)) < 0 &&
+	       a->n[asg].kind != CXCursor_CompoundStmt)
+		asg = fe_up(a, asg);
+	int call = region < 0 && lhs >= 0 && a->n[lhs].ref == var && !compound
+	               ? fe_strip(a, fe_child(a, asg, 1))
+	               : -1;
+	int f = call >= 0 && a->n[call].kind == CXCursor_CallExpr
+	            ? a->n[call].ref
+	            : -1;
+	int arg = f >= 0 && fe_nwritten(a, call) == 2
+	              ? fe_strip(a, fe_written(a, call, 1))
+	              : -1;
+	if (f >= 0 && a->n[f].in_main && a->n[f].first >= 0 && arg >= 0 &&
+	    a->n[arg].kind == CXCursor_DeclRefExpr && a->n[arg].ref == var)
+		region = f;
+	bool ok = region >= 0 && !fe_mentions(a, region, "threadIdx") &&
+	          pl_has_call(a, region, "__shfl") &&
+	          shuffles_reduce(&g, region) &&
+	          (g.steps == S - 1 ||
+	           (!g.steps && a->n[region].kind == CXCursor_ForStmt));
+	kt_vec_release(&g.edits);
+	return ok && !P->oom;
 }

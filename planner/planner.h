@@ -178,5 +178,11 @@ int pl_pad_refactors(planner *P, int k);
 int pl_fastdiv_refactors(planner *P, int k);
 /* groups.c: threads per group and groups per block */
 int pl_group_refactors(planner *P, int k);
+/* The first use of var in body after offset `after` reduces it over
+ * groups of S lanes with xor shuffles combining by op (`fmaxf`): a
+ * halving loop from S / 2, or `var = f(var)` with f's unrolled steps
+ * S / 2 .. 1. */
+bool pl_group_combines(planner *P, int body, int var, int64_t S,
+                       const char *op, uint32_t after);
 
 #endif

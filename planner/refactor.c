@@ -227,40 +227,89 @@ static bool add_access(planner *P, accesses *v, int sub, bool store,
 		return false;
 	CXType t = clang_getCursorType(a->n[sub].cur);
 	long long size = clang_Type_getSizeOf(t);
-	if (size <= 0 || (*es && size != *es))
+	/* elements of several sizes (bf16 in, fp8 out): each array's type
+	 * goes with it, *es is the largest (it bounds the vector width) */
+	if (size <= 0 || (size & (size - 1)) || size > 16)
 		return false;
-	*es = size;
+	*es = size > *es ? size : *es;
+	CXString ts = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+	const char *type = pl_say(P, "%s", clang_getCString(ts));
+	clang_disposeString(ts);
 	for (size_t i = 0; i < v->len; i++)
 		if (!strcmp(v->items[i].name, a->n[base].name)) {
 			v->items[i].load |= !store;
 			v->items[i].store |= store;
-			return true;
+			return !strcmp(v->items[i].type, type);
 		}
 	kt_plan_access x = {pl_dup(P, a->n[base].name),
-	                    *off && **off ? *off : NULL, !store, store, NULL};
+	                    *off && **off ? *off : NULL, !store, store, type};
 	if (kt_vec_push(v, x))
 		P->oom = 1;
 	return true;
 }
 
+/* Assignment n is `r = F(r, E)` with F a max or a min, r a variable
+ * declared outside body that E does not name: r, else -1; *op: F. */
+static int max_min_into(const fe_ast *a, int n, int body, const char **op)
+{
+	bool compound;
+	int lhs = fe_assign_lhs(a, n, &compound);
+	int r = lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr
+	            ? a->n[lhs].ref
+	            : -1;
+	int c = fe_strip(a, fe_child(a, n, 1));
+	if (r < 0 || compound || a->n[r].kind != CXCursor_VarDecl ||
+	    pl_inside(a, r, body) || c < 0 ||
+	    a->n[c].kind != CXCursor_CallExpr || fe_nchildren(a, c) != 3 ||
+	    (strcmp(a->n[c].name, "fmaxf") && strcmp(a->n[c].name, "fminf") &&
+	     strcmp(a->n[c].name, "max") && strcmp(a->n[c].name, "min")))
+		return -1;
+	int x = fe_strip(a, fe_child(a, c, 1));
+	if (x < 0 || a->n[x].kind != CXCursor_DeclRefExpr || a->n[x].ref != r ||
+	    fe_refers_to(a, fe_child(a, c, 2), r))
+		return -1;
+	*op = a->n[c].name;
+	return r;
+}
+
 /* Every subscript in body is `off + i` with one off and one element size;
- * i is used nowhere else. */
+ * i is used nowhere else. The loop stores elements, or (*red, when not
+ * NULL) takes the max or min of them into one variable, *red (-1 for
+ * none), by *op. */
 static bool element_loop(planner *P, int body, int var, accesses *v,
-                         const char **off, long long *es)
+                         const char **off, long long *es, int *red,
+                         const char **op)
 {
 	const fe_ast *a = P->a;
 	*off = NULL;
 	bool stores = false;
+	if (red)
+		*red = -1;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
 		if (!pl_inside(a, (int)i, body))
 			continue;
 		bool compound;
 		int lhs = fe_assign_lhs(a, (int)i, &compound);
-		if (lhs >= 0 &&
+		/* a local of the body is the iteration's own (`v =
+		 * fminf(v, hi)`); one from outside, a reduction: not
+		 * elementwise */
+		bool own = lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr &&
+		           a->n[lhs].ref >= 0 &&
+		           a->n[a->n[lhs].ref].kind == CXCursor_VarDecl &&
+		           pl_inside(a, a->n[lhs].ref, body);
+		int r = lhs >= 0 && !own && red && *red < 0
+		            ? max_min_into(a, (int)i, body, op)
+		            : -1;
+		if (r >= 0) {
+			*red = r;
+			continue;
+		}
+		if (lhs >= 0 && !own &&
 		    (compound || a->n[lhs].kind != CXCursor_ArraySubscriptExpr))
-			return false; /* a reduction or a local: not elementwise
-			               */
+			return false;
+		if (own)
+			continue;
 		stores |= lhs >= 0;
 		if (x->kind == CXCursor_DeclRefExpr && x->ref == var) {
 			int up = fe_up(a, (int)i);
@@ -285,10 +334,56 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 		if (!add_access(P, v, (int)i, store, off, es))
 			return false;
 	}
-	return stores && v->len > 0 && *off;
+	/* the reduced variable: only in its one `r = F(r, E)` */
+	int uses = 0;
+	for (size_t i = 0; red && *red >= 0 && i < a->len; i++)
+		uses += a->n[i].kind == CXCursor_DeclRefExpr &&
+		        a->n[i].ref == *red && pl_inside(a, (int)i, body);
+	if (red && *red >= 0 && uses != 2)
+		return false;
+	return (stores || (red && *red >= 0)) && v->len > 0 && *off;
 }
 
-/* The loop: init from threadIdx.x only, `i < N`, `i += step`. */
+/* Expressions x and y are the same text, or name the same declaration
+ * or a literal of the same value. */
+static bool same_value(const fe_ast *a, int x, int y)
+{
+	x = fe_strip(a, x), y = fe_strip(a, y);
+	if (x < 0 || y < 0)
+		return false;
+	if (a->n[x].is_int && a->n[y].is_int)
+		return a->n[x].ival == a->n[y].ival;
+	if (a->n[x].kind == CXCursor_DeclRefExpr &&
+	    a->n[y].kind == CXCursor_DeclRefExpr)
+		return a->n[x].ref >= 0 && a->n[x].ref == a->n[y].ref;
+	size_t lx, ly;
+	const char *tx = fe_text(a, x, &lx), *ty = fe_text(a, y, &ly);
+	return lx && lx == ly && !memcmp(tx, ty, lx);
+}
+
+/* The loop's start covers [0, step) once across the threads that run
+ * it: threadIdx.x, or a group's lane (`lane = threadIdx.x % S`, a local
+ * never assigned) with the step S. */
+static bool covering_start(const fe_ast *a, int start, int inc)
+{
+	start = fe_strip(a, start);
+	if (start >= 0 && fe_builtin(a, start, "threadIdx") == 'x')
+		return true;
+	int lv = start >= 0 && a->n[start].kind == CXCursor_DeclRefExpr
+	             ? a->n[start].ref
+	             : -1;
+	int li =
+	    lv >= 0 && a->n[lv].kind == CXCursor_VarDecl && !fe_assigned(a, lv)
+	        ? fe_strip(a, fe_var_init(a, lv))
+	        : -1;
+	return li >= 0 && a->n[li].kind == CXCursor_BinaryOperator &&
+	       a->n[li].op == CXBinaryOperator_Rem &&
+	       fe_builtin(a, fe_child(a, li, 0), "threadIdx") == 'x' &&
+	       same_value(a, fe_child(a, li, 1), fe_child(a, inc, 1));
+}
+
+/* The loop: init from threadIdx.x only (or a group's lane), `i < N`,
+ * `i += step`. */
 static bool vector_loop(planner *P, int fs, int *var, int *bound)
 {
 	const fe_ast *a = P->a;
@@ -298,7 +393,7 @@ static bool vector_loop(planner *P, int fs, int *var, int *bound)
 	int inc = fe_child(a, fs, 2);
 	int v = init >= 0 ? a->n[init].first : -1;
 	if (v < 0 || a->n[v].kind != CXCursor_VarDecl || a->n[v].last < 0 ||
-	    fe_builtin(a, a->n[v].last, "threadIdx") != 'x' || cond < 0 ||
+	    inc < 0 || !covering_start(a, a->n[v].last, inc) || cond < 0 ||
 	    a->n[cond].kind != CXCursor_BinaryOperator ||
 	    a->n[cond].op != CXBinaryOperator_LT ||
 	    a->n[inc].kind != CXCursor_CompoundAssignOperator ||
@@ -403,7 +498,32 @@ static int vector_refactor(planner *P, int k, int fs)
 	accesses v = {0};
 	const char *off;
 	long long es = 0;
-	if (!element_loop(P, body, var, &v, &off, &es) || es > 16 || 16 % es) {
+	int red;
+	const char *op = NULL;
+	bool mixed = false,
+	     el = element_loop(P, body, var, &v, &off, &es, &red, &op);
+	/* a max or min over the loop: vectors change which elements each
+	 * thread sees, so only where the lanes that share the loop (a
+	 * group's, its start `threadIdx.x % S`, its step S) are combined
+	 * right after by shuffles with the same max or min */
+	int64_t S = 0;
+	int start = fe_strip(a, a->n[var].last);
+	int inc = fe_child(a, fs, 2);
+	if (el && red >= 0 &&
+	    (fe_builtin(a, start, "threadIdx") == 'x' ||
+	     !pl_fold(P, fe_child(a, inc, 1), &S) ||
+	     !pl_group_combines(P, P->f->kernels.items[k].body, red, S, op,
+	                        a->n[fs].e)))
+		el = false;
+	if (el)
+		for (size_t i = 1; i < v.len; i++)
+			mixed |= strcmp(v.items[i].type, v.items[0].type) != 0;
+	/* one type: the arrays' types are the refactor's elem_type (as
+	 * before); several: each array's, not in OpenCL C (vloadN takes one
+	 * width) */
+	for (size_t i = 0; !mixed && i < v.len; i++)
+		v.items[i].type = NULL;
+	if (!el || es > 16 || 16 % es || (mixed && a->tu->opencl)) {
 		kt_vec_release(&v);
 		return P->oom ? KT_ENOMEM : KT_OK;
 	}

@@ -1093,6 +1093,15 @@ static const char *vector_register(gen *g, const kt_plan_refactor *r,
 }
 
 /* `kt_vec<VEC * SIZE>::t`, and `&a[offset + kt_v * VEC]`, as text. */
+/* The bytes of one element of array a: its own type's (`sizeof(T)`,
+ * arrays of several types), else the refactor's elem_size. */
+static const char *elem_bytes(gen *g, const kt_plan_refactor *r,
+                              const kt_plan_access *a)
+{
+	return a->type ? kt_arena_printf(g->arena, "sizeof(%s)", a->type)
+	               : kt_arena_printf(g->arena, "%d", r->elem_size);
+}
+
 static int vec_moves(gen *g, kt_str *s, const kt_plan_refactor *r,
                      const char *name, bool load)
 {
@@ -1103,22 +1112,25 @@ static int vec_moves(gen *g, kt_str *s, const kt_plan_refactor *r,
 			continue;
 		const char *off = a->offset ? a->offset : "0";
 		const char *vt = "typename kt_vec<";
+		const char *es = elem_bytes(g, r, a);
+		if (!es)
+			return KT_ENOMEM;
 		if (load)
 			rc = kt_str_addf(
 			    s,
-			    "\t\t*reinterpret_cast<%s%s * %d>::t *>(kt_%s) "
-			    "= *reinterpret_cast<const %s%s * %d>::t *>("
+			    "\t\t*reinterpret_cast<%s%s * %s>::t *>(kt_%s) "
+			    "= *reinterpret_cast<const %s%s * %s>::t *>("
 			    "&%s[(%s) + kt_v * %s]);\n",
-			    vt, name, r->elem_size, a->name, vt, name,
-			    r->elem_size, a->name, off, name);
+			    vt, name, es, a->name, vt, name, es, a->name, off,
+			    name);
 		else
 			rc = kt_str_addf(
 			    s,
-			    "\t\t*reinterpret_cast<%s%s * %d>::t *>(&%s[(%s) "
+			    "\t\t*reinterpret_cast<%s%s * %s>::t *>(&%s[(%s) "
 			    "+ kt_v * %s]) = *reinterpret_cast<%s%s * "
-			    "%d>::t *>(kt_%s);\n",
-			    vt, name, r->elem_size, a->name, off, name, vt,
-			    name, r->elem_size, a->name);
+			    "%s>::t *>(kt_%s);\n",
+			    vt, name, es, a->name, off, name, vt, name, es,
+			    a->name);
 	}
 	return rc;
 }
@@ -1126,17 +1138,31 @@ static int vec_moves(gen *g, kt_str *s, const kt_plan_refactor *r,
 static int vec_head(gen *g, kt_str *s, const kt_plan_refactor *r,
                     const char *name, const char *bound)
 {
-	int rc = kt_str_addf(s, "else {\n\tconst bool kt_aligned = ((");
-	for (size_t i = 0; i < r->narrays && !rc; i++)
-		rc = kt_str_addf(s, "%sreinterpret_cast<size_t>(&%s[%s])",
-		                 i ? " | " : "", r->arrays[i].name,
-		                 r->arrays[i].offset ? r->arrays[i].offset
-		                                     : "0");
+	int rc = kt_str_addf(s, "else {\n\tconst bool kt_aligned = ");
+	bool typed = r->narrays && r->arrays[0].type;
+	if (!typed) /* one element size: the addresses' bits together */
+		rc = kt_str_addf(s, "((");
+	for (size_t i = 0; i < r->narrays && !rc; i++) {
+		const char *off =
+		    r->arrays[i].offset ? r->arrays[i].offset : "0";
+		const char *es = elem_bytes(g, r, &r->arrays[i]);
+		rc = !es ? KT_ENOMEM
+		     : typed
+		         ? kt_str_addf(s,
+		                       "%s(reinterpret_cast<size_t>(&%s[%s]) "
+		                       "%% (%s * %s)) == 0",
+		                       i ? " && " : "", r->arrays[i].name, off,
+		                       name, es)
+		         : kt_str_addf(s, "%sreinterpret_cast<size_t>(&%s[%s])",
+		                       i ? " | " : "", r->arrays[i].name, off);
+	}
+	if (!rc && !typed)
+		rc = kt_str_addf(s, ") %% (%s * %d)) == 0", name, r->elem_size);
 	if (!rc)
 		rc = kt_str_addf(s,
-		                 ") %% (%s * %d)) == 0;\n\tconst int kt_nvec "
+		                 ";\n\tconst int kt_nvec "
 		                 "= kt_aligned ? (int)((%s) / %s) : 0;\n",
-		                 name, r->elem_size, bound, name);
+		                 bound, name);
 	return rc;
 }
 
@@ -1185,7 +1211,9 @@ static int vec_loops(gen *g, kt_str *s, const kt_plan_refactor *r,
 	                     "+= %s) {\n",
 	                     v->pragma, v->start, v->step);
 	for (size_t k = 0; k < r->narrays && !rc; k++)
-		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n", r->elem_type,
+		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n",
+		                 r->arrays[k].type ? r->arrays[k].type
+		                                   : r->elem_type,
 		                 r->arrays[k].name, name);
 	if (!rc)
 		rc = cl ? vec_moves_cl(s, r, name, true)

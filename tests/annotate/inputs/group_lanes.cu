@@ -55,6 +55,41 @@ __global__ void group_min(const int *__restrict__ x, int *lo, int n)
 		lo[g] = m;
 }
 
+// An unrolled max in a device function only this kernel calls, G = 4:
+// each step o becomes o % TPG (0 from TPG up: the lane's own value).
+__device__ __forceinline__ float quad_max(float v)
+{
+	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
+	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
+	return v;
+}
+
+__global__ void unrolled_max(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % 4;
+	const int g = blockIdx.x * (blockDim.x / 4) + threadIdx.x / 4;
+	float v = -1e30f;
+	for (int i = lane; i < n; i += 4)
+		v = fmaxf(v, x[g * n + i]);
+	v = quad_max(v);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: an unrolled sum (xor 0 would add the lane's value twice).
+__global__ void unrolled_sum(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % 4;
+	const int g = blockIdx.x * (blockDim.x / 4) + threadIdx.x / 4;
+	float v = 0.f;
+	for (int i = lane; i < n; i += 4)
+		v += x[g * n + i];
+	v += __shfl_xor_sync(0xffffffffu, v, 2);
+	v += __shfl_xor_sync(0xffffffffu, v, 1);
+	if (lane == 0)
+		y[g] = v;
+}
+
 // Refused: each lane owns one element (x[g * 16 + lane]); fewer lanes
 // would miss some.
 __global__ void lane_owns(const float *x, float *y)
@@ -133,11 +168,15 @@ void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 			      : groups % 2 == 0  ? 2
 						 : 1;
 	group_absmax<<<groups / per_block, per_block * 16>>>(x, amax);
-	group_sum<<<groups / 8, 8 * 4>>>(x, s, n, 8);
-	group_min<<<groups / 4, 4 * LANES>>>(xi, lo, n);
-	lane_owns<<<groups / 8, 8 * 16>>>(x, y);
-	biased_sum<<<groups / 8, 8 * 16>>>(x, y, 1.f, n);
-	narrow_mask<<<groups / 8, 8 * 16>>>(x, y, n);
-	fixed_block<<<groups / 16, 256>>>(x, y, n);
-	quad_sum<<<groups / QUAD, 2 * QUAD>>>(x, y, n);
+	// the rest: `blocks` blocks of a fixed number of groups
+	const int blocks = groups;
+	group_sum<<<blocks, 8 * 4>>>(x, s, n, 8);
+	group_min<<<blocks, 4 * LANES>>>(xi, lo, n);
+	unrolled_max<<<blocks, 8 * 4>>>(x, y, n);
+	unrolled_sum<<<blocks, 8 * 4>>>(x, y, n);
+	lane_owns<<<blocks, 8 * 16>>>(x, y);
+	biased_sum<<<blocks, 8 * 16>>>(x, y, 1.f, n);
+	narrow_mask<<<blocks, 8 * 16>>>(x, y, n);
+	fixed_block<<<blocks, 256>>>(x, y, n);
+	quad_sum<<<blocks * QUAD, 2 * QUAD>>>(x, y, n);
 }

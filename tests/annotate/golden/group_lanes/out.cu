@@ -6,42 +6,57 @@
 // use is another.
 #include <cuda_runtime.h>
 
-#ifndef TPG
-#define TPG 16
+#ifndef GROUP_ABSMAX_TPG
+#define GROUP_ABSMAX_TPG 16
 #endif
 #ifndef GPB
 #define GPB 16
 #endif
-#ifndef TPG_2
-#define TPG_2 4
+#ifndef GROUP_SUM_TPG
+#define GROUP_SUM_TPG 4
 #endif
-#ifndef TPG_3
-#define TPG_3 8
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef GROUP_MIN_TPG
+#define GROUP_MIN_TPG 8
+#endif
+#ifndef VEC_2
+#define VEC_2 1
+#endif
+#ifndef UNROLLED_MAX_TPG
+#define UNROLLED_MAX_TPG 4
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
 
-#define LANES TPG_3
+#define LANES GROUP_MIN_TPG
 #define QUAD 4
 
 // The absolute maximum of each group of 64 floats, 16 threads per group;
 // the host takes as many groups per block (up to 16) as divide them.
-#pragma kt param TPG values(2, 4, 8, 16, 32) default(16)
+#pragma kt param GROUP_ABSMAX_TPG values(2, 4, 8, 16, 32) default(16)
 #pragma kt param GPB values(1, 2, 4, 8, 16, 32, 64) default(16)
-#pragma kt constraint ((groups % GPB == 0 ? GPB : groups & -groups) * TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint ((groups % GPB == 0 ? GPB : groups & -groups) * GROUP_ABSMAX_TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
-#pragma kt launch grid(groups / (groups % GPB == 0 ? GPB : groups & -groups)) block((groups % GPB == 0 ? GPB : groups & -groups) * TPG)
+#pragma kt launch grid(groups / (groups % GPB == 0 ? GPB : groups & -groups)) block((groups % GPB == 0 ? GPB : groups & -groups) * GROUP_ABSMAX_TPG)
 #pragma kt arg x float[64 * (groups % 16 == 0 ? 16 : groups % 8 == 0 ? 8 : groups % 4 == 0 ? 4 : groups % 2 == 0 ? 2 : 1) * (groups / (groups % 16 == 0 ? 16 : groups % 8 == 0 ? 8 : groups % 4 == 0 ? 4 : groups % 2 == 0 ? 2 : 1))] in
 #pragma kt arg amax float[(groups % 16 == 0 ? 16 : groups % 8 == 0 ? 8 : groups % 4 == 0 ? 4 : groups % 2 == 0 ? 2 : 1) * (groups / (groups % 16 == 0 ? 16 : groups % 8 == 0 ? 8 : groups % 4 == 0 ? 4 : groups % 2 == 0 ? 2 : 1))] out
 __global__ void group_absmax(const float *__restrict__ x, float *amax)
 {
-	const int lane = threadIdx.x % TPG;
-	const int g = blockIdx.x * (blockDim.x / TPG) + threadIdx.x / TPG;
+	const int lane = threadIdx.x % GROUP_ABSMAX_TPG;
+	const int g = blockIdx.x * (blockDim.x / GROUP_ABSMAX_TPG) + threadIdx.x / GROUP_ABSMAX_TPG;
 	float m = 0.f;
-	for (int i = lane; i < 64; i += TPG)
+	for (int i = lane; i < 64; i += GROUP_ABSMAX_TPG)
 		m = fmaxf(m, fabsf(x[g * 64 + i]));
-	for (int off = (TPG / 2); off > 0; off /= 2)
+	for (int off = (GROUP_ABSMAX_TPG / 2); off > 0; off /= 2)
 		m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
 	if (lane == 0)
 		amax[g] = m;
@@ -49,20 +64,20 @@ __global__ void group_absmax(const float *__restrict__ x, float *amax)
 
 // A sum from zero, G a const local and the shuffle's width, the start
 // written as half of it; the groups of a block a kernel argument.
-#pragma kt param TPG_2 values(2, 4, 8, 16, 32) default(4)
-#pragma kt constraint (8 * TPG_2) <= DEVICE_MAX_THREADS_PER_BLOCK
-#pragma kt constraint TPG_2 % 2 == 0
+#pragma kt param GROUP_SUM_TPG values(2, 4, 8, 16, 32) default(4)
+#pragma kt constraint (8 * GROUP_SUM_TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint GROUP_SUM_TPG % 2 == 0
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 8) block(8 * TPG_2)
-#pragma kt arg x float[8 * n * (groups / 8)] in
-#pragma kt arg s float[8 * (groups / 8)] out
+#pragma kt launch grid(groups) block(8 * GROUP_SUM_TPG)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg s float[8 * groups] out
 #pragma kt arg n int = n
 #pragma kt arg per_block int = 8
 __global__ void group_sum(const float *__restrict__ x, float *s, int n,
 			  int per_block)
 {
-	const int tpg = TPG_2;
+	const int tpg = GROUP_SUM_TPG;
 	const int lane = threadIdx.x % tpg;
 	const int g = blockIdx.x * per_block + threadIdx.x / tpg;
 	float acc = 0.f;
@@ -75,34 +90,121 @@ __global__ void group_sum(const float *__restrict__ x, float *s, int n,
 }
 
 // G from a macro: the edit goes in its definition.
-#pragma kt param TPG_3 values(2, 4, 8, 16, 32) default(8)
-#pragma kt constraint (4 * TPG_3) <= DEVICE_MAX_THREADS_PER_BLOCK
-#pragma kt constraint TPG_3 % 2 == 0
+#pragma kt param VEC values(1, 2, 4) default(1)
+#pragma kt constraint n % VEC == 0
+#pragma kt param GROUP_MIN_TPG values(2, 4, 8, 16, 32) default(8)
+#pragma kt constraint (4 * GROUP_MIN_TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint GROUP_MIN_TPG % 2 == 0
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 4) block(4 * TPG_3)
-#pragma kt arg x int[4 * n * (groups / 4)] in
-#pragma kt arg lo int[4 * (groups / 4)] out
+#pragma kt launch grid(groups) block(4 * GROUP_MIN_TPG)
+#pragma kt arg x int[4 * groups * n] in
+#pragma kt arg lo int[4 * groups] out
 #pragma kt arg n int = n
 __global__ void group_min(const int *__restrict__ x, int *lo, int n)
 {
 	const int lane = threadIdx.x % LANES;
 	const int g = blockIdx.x * (blockDim.x / LANES) + threadIdx.x / LANES;
 	int m = 2147483647;
-	for (int i = lane; i < n; i += LANES)
-		m = min(m, x[g * n + i]);
+	if constexpr (VEC == 1)
+		for (int i = lane; i < n; i += LANES)
+			m = min(m, x[g * n + i]);
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&x[g * n])) % (VEC * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC) : 0;
+		for (int kt_v = lane; kt_v < kt_nvec; kt_v += LANES) {
+			int kt_x[VEC];
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_x) = *reinterpret_cast<const typename kt_vec<VEC * 4>::t *>(&x[(g * n) + kt_v * VEC]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC; kt_e++) {
+				const int i = kt_v * VEC + kt_e;
+				(void)i;
+				m = min(m, kt_x[kt_e]);
+			}
+		}
+		for (int i = kt_nvec * VEC + (lane); i < (n); i += LANES)
+			m = min(m, x[g * n + i]);
+	}
 	for (int off = LANES / 2; off > 0; off /= 2)
 		m = min(m, __shfl_xor_sync(0xffffffffu, m, off));
 	if (lane == 0)
 		lo[g] = m;
 }
 
+// An unrolled max in a device function only this kernel calls, G = 4:
+// each step o becomes o % TPG (0 from TPG up: the lane's own value).
+__device__ __forceinline__ float quad_max(float v)
+{
+	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, (2 % UNROLLED_MAX_TPG)));
+	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, (1 % UNROLLED_MAX_TPG)));
+	return v;
+}
+
+#pragma kt param VEC_2 values(1, 2, 4) default(1)
+#pragma kt constraint n % VEC_2 == 0
+#pragma kt param UNROLLED_MAX_TPG values(2, 4) default(4)
+#pragma kt constraint (8 * UNROLLED_MAX_TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
+// ktc: complete and uncomment: #pragma kt problem groups values(?)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(groups) block(8 * UNROLLED_MAX_TPG)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg y float[8 * groups] out
+#pragma kt arg n int = n
+__global__ void unrolled_max(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % UNROLLED_MAX_TPG;
+	const int g = blockIdx.x * (blockDim.x / UNROLLED_MAX_TPG) + threadIdx.x / UNROLLED_MAX_TPG;
+	float v = -1e30f;
+	if constexpr (VEC_2 == 1)
+		for (int i = lane; i < n; i += UNROLLED_MAX_TPG)
+			v = fmaxf(v, x[g * n + i]);
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&x[g * n])) % (VEC_2 * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC_2) : 0;
+		for (int kt_v = lane; kt_v < kt_nvec; kt_v += UNROLLED_MAX_TPG) {
+			float kt_x[VEC_2];
+			*reinterpret_cast<typename kt_vec<VEC_2 * 4>::t *>(kt_x) = *reinterpret_cast<const typename kt_vec<VEC_2 * 4>::t *>(&x[(g * n) + kt_v * VEC_2]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC_2; kt_e++) {
+				const int i = kt_v * VEC_2 + kt_e;
+				(void)i;
+				v = fmaxf(v, kt_x[kt_e]);
+			}
+		}
+		for (int i = kt_nvec * VEC_2 + (lane); i < (n); i += UNROLLED_MAX_TPG)
+			v = fmaxf(v, x[g * n + i]);
+	}
+	v = quad_max(v);
+	if (lane == 0)
+		y[g] = v;
+}
+
+// Refused: an unrolled sum (xor 0 would add the lane's value twice).
+// ktc: complete and uncomment: #pragma kt problem groups values(?)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(groups) block(8 * 4)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg y float[8 * groups] out
+#pragma kt arg n int = n
+__global__ void unrolled_sum(const float *x, float *y, int n)
+{
+	const int lane = threadIdx.x % 4;
+	const int g = blockIdx.x * (blockDim.x / 4) + threadIdx.x / 4;
+	float v = 0.f;
+	for (int i = lane; i < n; i += 4)
+		v += x[g * n + i];
+	v += __shfl_xor_sync(0xffffffffu, v, 2);
+	v += __shfl_xor_sync(0xffffffffu, v, 1);
+	if (lane == 0)
+		y[g] = v;
+}
+
 // Refused: each lane owns one element (x[g * 16 + lane]); fewer lanes
 // would miss some.
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
-#pragma kt launch grid(groups / 8) block(8 * 16)
-#pragma kt arg x float[128 * (groups / 8)] in
-#pragma kt arg y float[8 * (groups / 8)] out
+#pragma kt launch grid(groups) block(8 * 16)
+#pragma kt arg x float[128 * groups] in
+#pragma kt arg y float[8 * groups] out
 __global__ void lane_owns(const float *x, float *y)
 {
 	const int lane = threadIdx.x % 16;
@@ -117,9 +219,9 @@ __global__ void lane_owns(const float *x, float *y)
 // Refused: the sum starts from a bias, which idle lanes would add again.
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 8) block(8 * 16)
-#pragma kt arg x float[8 * n * (groups / 8)] in
-#pragma kt arg y float[8 * (groups / 8)] out
+#pragma kt launch grid(groups) block(8 * 16)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg y float[8 * groups] out
 #pragma kt arg bias float = 1.f
 #pragma kt arg n int = n
 __global__ void biased_sum(const float *x, float *y, float bias, int n)
@@ -138,9 +240,9 @@ __global__ void biased_sum(const float *x, float *y, float bias, int n)
 // Refused: the mask names the group's 16 lanes.
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 8) block(8 * 16)
-#pragma kt arg x float[8 * n * (groups / 8)] in
-#pragma kt arg y float[8 * (groups / 8)] out
+#pragma kt launch grid(groups) block(8 * 16)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg y float[8 * groups] out
 #pragma kt arg n int = n
 __global__ void narrow_mask(const float *x, float *y, int n)
 {
@@ -160,9 +262,9 @@ __global__ void narrow_mask(const float *x, float *y, int n)
 #pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 16) block(256)
-#pragma kt arg x float[16 * n * (groups / 16)] in
-#pragma kt arg y float[16 * (groups / 16)] out
+#pragma kt launch grid(groups) block(256)
+#pragma kt arg x float[16 * groups * n] in
+#pragma kt arg y float[16 * groups] out
 #pragma kt arg n int = n
 __global__ void
 #if MIN_BLOCKS > 0
@@ -184,9 +286,9 @@ fixed_block(const float *x, float *y, int n)
 // Refused: QUAD, the group, also divides the launch's grid.
 // ktc: complete and uncomment: #pragma kt problem groups values(?)
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(groups / 4) block(2 * 4)
-#pragma kt arg x float[2 * n * (groups / 4)] in
-#pragma kt arg y float[2 * (groups / 4)] out
+#pragma kt launch grid(groups * 4) block(2 * 4)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg y float[8 * groups] out
 #pragma kt arg n int = n
 __global__ void quad_sum(const float *x, float *y, int n)
 {
@@ -206,13 +308,17 @@ void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 	 float *y, int groups, int n)
 {
 	const int per_block = (groups % GPB == 0 ? GPB : (int)(groups & -groups));
-	group_absmax<<<groups / per_block, per_block * TPG>>>(x, amax);
-	group_sum<<<groups / 8, 8 * TPG_2>>>(x, s, n, 8);
-	group_min<<<groups / 4, 4 * LANES>>>(xi, lo, n);
-	lane_owns<<<groups / 8, 8 * 16>>>(x, y);
-	biased_sum<<<groups / 8, 8 * 16>>>(x, y, 1.f, n);
-	narrow_mask<<<groups / 8, 8 * 16>>>(x, y, n);
-	fixed_block<<<groups / 16, 256>>>(x, y, n);
-	quad_sum<<<groups / QUAD, 2 * QUAD>>>(x, y, n);
+	group_absmax<<<groups / per_block, per_block * GROUP_ABSMAX_TPG>>>(x, amax);
+	// the rest: `blocks` blocks of a fixed number of groups
+	const int blocks = groups;
+	group_sum<<<blocks, 8 * GROUP_SUM_TPG>>>(x, s, n, 8);
+	group_min<<<blocks, 4 * LANES>>>(xi, lo, n);
+	unrolled_max<<<blocks, 8 * UNROLLED_MAX_TPG>>>(x, y, n);
+	unrolled_sum<<<blocks, 8 * 4>>>(x, y, n);
+	lane_owns<<<blocks, 8 * 16>>>(x, y);
+	biased_sum<<<blocks, 8 * 16>>>(x, y, 1.f, n);
+	narrow_mask<<<blocks, 8 * 16>>>(x, y, n);
+	fixed_block<<<blocks, 256>>>(x, y, n);
+	quad_sum<<<blocks * QUAD, 2 * QUAD>>>(x, y, n);
 }
 #endif
