@@ -182,7 +182,7 @@ int pl_group_refactors(planner *P, int k);
  * groups of S lanes with xor shuffles combining by op (`fmaxf`): a
  * halving loop from S / 2, or `var = f(var)` with f's unrolled steps
  * S / 2 .. 1. */
-bool pl_group_combines(planner *P, int body, int var, int64_t S,
-                       const char *op, uint32_t after);
+bool pl_group_combines(planner *P, int body, int var, int64_t S, const char *op,
+                       uint32_t after);
 
 #endif
