@@ -260,6 +260,114 @@ static bool g_use(grp *g, int n, uint32_t b, uint32_t e)
 	return fail(g, n, "it has another use");
 }
 
+/* The value of expression n for the thread threadIdx.x = t: literals,
+ * threadIdx.x, arithmetic, comparisons, `?:`, casts and the locals that
+ * hold such an expression; false for anything else. */
+static bool lane_value(const fe_ast *a, int n, int64_t t, int64_t *v, int depth)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 16)
+		return false;
+	const fe_node *x = &a->n[n];
+	int64_t l, r;
+	if (x->is_int) {
+		*v = x->ival;
+		return true;
+	}
+	if (fe_builtin(a, n, "threadIdx") == 'x') {
+		*v = t;
+		return true;
+	}
+	switch (x->kind) {
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_ParenExpr: return lane_value(a, x->last, t, v, depth + 1);
+	case CXCursor_DeclRefExpr:
+		return x->ref >= 0 && a->n[x->ref].kind == CXCursor_VarDecl &&
+		       !fe_assigned(a, x->ref) &&
+		       lane_value(a, fe_var_init(a, x->ref), t, v, depth + 1);
+	case CXCursor_UnaryOperator:
+		if (!lane_value(a, x->first, t, &l, depth + 1))
+			return false;
+		*v = x->op == CXUnaryOperator_Not     ? ~l
+		     : x->op == CXUnaryOperator_LNot  ? !l
+		     : x->op == CXUnaryOperator_Minus ? -l
+		                                      : l;
+		return x->op == CXUnaryOperator_Not ||
+		       x->op == CXUnaryOperator_LNot ||
+		       x->op == CXUnaryOperator_Minus ||
+		       x->op == CXUnaryOperator_Plus;
+	case CXCursor_ConditionalOperator:
+		return lane_value(a, fe_child(a, n, 0), t, &l, depth + 1) &&
+		       lane_value(a, fe_child(a, n, l ? 1 : 2), t, v,
+		                  depth + 1);
+	case CXCursor_BinaryOperator:
+		if (!lane_value(a, fe_child(a, n, 0), t, &l, depth + 1) ||
+		    !lane_value(a, fe_child(a, n, 1), t, &r, depth + 1))
+			return false;
+		switch (x->op) {
+		case CXBinaryOperator_Add: *v = l + r; return true;
+		case CXBinaryOperator_Sub: *v = l - r; return true;
+		case CXBinaryOperator_Mul: *v = l * r; return true;
+		case CXBinaryOperator_Div: *v = r ? l / r : 0; return r != 0;
+		case CXBinaryOperator_Rem: *v = r ? l % r : 0; return r != 0;
+		case CXBinaryOperator_And: *v = l & r; return true;
+		case CXBinaryOperator_Or: *v = l | r; return true;
+		case CXBinaryOperator_Xor: *v = l ^ r; return true;
+		case CXBinaryOperator_Shl:
+			*v = r >= 0 && r < 63 ? l << r : 0;
+			return r >= 0 && r < 63;
+		case CXBinaryOperator_Shr:
+			*v = r >= 0 && r < 63 ? l >> r : 0;
+			return r >= 0 && r < 63;
+		case CXBinaryOperator_LT: *v = l < r; return true;
+		case CXBinaryOperator_GT: *v = l > r; return true;
+		case CXBinaryOperator_LE: *v = l <= r; return true;
+		case CXBinaryOperator_GE: *v = l >= r; return true;
+		case CXBinaryOperator_EQ: *v = l == r; return true;
+		case CXBinaryOperator_NE: *v = l != r; return true;
+		case CXBinaryOperator_LAnd: *v = l && r; return true;
+		case CXBinaryOperator_LOr: *v = l || r; return true;
+		default: return false;
+		}
+	default: return false;
+	}
+}
+
+/* n reads threadIdx, itself or through the initialiser of a local. */
+static bool tid_dependent(const fe_ast *a, int n, int depth)
+{
+	if (n < 0 || depth > 16)
+		return false;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr && !strcmp(x->name, "threadIdx"))
+		return true;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl &&
+	    tid_dependent(a, fe_var_init(a, x->ref), depth + 1))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (tid_dependent(a, c, depth + 1))
+			return true;
+	return false;
+}
+
+/* A mask computed from threadIdx (`threadIdx.x % 32 >= 16 ? 0xffff0000 :
+ * 0x0000ffff`, SGLang's half warp) holds, for every thread of the first
+ * warps, every lane of the thread's aligned group of G: then it holds
+ * those of any smaller power-of-two group too. */
+static bool mask_holds_groups(const fe_ast *a, int m, int64_t G)
+{
+	for (int64_t t = 0; t < 128; t++) {
+		int64_t v;
+		if (!lane_value(a, m, t, &v, 0))
+			return false;
+		uint64_t want = ((1ull << G) - 1) << ((t % 32) / G * G);
+		if (((uint64_t)v & 0xffffffffull & want) != want)
+			return false;
+	}
+	return true;
+}
+
 /* How the shuffle's value v is combined: max or min (`v = fmaxf(v,
  * shfl)`: COMB_IDEM), a sum (`v += shfl`, `v = v + shfl`) from a literal
  * zero (COMB_SUM), else COMB_NONE. */
@@ -341,6 +449,15 @@ static bool shuffles_reduce(grp *g, int body)
 			return fail(g, c,
 			            "a shuffle's mask is a literal "
 			            "narrower than the warp");
+		if (m >= 0 && tid_dependent(a, m, 0)) {
+			if (!mask_holds_groups(a, m, g->G))
+				return fail(g, c,
+				            "a shuffle's mask, computed from "
+				            "threadIdx, leaves out lanes of a "
+				            "thread's group");
+			/* it holds G-lane groups, not wider ones */
+			g->max_tpg = g->max_tpg < g->G ? g->max_tpg : g->G;
+		}
 		int off = fe_strip(a, fe_child(a, c, 3));
 		int64_t o = off >= 0 && a->n[off].is_int ? a->n[off].ival : 0;
 		if (pow2(o) && o < g->G && a->n[off].spelled &&
@@ -386,6 +503,64 @@ static bool shuffles_reduce(grp *g, int body)
 	return true;
 }
 
+/* The k-th parameter (from 0) of function f is never read. */
+static bool unused_param(const fe_ast *a, int f, int k)
+{
+	int p = -1;
+	for (int c = a->n[f].first, i = 0; c >= 0 && p < 0; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_ParmDecl && i++ == k)
+			p = c;
+	if (p < 0)
+		return false;
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == CXCursor_DeclRefExpr && a->n[i].ref == p)
+			return false;
+	return true;
+}
+
+/* Inside n, threadIdx is read only to make shuffles' masks: within a
+ * shuffle's first argument, or in the initialiser of a local that is
+ * only ever such an argument. */
+static bool threadidx_in_masks(const fe_ast *a, int n)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    strcmp(a->n[i].name, "threadIdx") ||
+		    !pl_inside(a, (int)i, n))
+			continue;
+		int up = (int)i, var = -1;
+		bool in_mask = false;
+		for (; up >= 0 && up != n && !in_mask && var < 0;
+		     up = a->n[up].parent) {
+			int p = a->n[up].parent;
+			in_mask = p >= 0 && a->n[p].kind == CXCursor_CallExpr &&
+			          !strncmp(a->n[p].name, "__shfl", 6) &&
+			          fe_child(a, p, 1) == up;
+			if (a->n[up].kind == CXCursor_VarDecl)
+				var = up;
+		}
+		if (in_mask)
+			continue;
+		if (var < 0 || fe_assigned(a, var))
+			return false;
+		for (size_t k = 0; k < a->len; k++) {
+			if (a->n[k].kind != CXCursor_DeclRefExpr ||
+			    a->n[k].ref != var)
+				continue;
+			int q = a->n[k].parent;
+			while (q >= 0 && a->n[q].kind == CXCursor_UnexposedExpr)
+				q = a->n[q].parent;
+			int arg = q >= 0 ? a->n[k].parent : -1;
+			if (q < 0 || a->n[q].kind != CXCursor_CallExpr ||
+			    strncmp(a->n[q].name, "__shfl", 6) ||
+			    !(fe_child(a, q, 1) == (int)k ||
+			      fe_child(a, q, 1) == arg))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The functions of the file the kernel calls that shuffle or read
  * threadIdx: each reduces the group with shuffles (shuffles_reduce),
  * reads no threadIdx, and only this kernel calls it (its edits are the
@@ -402,9 +577,10 @@ static bool group_fns(grp *g, int body)
 		    (!pl_has_call(a, f, "__shfl") &&
 		     !fe_mentions(a, f, "threadIdx")))
 			continue;
-		if (fe_mentions(a, f, "threadIdx"))
+		if (!threadidx_in_masks(a, f))
 			return fail(g, (int)i,
-			            "it calls a function that reads threadIdx");
+			            "it calls a function that reads threadIdx "
+			            "other than for a shuffle's mask");
 		for (size_t k = 0; k < a->len; k++)
 			if (a->n[k].kind == CXCursor_CallExpr &&
 			    a->n[k].ref == f && !pl_inside(a, (int)k, body))
@@ -441,6 +617,22 @@ static bool lane_uses(grp *g, int body)
 		     a->n[up].op == CXBinaryOperator_NE) &&
 		    (lit_of(a, fe_child(a, up, 0), 0) >= 0 ||
 		     lit_of(a, fe_child(a, up, 1), 0) >= 0))
+			continue;
+		/* an argument the called function never reads (SGLang's
+		 * GroupReduceMax(val, tid)) */
+		int call = up;
+		while (call >= 0 && a->n[call].kind == CXCursor_UnexposedExpr)
+			call = a->n[call].parent;
+		int k = -1;
+		for (int w = 1;
+		     call >= 0 && a->n[call].kind == CXCursor_CallExpr &&
+		     w < fe_nwritten(a, call) && k < 0;
+		     w++)
+			if (fe_strip(a, fe_written(a, call, w)) == (int)i)
+				k = w - 1;
+		if (k >= 0 && a->n[call].ref >= 0 &&
+		    a->n[a->n[call].ref].in_main &&
+		    unused_param(a, a->n[call].ref, k))
 			continue;
 		return fail(g, (int)i,
 		            "the lane is used other than to start "
@@ -819,13 +1011,16 @@ bool pl_group_combines(planner *P, int body, int var, int64_t S, const char *op,
 	int f = call >= 0 && a->n[call].kind == CXCursor_CallExpr
 	            ? a->n[call].ref
 	            : -1;
-	int arg = f >= 0 && fe_nwritten(a, call) == 2
+	int arg = f >= 0 && fe_nwritten(a, call) >= 2
 	              ? fe_strip(a, fe_written(a, call, 1))
 	              : -1;
+	for (int w = 2; arg >= 0 && w < fe_nwritten(a, call); w++)
+		if (!unused_param(a, f, w - 1))
+			arg = -1;
 	if (f >= 0 && a->n[f].in_main && a->n[f].first >= 0 && arg >= 0 &&
 	    a->n[arg].kind == CXCursor_DeclRefExpr && a->n[arg].ref == var)
 		region = f;
-	bool ok = region >= 0 && !fe_mentions(a, region, "threadIdx") &&
+	bool ok = region >= 0 && threadidx_in_masks(a, region) &&
 	          pl_has_call(a, region, "__shfl") &&
 	          shuffles_reduce(&g, region) &&
 	          (g.steps == S - 1 ||

@@ -346,9 +346,11 @@ static bool element_loop(planner *P, int body, int var, accesses *v,
 
 /* Expressions x and y are the same text, or name the same declaration
  * or a literal of the same value. */
+static int value_of(const fe_ast *a, int n);
+
 static bool same_value(const fe_ast *a, int x, int y)
 {
-	x = fe_strip(a, x), y = fe_strip(a, y);
+	x = value_of(a, x), y = value_of(a, y);
 	if (x < 0 || y < 0)
 		return false;
 	if (a->n[x].is_int && a->n[y].is_int)
@@ -364,10 +366,66 @@ static bool same_value(const fe_ast *a, int x, int y)
 /* The loop's start covers [0, step) once across the threads that run
  * it: threadIdx.x, or a group's lane (`lane = threadIdx.x % S`, a local
  * never assigned) with the step S. */
+/* n through explicit casts and the initialiser of a local that nothing
+ * assigns (`const int idx = ...`). */
+static int value_of(const fe_ast *a, int n)
+{
+	for (int k = 0; k < 4; k++) {
+		n = fe_strip(a, n);
+		if (n >= 0 && a->n[n].kind == CXCursor_CStyleCastExpr)
+			n = a->n[n].last;
+		else if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+		         a->n[n].ref >= 0 &&
+		         a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
+		         !fe_assigned(a, a->n[n].ref) &&
+		         fe_var_init(a, a->n[n].ref) >= 0)
+			n = fe_var_init(a, a->n[n].ref);
+		else
+			break;
+	}
+	return fe_strip(a, n);
+}
+
+/* n is `x op y` or `y op x` with x the built-in `bx`.x and y `by`.x. */
+static bool builtin_pair(const fe_ast *a, int n, int op, const char *bx,
+                         const char *by)
+{
+	n = value_of(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != op)
+		return false;
+	int l = value_of(a, fe_child(a, n, 0)),
+	    r = value_of(a, fe_child(a, n, 1));
+	return (fe_builtin(a, l, bx) == 'x' && fe_builtin(a, r, by) == 'x') ||
+	       (fe_builtin(a, l, by) == 'x' && fe_builtin(a, r, bx) == 'x');
+}
+
+/* `blockIdx.x * blockDim.x + threadIdx.x`, in any order. */
+static bool global_index(const fe_ast *a, int n)
+{
+	n = value_of(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Add)
+		return false;
+	for (int k = 0; k < 2; k++)
+		if (fe_builtin(a, value_of(a, fe_child(a, n, k)),
+		               "threadIdx") == 'x' &&
+		    builtin_pair(a, fe_child(a, n, 1 - k), CXBinaryOperator_Mul,
+		                 "blockIdx", "blockDim"))
+			return true;
+	return false;
+}
+
 static bool covering_start(const fe_ast *a, int start, int inc)
 {
 	start = fe_strip(a, start);
 	if (start >= 0 && fe_builtin(a, start, "threadIdx") == 'x')
+		return true;
+	/* a grid-stride loop: every thread of the grid starts once at each
+	 * of 0 .. blockDim.x * gridDim.x - 1 */
+	if (global_index(a, start) &&
+	    builtin_pair(a, fe_child(a, inc, 1), CXBinaryOperator_Mul,
+	                 "blockDim", "gridDim"))
 		return true;
 	int lv = start >= 0 && a->n[start].kind == CXCursor_DeclRefExpr
 	             ? a->n[start].ref
@@ -382,8 +440,8 @@ static bool covering_start(const fe_ast *a, int start, int inc)
 	       same_value(a, fe_child(a, li, 1), fe_child(a, inc, 1));
 }
 
-/* The loop: init from threadIdx.x only (or a group's lane), `i < N`,
- * `i += step`. */
+/* The loop: init from threadIdx.x only (or a group's lane, or the
+ * global index of a grid-stride loop), `i < N`, `i += step`. */
 static bool vector_loop(planner *P, int fs, int *var, int *bound)
 {
 	const fe_ast *a = P->a;

@@ -159,6 +159,57 @@ __global__ void quad_sum(const float *x, float *y, int n)
 		y[g] = v;
 }
 
+// SGLang's GroupReduceMax: a half-warp mask computed from threadIdx
+// (it holds every 16-lane group, so every smaller one too: TPG up to 16),
+// and an argument (tid) it never reads, which the kernel passes its lane.
+__device__ __forceinline__ float half_warp_max(float val, const int tid)
+{
+	unsigned mask = threadIdx.x % 32 >= 16 ? 0xffff0000 : 0x0000ffff;
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 8));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 4));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 2));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 1));
+	return val;
+}
+
+__global__ void half_warp_groups(const float *__restrict__ x, float *amax,
+				 int n, int groups_per_block)
+{
+	const int threads_per_group = 16;
+	const int lane_id = threadIdx.x % threads_per_group;
+	const int g = blockIdx.x * groups_per_block +
+		      threadIdx.x / threads_per_group;
+	float m = 0.f;
+	for (int i = lane_id; i < n; i += 16)
+		m = fmaxf(m, fabsf(x[g * n + i]));
+	m = half_warp_max(m, lane_id);
+	if (lane_id == 0)
+		amax[g] = m;
+}
+
+// Refused: this mask leaves out half of each 16-lane group.
+__device__ __forceinline__ float quarter_max(float val)
+{
+	unsigned mask = threadIdx.x % 32 >= 8 ? 0xffffff00 : 0x000000ff;
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 8));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 4));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 2));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 1));
+	return val;
+}
+
+__global__ void wrong_mask(const float *__restrict__ x, float *amax, int n)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float m = 0.f;
+	for (int i = lane; i < n; i += 16)
+		m = fmaxf(m, fabsf(x[g * n + i]));
+	m = quarter_max(m);
+	if (lane == 0)
+		amax[g] = m;
+}
+
 void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 	 float *y, int groups, int n)
 {
@@ -179,4 +230,7 @@ void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 	narrow_mask<<<blocks, 8 * 16>>>(x, y, n);
 	fixed_block<<<blocks, 256>>>(x, y, n);
 	quad_sum<<<blocks * QUAD, 2 * QUAD>>>(x, y, n);
+	constexpr int THREADS_PER_GROUP = 16;
+	half_warp_groups<<<blocks, 8 * THREADS_PER_GROUP>>>(x, amax, n, 8);
+	wrong_mask<<<blocks, 8 * 16>>>(x, amax, n);
 }

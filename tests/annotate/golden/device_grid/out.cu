@@ -25,23 +25,42 @@
 #ifndef BLOCK_SIZE_5
 #define BLOCK_SIZE_5 128
 #endif
+#ifndef VEC
+#define VEC 1
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
 #ifndef MIN_BLOCKS_2
 #define MIN_BLOCKS_2 0
 #endif
+#ifndef VEC_2
+#define VEC_2 1
+#endif
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
+#endif
+#ifndef VEC_3
+#define VEC_3 1
 #endif
 #ifndef MIN_BLOCKS_4
 #define MIN_BLOCKS_4 0
 #endif
+#ifndef VEC_4
+#define VEC_4 1
+#endif
 #ifndef MIN_BLOCKS_5
 #define MIN_BLOCKS_5 0
 #endif
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -55,9 +74,26 @@ __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
 #endif
 fill_kernel(float *out, float v, int n)
 {
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += blockDim.x * gridDim.x)
-		out[i] = v;
+	if constexpr (VEC == 1)
+		for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		     i += blockDim.x * gridDim.x)
+			out[i] = v;
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&out[0])) % (VEC * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC) : 0;
+		for (int kt_v = blockIdx.x * blockDim.x + threadIdx.x; kt_v < kt_nvec; kt_v += blockDim.x * gridDim.x) {
+			float kt_out[VEC];
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC; kt_e++) {
+				const int i = kt_v * VEC + kt_e;
+				(void)i;
+				kt_out[kt_e] = v;
+			}
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(&out[(0) + kt_v * VEC]) = *reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_out);
+		}
+		for (int i = kt_nvec * VEC + (blockIdx.x * blockDim.x + threadIdx.x); i < (n); i += blockDim.x * gridDim.x)
+			out[i] = v;
+	}
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
@@ -80,6 +116,7 @@ add_kernel(float *out, const float *in, int n)
 }
 
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
+#pragma kt param VEC_2 values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_3 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -94,12 +131,32 @@ __launch_bounds__(BLOCK_SIZE_3, MIN_BLOCKS_3)
 #endif
 scale_kernel(float *out, const float *in, float a, int n)
 {
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += blockDim.x * gridDim.x)
-		out[i] = a * in[i];
+	if constexpr (VEC_2 == 1)
+		for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		     i += blockDim.x * gridDim.x)
+			out[i] = a * in[i];
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&out[0]) | reinterpret_cast<size_t>(&in[0])) % (VEC_2 * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC_2) : 0;
+		for (int kt_v = blockIdx.x * blockDim.x + threadIdx.x; kt_v < kt_nvec; kt_v += blockDim.x * gridDim.x) {
+			float kt_out[VEC_2];
+			float kt_in[VEC_2];
+			*reinterpret_cast<typename kt_vec<VEC_2 * 4>::t *>(kt_in) = *reinterpret_cast<const typename kt_vec<VEC_2 * 4>::t *>(&in[(0) + kt_v * VEC_2]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC_2; kt_e++) {
+				const int i = kt_v * VEC_2 + kt_e;
+				(void)i;
+				kt_out[kt_e] = a * kt_in[kt_e];
+			}
+			*reinterpret_cast<typename kt_vec<VEC_2 * 4>::t *>(&out[(0) + kt_v * VEC_2]) = *reinterpret_cast<typename kt_vec<VEC_2 * 4>::t *>(kt_out);
+		}
+		for (int i = kt_nvec * VEC_2 + (blockIdx.x * blockDim.x + threadIdx.x); i < (n); i += blockDim.x * gridDim.x)
+			out[i] = a * in[i];
+	}
 }
 
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param VEC_3 values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem blocks values(?)
@@ -114,12 +171,32 @@ __launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
 #endif
 copy_kernel(float *out, const float *in, int n)
 {
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += blockDim.x * gridDim.x)
-		out[i] = in[i];
+	if constexpr (VEC_3 == 1)
+		for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		     i += blockDim.x * gridDim.x)
+			out[i] = in[i];
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&out[0]) | reinterpret_cast<size_t>(&in[0])) % (VEC_3 * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC_3) : 0;
+		for (int kt_v = blockIdx.x * blockDim.x + threadIdx.x; kt_v < kt_nvec; kt_v += blockDim.x * gridDim.x) {
+			float kt_out[VEC_3];
+			float kt_in[VEC_3];
+			*reinterpret_cast<typename kt_vec<VEC_3 * 4>::t *>(kt_in) = *reinterpret_cast<const typename kt_vec<VEC_3 * 4>::t *>(&in[(0) + kt_v * VEC_3]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC_3; kt_e++) {
+				const int i = kt_v * VEC_3 + kt_e;
+				(void)i;
+				kt_out[kt_e] = kt_in[kt_e];
+			}
+			*reinterpret_cast<typename kt_vec<VEC_3 * 4>::t *>(&out[(0) + kt_v * VEC_3]) = *reinterpret_cast<typename kt_vec<VEC_3 * 4>::t *>(kt_out);
+		}
+		for (int i = kt_nvec * VEC_3 + (blockIdx.x * blockDim.x + threadIdx.x); i < (n); i += blockDim.x * gridDim.x)
+			out[i] = in[i];
+	}
 }
 
 #pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param VEC_4 values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS_5 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_5 * MIN_BLOCKS_5 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem waves values(?)
@@ -133,9 +210,26 @@ __launch_bounds__(BLOCK_SIZE_5, MIN_BLOCKS_5)
 #endif
 zero_kernel(float *out, int n)
 {
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += blockDim.x * gridDim.x)
-		out[i] = 0.0f;
+	if constexpr (VEC_4 == 1)
+		for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		     i += blockDim.x * gridDim.x)
+			out[i] = 0.0f;
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&out[0])) % (VEC_4 * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC_4) : 0;
+		for (int kt_v = blockIdx.x * blockDim.x + threadIdx.x; kt_v < kt_nvec; kt_v += blockDim.x * gridDim.x) {
+			float kt_out[VEC_4];
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC_4; kt_e++) {
+				const int i = kt_v * VEC_4 + kt_e;
+				(void)i;
+				kt_out[kt_e] = 0.0f;
+			}
+			*reinterpret_cast<typename kt_vec<VEC_4 * 4>::t *>(&out[(0) + kt_v * VEC_4]) = *reinterpret_cast<typename kt_vec<VEC_4 * 4>::t *>(kt_out);
+		}
+		for (int i = kt_nvec * VEC_4 + (blockIdx.x * blockDim.x + threadIdx.x); i < (n); i += blockDim.x * gridDim.x)
+			out[i] = 0.0f;
+	}
 }
 
 #ifndef __CUDACC_RTC__

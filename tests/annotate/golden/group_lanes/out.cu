@@ -30,6 +30,12 @@
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
+#ifndef VEC_3
+#define VEC_3 1
+#endif
+#ifndef HALF_WARP_GROUPS_TPG
+#define HALF_WARP_GROUPS_TPG 16
+#endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
 template <> struct kt_vec<2> { typedef unsigned short t; };
@@ -303,6 +309,92 @@ __global__ void quad_sum(const float *x, float *y, int n)
 		y[g] = v;
 }
 
+// SGLang's GroupReduceMax: a half-warp mask computed from threadIdx
+// (it holds every 16-lane group, so every smaller one too: TPG up to 16),
+// and an argument (tid) it never reads, which the kernel passes its lane.
+__device__ __forceinline__ float half_warp_max(float val, const int tid)
+{
+	unsigned mask = threadIdx.x % 32 >= 16 ? 0xffff0000 : 0x0000ffff;
+	val = fmaxf(val, __shfl_xor_sync(mask, val, (8 % HALF_WARP_GROUPS_TPG)));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, (4 % HALF_WARP_GROUPS_TPG)));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, (2 % HALF_WARP_GROUPS_TPG)));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, (1 % HALF_WARP_GROUPS_TPG)));
+	return val;
+}
+
+#pragma kt param VEC_3 values(1, 2, 4) default(1)
+#pragma kt constraint 8 % VEC_3 == 0
+#pragma kt constraint n % VEC_3 == 0
+#pragma kt param HALF_WARP_GROUPS_TPG values(2, 4, 8, 16) default(16)
+#pragma kt constraint (8 * HALF_WARP_GROUPS_TPG) <= DEVICE_MAX_THREADS_PER_BLOCK
+// ktc: complete and uncomment: #pragma kt problem groups values(?)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(groups) block(8 * HALF_WARP_GROUPS_TPG)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg amax float[8 * groups] out
+#pragma kt arg n int = n
+#pragma kt arg groups_per_block int = 8
+__global__ void half_warp_groups(const float *__restrict__ x, float *amax,
+				 int n, int groups_per_block)
+{
+	const int threads_per_group = HALF_WARP_GROUPS_TPG;
+	const int lane_id = threadIdx.x % threads_per_group;
+	const int g = blockIdx.x * groups_per_block +
+		      threadIdx.x / threads_per_group;
+	float m = 0.f;
+	if constexpr (VEC_3 == 1)
+		for (int i = lane_id; i < n; i += HALF_WARP_GROUPS_TPG)
+			m = fmaxf(m, fabsf(x[g * n + i]));
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&x[g * n])) % (VEC_3 * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC_3) : 0;
+		for (int kt_v = lane_id; kt_v < kt_nvec; kt_v += HALF_WARP_GROUPS_TPG) {
+			float kt_x[VEC_3];
+			*reinterpret_cast<typename kt_vec<VEC_3 * 4>::t *>(kt_x) = *reinterpret_cast<const typename kt_vec<VEC_3 * 4>::t *>(&x[(g * n) + kt_v * VEC_3]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC_3; kt_e++) {
+				const int i = kt_v * VEC_3 + kt_e;
+				(void)i;
+				m = fmaxf(m, fabsf(kt_x[kt_e]));
+			}
+		}
+		for (int i = kt_nvec * VEC_3 + (lane_id); i < (n); i += HALF_WARP_GROUPS_TPG)
+			m = fmaxf(m, fabsf(x[g * n + i]));
+	}
+	m = half_warp_max(m, lane_id);
+	if (lane_id == 0)
+		amax[g] = m;
+}
+
+// Refused: this mask leaves out half of each 16-lane group.
+__device__ __forceinline__ float quarter_max(float val)
+{
+	unsigned mask = threadIdx.x % 32 >= 8 ? 0xffffff00 : 0x000000ff;
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 8));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 4));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 2));
+	val = fmaxf(val, __shfl_xor_sync(mask, val, 1));
+	return val;
+}
+
+// ktc: complete and uncomment: #pragma kt problem groups values(?)
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt launch grid(groups) block(8 * 16)
+#pragma kt arg x float[8 * groups * n] in
+#pragma kt arg amax float[8 * groups] out
+#pragma kt arg n int = n
+__global__ void wrong_mask(const float *__restrict__ x, float *amax, int n)
+{
+	const int lane = threadIdx.x % 16;
+	const int g = blockIdx.x * (blockDim.x / 16) + threadIdx.x / 16;
+	float m = 0.f;
+	for (int i = lane; i < n; i += 16)
+		m = fmaxf(m, fabsf(x[g * n + i]));
+	m = quarter_max(m);
+	if (lane == 0)
+		amax[g] = m;
+}
+
 #ifndef __CUDACC_RTC__
 void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 	 float *y, int groups, int n)
@@ -320,5 +412,8 @@ void run(const float *x, float *amax, float *s, const int *xi, int *lo,
 	narrow_mask<<<blocks, 8 * 16>>>(x, y, n);
 	fixed_block<<<blocks, 256>>>(x, y, n);
 	quad_sum<<<blocks * QUAD, 2 * QUAD>>>(x, y, n);
+	constexpr int THREADS_PER_GROUP = HALF_WARP_GROUPS_TPG;
+	half_warp_groups<<<blocks, 8 * THREADS_PER_GROUP>>>(x, amax, n, 8);
+	wrong_mask<<<blocks, 8 * 16>>>(x, amax, n);
 }
 #endif

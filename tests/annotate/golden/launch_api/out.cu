@@ -12,9 +12,18 @@
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
+#ifndef VEC
+#define VEC 1
+#endif
 #ifndef MIN_BLOCKS_2
 #define MIN_BLOCKS_2 0
 #endif
+template <int N> struct kt_vec;
+template <> struct kt_vec<1> { typedef unsigned char t; };
+template <> struct kt_vec<2> { typedef unsigned short t; };
+template <> struct kt_vec<4> { typedef unsigned int t; };
+template <> struct kt_vec<8> { typedef uint2 t; };
+template <> struct kt_vec<16> { typedef uint4 t; };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
@@ -38,6 +47,7 @@ scale_kernel(T *y, const T *x, T a, int n)
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -51,9 +61,28 @@ __launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_2)
 #endif
 negate_kernel(float *y, const float *x, int n)
 {
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += gridDim.x * blockDim.x)
-		y[i] = -x[i];
+	if constexpr (VEC == 1)
+		for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		     i += gridDim.x * blockDim.x)
+			y[i] = -x[i];
+	else {
+		const bool kt_aligned = ((reinterpret_cast<size_t>(&y[0]) | reinterpret_cast<size_t>(&x[0])) % (VEC * 4)) == 0;
+		const int kt_nvec = kt_aligned ? (int)((n) / VEC) : 0;
+		for (int kt_v = blockIdx.x * blockDim.x + threadIdx.x; kt_v < kt_nvec; kt_v += gridDim.x * blockDim.x) {
+			float kt_y[VEC];
+			float kt_x[VEC];
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_x) = *reinterpret_cast<const typename kt_vec<VEC * 4>::t *>(&x[(0) + kt_v * VEC]);
+#pragma unroll
+			for (int kt_e = 0; kt_e < VEC; kt_e++) {
+				const int i = kt_v * VEC + kt_e;
+				(void)i;
+				kt_y[kt_e] = -kt_x[kt_e];
+			}
+			*reinterpret_cast<typename kt_vec<VEC * 4>::t *>(&y[(0) + kt_v * VEC]) = *reinterpret_cast<typename kt_vec<VEC * 4>::t *>(kt_y);
+		}
+		for (int i = kt_nvec * VEC + (blockIdx.x * blockDim.x + threadIdx.x); i < (n); i += gridDim.x * blockDim.x)
+			y[i] = -x[i];
+	}
 }
 
 #ifndef __CUDACC_RTC__
