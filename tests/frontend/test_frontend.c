@@ -320,7 +320,11 @@ static void test_meaningful_literals_stay(void)
 	run_release(&r);
 	run_file(&r, IN("group_quant.cu"), NULL, true);
 	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_FORMAT_GROUP, "64"), 1);
-	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "8"), 2);
+	/* the 8 threads of a group, in the kernel and in the launch, are
+	 * threads_per_group's parameter, no longer left as unsafe */
+	CHECK_EQ_INT(count_rejected(r.p, KT_REASON_UNSAFE, "8"), 0);
+	CHECK(param(r.p, "TPG") != NULL && param(r.p, "TPG")->def == 8 &&
+	      param(r.p, "TPG")->nvalues == 3);
 	CHECK(param(r.p, "GROUPS_PER_BLOCK") != NULL);
 	run_release(&r);
 }
