@@ -25,7 +25,7 @@ typedef struct options {
 	const char *problem[MAX_LIST], *arg[MAX_LIST], *init[MAX_LIST];
 	int nproblem, narg, ninit;
 	long budget, rounds, seed, jobs;
-	bool json, quiet, notes, past_light;
+	bool json, quiet, notes, past_light, profile;
 } options;
 
 static volatile sig_atomic_t stop_requested;
@@ -117,6 +117,18 @@ static void print_summary(const kt_optimize_report *r, const options *o)
 	                   : "");
 	if (r->specials_note)
 		printf("special input values: %s\n", r->specials_note);
+	bool counted = false;
+	for (size_t s = 0; s < r->nshapes; s++)
+		counted |= r->occupancy_pct[s] >= 0 || r->sm_pct[s] >= 0;
+	if (counted) {
+		printf("\nround 0's best, counters (--profile):\n%-28s %14s "
+		       "%10s %10s\n",
+		       "shape", "DRAM bytes", "occupancy", "SM busy");
+		for (size_t s = 0; s < r->nshapes; s++)
+			printf("%-28s %14.0f %9.0f%% %9.0f%%\n", r->shapes[s],
+			       r->dram_bytes[s], r->occupancy_pct[s],
+			       r->sm_pct[s]);
+	}
 	printf("\nrounds:\n");
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const kt_optimize_round *rd = &r->rounds[i];
@@ -181,6 +193,7 @@ static int run(options *o, const char *path)
 	    .budget = (uint64_t)o->budget,
 	    .rounds = (int)o->rounds,
 	    .past_light = o->past_light,
+	    .profile = o->profile,
 	    .seed = (uint64_t)o->seed,
 	    /* an OpenCL C file runs where it can be verified */
 	    .backend = o->backend                ? o->backend
@@ -302,6 +315,13 @@ int cmd_optimize(int argc, char **argv)
 	    KT_OPT_FLAG_(0, "past-light", &o.past_light,
 	                 "try the refactors even where every shape is within "
 	                 "10% of its speed-of-light estimate"),
+	    KT_OPT_FLAG_(0, "profile", &o.profile,
+	                 "hardware counters of round 0's best at every shape "
+	                 "(CUPTI: DRAM bytes, achieved occupancy, SM "
+	                 "throughput) in the summary, and in the ranking: "
+	                 "low occupancy puts launch bounds and more work "
+	                 "per thread first, busy SMs with idle DRAM fewer "
+	                 "instructions per byte"),
 	    KT_OPT_STRING_(0, "strategy", &o.strategy, "NAME",
 	                   "search strategy of each tuning run (default "
 	                   "random)"),

@@ -237,10 +237,83 @@ static int by_score(const void *x, const void *y)
 	return (a->refactor > b->refactor) - (a->refactor < b->refactor);
 }
 
+/* What round 0's counters (--profile) say, at the shape where it shows
+ * most: */
+typedef struct counters {
+	/* the lowest achieved occupancy (%) at a shape whose grid fills the
+	 * SMs (few blocks are low for want of blocks, not of room), and
+	 * that shape; -1 when not measured */
+	double low_occ;
+	size_t occ_at;
+	/* the highest SM throughput (%) at a shape where DRAM moves under
+	 * 60% of the copy bandwidth (the time goes to instructions), the
+	 * bandwidth fraction there, and the shape; -1 when none */
+	double busy_sm, dram_frac;
+	size_t sm_at;
+} counters;
+
+static counters read_counters(const kt_model *m, const kt_opt_inputs *in,
+                              const kt_device_info *dev,
+                              const kt_optimize_report *rep)
+{
+	counters c = {-1, 0, -1, 0, 0};
+	int64_t sms = kt_opt_device_value(dev, "DEVICE_SM_COUNT");
+	const kt_optimize_round *r0 =
+	    rep && rep->nrounds ? &rep->rounds[0] : NULL;
+	for (size_t s = 0; r0 && rep->occupancy_pct && s < rep->nshapes; s++) {
+		double occ = rep->occupancy_pct[s], sm = rep->sm_pct[s];
+		double ms = r0->best_ms ? r0->best_ms[s] : 0;
+		if (occ >= 0 && blocks(m, in, s) >= (double)sms &&
+		    (c.low_occ < 0 || occ < c.low_occ))
+			c.low_occ = occ, c.occ_at = s;
+		double frac =
+		    rep->dram_bytes[s] >= 0 && ms > 0 && dev->copy_gbs > 0
+		        ? rep->dram_bytes[s] / (ms * 1e-3) /
+		              (dev->copy_gbs * 1e9)
+		        : -1;
+		if (sm >= 0 && frac >= 0 && frac < 0.6 && sm > c.busy_sm)
+			c.busy_sm = sm, c.dram_frac = frac, c.sm_at = s;
+	}
+	return c;
+}
+
+/* The counters' say on refactor kind k: a score to add, and why. */
+static double by_counters(const char *k, const counters *c, kt_arena *a,
+                          const char **why)
+{
+	/* warps resident well under the most the SM holds, grid full: a
+	 * register cap may let more blocks in; more work per thread puts
+	 * more loads in flight with the warps there are */
+	if (c->low_occ >= 0 && c->low_occ < 50 &&
+	    (!strcmp(k, "launch_bounds") || !strcmp(k, "items_per_thread") ||
+	     !strcmp(k, "hoist_loads"))) {
+		*why = kt_arena_printf(a,
+		                       "achieved occupancy %.0f%% at shape %zu "
+		                       "(counters)",
+		                       c->low_occ, c->occ_at + 1);
+		return !strcmp(k, "launch_bounds") ? 3 : 1;
+	}
+	/* the SMs busy while DRAM idles: instructions, not bytes, take the
+	 * time; fewer of them per byte */
+	if (c->busy_sm >= 60 &&
+	    (!strcmp(k, "fast_div") || !strcmp(k, "vectorize") ||
+	     !strcmp(k, "pack_stores"))) {
+		*why = kt_arena_printf(
+		    a,
+		    "SM throughput %.0f%% with DRAM at %.0f%% "
+		    "of copy bandwidth at shape %zu "
+		    "(counters): instruction-bound",
+		    c->busy_sm, 100 * c->dram_frac, c->sm_at + 1);
+		return 2;
+	}
+	return 0;
+}
+
 size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
                    const kt_opt_inputs *in, const kt_device_info *dev,
-                   kt_arena *a)
+                   const kt_optimize_report *rep, kt_arena *a)
 {
+	counters c = read_counters(m, in, dev, rep);
 	size_t n = 0;
 	for (size_t r = 0; r < p->nrefactors; r++) {
 		const kt_plan_refactor *f = &p->refactors[r];
@@ -257,6 +330,13 @@ size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
 		const char *why = NULL;
 		out[n].refactor = r;
 		out[n].score = rate(f, m, in, dev, a, &why);
+		const char *said = NULL;
+		double more =
+		    by_counters(kt_refactor_kind_name(f->kind), &c, a, &said);
+		if (more > 0) {
+			out[n].score += more;
+			why = kt_arena_printf(a, "%s; %s", said, why);
+		}
 		out[n].why =
 		    f->note ? kt_arena_printf(a, "%s; %s", why, f->note) : why;
 		n++;

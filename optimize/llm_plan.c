@@ -173,6 +173,15 @@ static void profile(kt_str *s, const kt_opt_facts *f)
 		            k->best_ms && k->best_ms[i] > 0
 		                ? 100 * r->sol_ms[i] / k->best_ms[i]
 		                : 0);
+	for (size_t i = 0; r->occupancy_pct && i < r->nshapes; i++)
+		if (r->occupancy_pct[i] >= 0 || r->sm_pct[i] >= 0)
+			kt_str_addf(
+			    s,
+			    "counters of round 0's best at %s: DRAM %.0f "
+			    "bytes, achieved occupancy %.0f%%, SM "
+			    "throughput %.0f%%\n",
+			    r->shapes[i], r->dram_bytes[i], r->occupancy_pct[i],
+			    r->sm_pct[i]);
 }
 
 static void history(kt_str *s, const kt_opt_facts *f)

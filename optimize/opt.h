@@ -111,12 +111,13 @@ typedef struct kt_opt_proposal {
 
 /*
  * Ranks the refactors of p that create a parameter for the kernel of model
- * m (round 0's template), at the shapes of in on device dev. Fills out
+ * m (round 0's template), at the shapes of in on device dev; rep (may be
+ * NULL) gives round 0's measured counters (--profile) and times. Fills out
  * (up to p->nrefactors entries), best first.
  */
 size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
                    const kt_opt_inputs *in, const kt_device_info *dev,
-                   kt_arena *arena);
+                   const kt_optimize_report *rep, kt_arena *arena);
 
 /* The model's problem values for shape s (vals has m->nproblems slots);
  * a problem variable the inputs do not name keeps its default. */

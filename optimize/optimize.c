@@ -214,10 +214,16 @@ static int alloc_report(run *R)
 	r->original_ms = kt_arena_alloc(R->a, n * sizeof(double));
 	r->bytes = kt_arena_alloc(R->a, n * sizeof(double));
 	r->sol_ms = kt_arena_alloc(R->a, n * sizeof(double));
+	r->dram_bytes = kt_arena_alloc(R->a, n * sizeof(double));
+	r->occupancy_pct = kt_arena_alloc(R->a, n * sizeof(double));
+	r->sm_pct = kt_arena_alloc(R->a, n * sizeof(double));
+	for (size_t s = 0;
+	     r->sm_pct && r->dram_bytes && r->occupancy_pct && s < n; s++)
+		r->dram_bytes[s] = r->occupancy_pct[s] = r->sm_pct[s] = -1;
 	r->rounds = kt_arena_alloc(R->a, (size_t)(rounds + 1) *
 	                                     sizeof(kt_optimize_round));
 	if (!r->shapes || !r->original_ms || !r->bytes || !r->sol_ms ||
-	    !r->rounds)
+	    !r->dram_bytes || !r->occupancy_pct || !r->sm_pct || !r->rounds)
 		return kt_error(KT_ENOMEM, "out of memory");
 	for (size_t s = 0; s < n; s++) {
 		kt_str t = KT_STR_INIT;
@@ -293,6 +299,7 @@ static int open_backend(run *R, kt_backend **b, const kt_model *m)
 {
 	kt_backend_options bo = {.seed = R->o->seed,
 	                         .specials = R->specials,
+	                         .profile = R->o->profile,
 	                         .worker_exe = R->o->worker_exe};
 	if (R->o->open)
 		return R->o->open(b, m, &bo, R->o->open_ud);
@@ -452,6 +459,22 @@ static const kt_value *kept_best(run *R, const kt_model *m, size_t s)
 }
 
 /* Tunes model m at shape s; the round's numbers for s. */
+/* Round 0's best configuration's counters at shape s, where the
+ * backend measured them (--profile). */
+static void read_counters(kt_optimize_report *r, size_t s, const kt_result *x)
+{
+	const kt_measure *rd = kt_result_measure(x, "dram_read");
+	const kt_measure *wr = kt_result_measure(x, "dram_write");
+	const kt_measure *oc = kt_result_measure(x, "achieved_occupancy");
+	const kt_measure *sm = kt_result_measure(x, "sm_throughput");
+	if (rd && wr)
+		r->dram_bytes[s] = rd->value + wr->value;
+	if (oc)
+		r->occupancy_pct[s] = oc->value;
+	if (sm)
+		r->sm_pct[s] = sm->value;
+}
+
 static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
                       kt_backend *b, size_t s)
 {
@@ -493,6 +516,8 @@ static int tune_shape(run *R, kt_optimize_round *rd, const kt_model *m,
 		                        : 0;
 		rd->best_ms[s] = best ? best->result.time_ms : 0;
 		rd->best_key[s] = best ? kt_arena_strdup(R->a, best->key) : "";
+		if (best && rd->index == 0)
+			read_counters(R->rep, s, &best->result);
 		rd->evaluated[s] = tr->nentries;
 		progress(R, rd->index, "tune", rd->refactor, s,
 		         "%s: best %.4g ms (default %.4g ms), %zu "
@@ -958,7 +983,7 @@ static int loop(run *R)
 	if (rc)
 		return rc;
 	size_t n = kt_opt_rank(props, R->plan, kt_template_model(t0, r->kernel),
-	                       &R->in, &r->device, R->a);
+	                       &R->in, &r->device, r, R->a);
 	kt_template_free(t0);
 	int rounds = rounds_of(R->o);
 	r->stop = "stopped during a round (the rounds before it are here)";

@@ -84,6 +84,15 @@ int kt_optimize_report_json(char **out, const kt_optimize_report *r)
 	                      numbers(r->sol_ms, r->nshapes));
 	cJSON_AddItemToObject(o, "original_ms",
 	                      numbers(r->original_ms, r->nshapes));
+	/* round 0's best configuration's counters (--profile; -1: not
+	 * measured) */
+	cJSON *cn = cJSON_AddObjectToObject(o, "counters");
+	cJSON_AddItemToObject(cn, "dram_bytes",
+	                      numbers(r->dram_bytes, r->nshapes));
+	cJSON_AddItemToObject(cn, "achieved_occupancy_pct",
+	                      numbers(r->occupancy_pct, r->nshapes));
+	cJSON_AddItemToObject(cn, "sm_throughput_pct",
+	                      numbers(r->sm_pct, r->nshapes));
 	double *same = kt_calloc(r->nshapes ? r->nshapes : 1, sizeof(double));
 	for (size_t s = 0; same && s < r->nshapes; s++)
 		same[s] = kt_optimize_original_at(r, s);

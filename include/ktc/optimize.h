@@ -79,6 +79,10 @@ typedef struct kt_optimize_options {
 	                         0: 100 */
 	int rounds;           /* refactors tried at most; 0: 8 */
 	bool past_light;      /* go on at the speed of light */
+	/* read round 0's best configuration's hardware counters at every
+	 * shape (the backend's `--profile`: CUPTI on CUDA) and rank the
+	 * refactors by them too */
+	bool profile;
 	uint64_t seed;
 	const char *backend;      /* NULL: "cuda" */
 	kt_optimize_open_fn open; /* overrides backend */
@@ -136,6 +140,10 @@ typedef struct kt_optimize_report {
 	                        unknown */
 	double *sol_ms;      /* per shape: the speed-of-light estimate */
 	double floor_ms;     /* the launch floor; 0 if not measured */
+	/* per shape, round 0's best configuration's counters (--profile):
+	 * DRAM bytes read and written, achieved occupancy and SM throughput
+	 * (% of peak); -1 where not measured */
+	double *dram_bytes, *occupancy_pct, *sm_pct;
 	kt_device_info device;
 	/* whether every configuration was also checked on inputs with NaN,
 	 * Inf, subnormals and -0 mixed in, and if not, why */

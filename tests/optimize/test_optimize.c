@@ -27,6 +27,7 @@ typedef struct fake {
 	double n;      /* the problem size */
 	bool specials; /* opened to check special input values */
 	double drift;  /* W.drift: this run's factor */
+	bool profile;  /* opened with --profile: counters with each time */
 } fake;
 
 typedef struct world {
@@ -45,6 +46,9 @@ typedef struct world {
 	/* times this many times the formula's (0: 1): a problem whose first
 	 * size is not its bytes still runs above the launch floor */
 	double scale;
+	/* --profile's counters of every configuration: achieved occupancy
+	 * and SM throughput (%) */
+	double occupancy, sm_busy;
 	int opened, opened_specials; /* backends opened, with specials */
 	volatile sig_atomic_t stop;
 } world;
@@ -108,6 +112,16 @@ static int fake_evaluate(kt_backend *b, const kt_eval_request *reqs, size_t n,
 			res[i].message = strdup("output 'y' element 0 differs");
 		}
 		*(odd ? &W.odd_evals : &W.evals) += 1;
+		if (f->profile) {
+			kt_result_add_measure(&res[i], "dram_read", f->n * 4,
+			                      "B");
+			kt_result_add_measure(&res[i], "dram_write", f->n * 4,
+			                      "B");
+			kt_result_add_measure(&res[i], "achieved_occupancy",
+			                      W.occupancy, "%");
+			kt_result_add_measure(&res[i], "sm_throughput",
+			                      W.sm_busy, "%");
+		}
 	}
 	if (W.stop_after && W.evals >= W.stop_after)
 		W.stop = 1;
@@ -132,6 +146,7 @@ static int fake_open(kt_backend **out, const kt_model *m,
 	f->base.ops = &fake_ops;
 	f->base.model = m;
 	f->specials = bo->specials;
+	f->profile = bo->profile;
 	W.opened++;
 	W.opened_specials += bo->specials;
 	f->drift = 1 + 0.01 * W.opened;
@@ -653,6 +668,53 @@ static void block_reductions_are_ranked_by_the_rows(void)
 	}
 }
 
+/* --profile: round 0's counters go into the report, and a low achieved
+ * occupancy on a grid that fills the SMs puts the launch bounds first
+ * (without counters, items per thread comes first: one element per
+ * thread). */
+static void counters_rank_the_refactors(void)
+{
+	for (int prof = 0; prof < 2; prof++) {
+		char *dir = workdir();
+		kt_optimize_options o = {.problems = problems,
+		                         .nproblems = 1,
+		                         .args = args,
+		                         .nargs = 2,
+		                         .workdir = dir,
+		                         .strategy = "brute",
+		                         .budget = 1000,
+		                         .rounds = 1,
+		                         .seed = 1,
+		                         .profile = prof,
+		                         .open = fake_open};
+		kt_optimize_report *r = NULL;
+		kt_diags d;
+		kt_diags_init(&d);
+		W = (world){.mode = HELPS, .occupancy = 30, .sm_busy = 20};
+		int rc = kt_optimize(&r, KTC_TEST_INPUTS "/axpb.cu", &o, &d);
+		CHECK_EQ_INT(rc, 0);
+		CHECK(r && r->nrounds == 2);
+		if (r && r->nrounds == 2) {
+			CHECK_EQ_STR(r->rounds[1].refactor,
+			             prof ? "launch_bounds"
+			                  : "items_per_thread");
+			CHECK(!prof ||
+			      strstr(r->rounds[1].why,
+			             "achieved occupancy 30% at shape"));
+			CHECK(r->occupancy_pct[0] == (prof ? 30 : -1));
+			CHECK(r->sm_pct[1] == (prof ? 20 : -1));
+			CHECK(r->dram_bytes[0] == (prof ? 8.0 * 1048576 : -1));
+		}
+		char *json = NULL;
+		CHECK(r && !kt_optimize_report_json(&json, r) && json &&
+		      strstr(json, "\"achieved_occupancy_pct\""));
+		kt_free(json);
+		kt_optimize_report_free(r);
+		kt_diags_release(&d);
+		cleanup(dir);
+	}
+}
+
 /* A parameter made by several refactors (a cluster split of a row's two
  * loops) is tried with all of them: splitting the sum's loop and not the
  * pass that reads the row would be wrong. */
@@ -717,6 +779,7 @@ int main(void)
 	RUN(a_round_starts_from_the_kept_best);
 	RUN(a_kernel_with_no_launch_is_tuned);
 	RUN(block_reductions_are_ranked_by_the_rows);
+	RUN(counters_rank_the_refactors);
 	RUN(a_parameter_comes_with_all_its_refactors);
 	return check_summary();
 }
