@@ -182,23 +182,6 @@ static int outer_stmt(const fe_ast *a, int body, int n)
 	return n;
 }
 
-static bool overlaps(const planner *P, uint32_t b, uint32_t e)
-{
-	for (size_t i = 0; i < P->params.len; i++)
-		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
-			kt_range r = P->params.items[i].uses.items[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return true;
-		}
-	for (size_t i = 0; i < P->refactors.len; i++)
-		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
-			kt_range r = P->refactors.items[i].edits[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return true;
-		}
-	return false;
-}
-
 static void note(planner *P, int n, const char *fmt, const char *what)
 {
 	kt_range r = pl_range(P, n);
@@ -250,7 +233,7 @@ static bool offered(planner *P, int body, int n, uint32_t *decl_end)
 		return false;
 	}
 	*decl_end = c.decl_end;
-	return !overlaps(P, x->b, x->e);
+	return !pl_text_taken(P, x->b, x->e);
 }
 
 typedef KT_VEC(int) int_vec;

@@ -827,24 +827,6 @@ static int find_lane(grp *g, int body)
 	return -1;
 }
 
-/* No parameter's use or other refactor's edit overlaps [b, e). */
-static bool free_text(const planner *P, uint32_t b, uint32_t e)
-{
-	for (size_t i = 0; i < P->params.len; i++)
-		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
-			kt_range r = P->params.items[i].uses.items[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return false;
-		}
-	for (size_t i = 0; i < P->refactors.len; i++)
-		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
-			kt_range r = P->refactors.items[i].edits[u].range;
-			if (r.begin.offset < e && b < r.end.offset)
-				return false;
-		}
-	return true;
-}
-
 /* Every node in the kernel that names G is a use g_use accepts. */
 static bool every_use(grp *g, int body)
 {
@@ -858,7 +840,7 @@ static bool every_use(grp *g, int body)
 			continue;
 		/* another parameter's (the groups of a block, 16 too):
 		 * that parameter gives it its meaning */
-		if (!free_text(g->P, b, e) &&
+		if (pl_text_taken(g->P, b, e) &&
 		    a->n[i].kind == CXCursor_IntegerLiteral && a->n[i].spelled)
 			continue;
 		/* a const local that holds G is its declaration, not a use */
@@ -918,8 +900,8 @@ int pl_group_refactors(planner *P, int k)
 		          "no loop of the lane's that steps by the group, or "
 		          "no shuffle reduction of the group");
 	for (size_t i = 0; ok && i < g.edits.len; i++)
-		ok = free_text(P, g.edits.items[i].range.begin.offset,
-		               g.edits.items[i].range.end.offset) ||
+		ok = !pl_text_taken(P, g.edits.items[i].range.begin.offset,
+		                    g.edits.items[i].range.end.offset) ||
 		     fail(&g, g.lane, "another parameter edits its text");
 	if (!ok || P->oom) {
 		/* a warp's lane (G = 32) is most often a block reduction's,

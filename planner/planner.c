@@ -572,6 +572,23 @@ static void stride_refactors(planner *P)
 
 /* ---------------------------------------------------------------- output */
 
+bool pl_text_taken(const planner *P, uint32_t b, uint32_t e)
+{
+	for (size_t i = 0; i < P->params.len; i++)
+		for (size_t u = 0; u < P->params.items[i].uses.len; u++) {
+			kt_range r = P->params.items[i].uses.items[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return true;
+		}
+	for (size_t i = 0; i < P->refactors.len; i++)
+		for (size_t u = 0; u < P->refactors.items[i].nedits; u++) {
+			kt_range r = P->refactors.items[i].edits[u].range;
+			if (r.begin.offset < e && b < r.end.offset)
+				return true;
+		}
+	return false;
+}
+
 /* A refactor's edit covers r (threads per group makes the group's 16s
  * its parameter: they no longer stay). */
 static bool edited(const planner *P, kt_range r)

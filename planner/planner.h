@@ -176,6 +176,8 @@ int pl_reduce_refactors(planner *P, int k);
 int pl_pad_refactors(planner *P, int k);
 /* fastdiv.c: fast_div of kernel k. */
 int pl_fastdiv_refactors(planner *P, int k);
+/* Some parameter's use or refactor's edit overlaps [b, e) of the file. */
+bool pl_text_taken(const planner *P, uint32_t b, uint32_t e);
 /* groups.c: threads per group and groups per block */
 int pl_group_refactors(planner *P, int k);
 /* The first use of var in body after offset `after` reduces it over
