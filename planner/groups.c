@@ -19,13 +19,18 @@
  *   - the start G / 2 of a loop `off > 0; off /= 2` (or `>>= 1`) over
  *     `__shfl_xor_sync(mask, v, off[, G])`, which reduces the group; the
  *     width argument G of such a shuffle.
- * Every shuffle of the kernel is one of those, its mask not a literal
- * narrower than the warp; each reduced value is combined by max or min
+ * Every shuffle of the kernel is one of those, or a step o < G of an
+ * unrolled max or min (in the kernel or in a function of the file only
+ * it calls), which becomes `o % TPG`: an xor by 0 from TPG up, the
+ * lane's own value, which max and min keep (TPG then goes up to G only).
+ * A shuffle's mask is not a literal narrower than the warp; one computed
+ * from threadIdx is evaluated for the first threads and must hold each
+ * thread's group. Each reduced value is combined by max or min
  * (idempotent), or summed from a literal zero (with more lanes than
- * work, the idle lanes give what they started with); the kernel calls
- * no function of the file that shuffles or reads threadIdx. The launch's
- * block is `X * G` (directly or through a local), so the block grows
- * with the group and X, the groups of a block, stays.
+ * work, the idle lanes give what they started with). `blockIdx.x * G`
+ * where the launch's groups of a block are G too is theirs and stays.
+ * The launch's block is `X * G` (directly or through a local), so the
+ * block grows with the group and X, the groups of a block, stays.
  *
  * G may be written as a literal, an object-like macro whose body is the
  * literal, or a const variable the literal initialises: the edit goes
@@ -867,65 +872,58 @@ static void note(planner *P, int n, const char *why, int64_t G)
 	             msg);
 }
 
-int pl_group_refactors(planner *P, int k)
+/* Every check of the file's comment on g's kernel (its lane found):
+ * the launch's factors in *gn (G) and g->x; false with g->why set. */
+static bool sound(grp *g, int *gn)
 {
-	const fe_ast *a = P->a;
-	const fe_kern *K = &P->f->kernels.items[k];
-	grp g = {.P = P, .K = K, .x = -1, .max_tpg = 32};
-	int body = K->body;
-	g.lane = find_lane(&g, body);
-	if (g.lane < 0 || a->tu->opencl)
-		return KT_OK;
-	int gn = -1, x = -1;
-	bool ok = true;
+	const fe_ast *a = g->P->a;
+	const fe_kern *K = g->K;
+	int body = K->body, x = -1;
 	if (K->launches.len != 1 || K->launches.items[0].shared >= 0 ||
-	    !block_of_groups(&g, &K->launches.items[0], &gn, &x))
-		x = -1;
-	g.x = x;
-	if (x < 0)
-		ok = fail(&g, g.lane,
-		          "its launch's block is not the groups of a block "
-		          "times the group");
-	if (ok && fe_assigned(a, g.lane))
-		ok = fail(&g, g.lane, "the lane is assigned");
-	ok = ok && every_use(&g, body) && lane_uses(&g, body) &&
-	     shuffles_reduce(&g, body) && group_fns(&g, body) &&
-	     confined(&g, fe_up(P->a, gn));
-	if (ok && g.steps && g.steps != g.G - 1)
-		ok = fail(&g, g.lane,
-		          "its unrolled shuffles do not take every step below "
-		          "the group");
-	if (ok && (!g.loops || !g.shuffles))
-		ok = fail(&g, g.lane,
-		          "no loop of the lane's that steps by the group, or "
-		          "no shuffle reduction of the group");
-	for (size_t i = 0; ok && i < g.edits.len; i++)
-		ok = !pl_text_taken(P, g.edits.items[i].range.begin.offset,
-		                    g.edits.items[i].range.end.offset) ||
-		     fail(&g, g.lane, "another parameter edits its text");
-	if (!ok || P->oom) {
-		/* a warp's lane (G = 32) is most often a block reduction's,
-		 * not a group's: no note for it */
-		if (!P->oom && g.why && g.G < 32)
-			note(P, g.why_at, g.why, g.G);
-		kt_vec_release(&g.edits);
-		return P->oom ? KT_ENOMEM : KT_OK;
-	}
+	    !block_of_groups(g, &K->launches.items[0], gn, &x))
+		return fail(g, g->lane,
+		            "its launch's block is not the groups of a block "
+		            "times the group");
+	g->x = x;
+	if (fe_assigned(a, g->lane))
+		return fail(g, g->lane, "the lane is assigned");
+	if (!every_use(g, body) || !lane_uses(g, body) ||
+	    !shuffles_reduce(g, body) || !group_fns(g, body) ||
+	    !confined(g, fe_up(a, *gn)))
+		return false;
+	if (g->steps && g->steps != g->G - 1)
+		return fail(g, g->lane,
+		            "its unrolled shuffles do not take every step "
+		            "below the group");
+	if (!g->loops || !g->shuffles)
+		return fail(g, g->lane,
+		            "no loop of the lane's that steps by the group, "
+		            "or no shuffle reduction of the group");
+	for (size_t i = 0; i < g->edits.len; i++)
+		if (pl_text_taken(g->P, g->edits.items[i].range.begin.offset,
+		                  g->edits.items[i].range.end.offset))
+			return fail(g, g->lane,
+			            "another parameter edits its text");
+	return true;
+}
+
+/* The TPG parameter and its refactor, the edits' `$` its name. */
+static int add_tpg(grp *g)
+{
+	planner *P = g->P;
+	const fe_kern *K = g->K;
 	int64_t v[6];
 	size_t nv = 0;
-	for (int64_t w = 2; w <= g.max_tpg; w *= 2)
+	for (int64_t w = 2; w <= g->max_tpg; w *= 2)
 		v[nv++] = w;
 	int p = pl_add_param(P, pl_unique_name(P, "TPG", K->name),
-	                     KT_ROLE_OTHER, pl_dup(P, K->name), g.G, v, nv);
-	kt_plan_edit *ed = kt_plan_alloc(P->plan, g.edits.len * sizeof(*ed));
-	if (p < 0 || !ed) {
-		kt_vec_release(&g.edits);
+	                     KT_ROLE_OTHER, pl_dup(P, K->name), g->G, v, nv);
+	kt_plan_edit *ed = kt_plan_alloc(P->plan, g->edits.len * sizeof(*ed));
+	if (p < 0 || !ed)
 		return KT_ENOMEM;
-	}
 	const char *name = P->params.items[p].p.name;
-	for (size_t i = 0; i < g.edits.len; i++) {
-		ed[i] = g.edits.items[i];
-		/* the name the parameter got */
+	for (size_t i = 0; i < g->edits.len; i++) {
+		ed[i] = g->edits.items[i];
 		kt_str w = KT_STR_INIT;
 		for (const char *c = ed[i].with; *c; c++)
 			if (*c == '$')
@@ -940,22 +938,39 @@ int pl_group_refactors(planner *P, int k)
 	    "'%s' gives each group of %lld threads one task (lane "
 	    "threadIdx.x %% %lld, loops stepping by it, an xor-shuffle "
 	    "reduction from %lld); the launch's block is groups times it",
-	    K->name, (long long)g.G, (long long)g.G, (long long)g.G / 2);
+	    K->name, (long long)g->G, (long long)g->G, (long long)g->G / 2);
 	kt_plan_refactor r = {
 	    .kind = KT_REFACTOR_THREADS_PER_GROUP,
 	    .kernel = pl_dup(P, K->name),
 	    .param = name,
-	    .region = pl_range(P, body),
+	    .region = pl_range(P, K->body),
 	    .edits = ed,
-	    .nedits = g.edits.len,
+	    .nedits = g->edits.len,
 	    .launch = 0,
 	    .note = "TPG threads per group: the lane, the group, the loops' "
 	            "step, the shuffle reduction and the block follow it"};
-	kt_vec_release(&g.edits);
 	pl_add_refactor(P, r);
-	if (P->oom)
-		return KT_ENOMEM;
-	return x >= 0 ? groups_per_block(&g, x, gn) : KT_OK;
+	return P->oom ? KT_ENOMEM : KT_OK;
+}
+
+int pl_group_refactors(planner *P, int k)
+{
+	const fe_kern *K = &P->f->kernels.items[k];
+	grp g = {.P = P, .K = K, .x = -1, .max_tpg = 32};
+	g.lane = find_lane(&g, K->body);
+	if (g.lane < 0 || P->a->tu->opencl)
+		return KT_OK;
+	int gn = -1;
+	bool ok = sound(&g, &gn);
+	/* a warp's lane (G = 32) is most often a block reduction's, not a
+	 * group's: no note for it */
+	if (!ok && !P->oom && g.why && g.G < 32)
+		note(P, g.why_at, g.why, g.G);
+	int rc = ok && !P->oom ? add_tpg(&g) : P->oom ? KT_ENOMEM : KT_OK;
+	kt_vec_release(&g.edits);
+	if (rc || !ok)
+		return rc;
+	return g.x >= 0 ? groups_per_block(&g, g.x, gn) : KT_OK;
 }
 
 bool pl_group_combines(planner *P, int body, int var, int64_t S, const char *op,
