@@ -9,8 +9,8 @@
  * parameter GPB.
  *
  * Changing G is sound only where every use of it in the kernel has one
- * of the meanings below, so the whole of the kernel's idea of a group
- * moves with it:
+ * of the meanings below, and threadIdx.x appears only in the first two,
+ * so the whole of the kernel's idea of a group moves with it:
  *   - `threadIdx.x % G`, the thread's lane in its group, in a local that
  *     is only the start of loops that step by G, or compared with 0 (no
  *     lane owns a fixed element: with fewer lanes one would be missed);
@@ -872,6 +872,31 @@ static void note(planner *P, int n, const char *why, int64_t G)
 	             msg);
 }
 
+/* Every threadIdx.x of the kernel is the lane's `% G` or the group's
+ * `/ G`: a group index spelled otherwise (`threadIdx.x >> 4`) would not
+ * follow TPG. */
+static bool tid_is_lane_or_group(grp *g, int body)
+{
+	const fe_ast *a = g->P->a;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_MemberRefExpr ||
+		    !pl_inside(a, (int)i, body) || !tid_x(a, (int)i))
+			continue;
+		int up = fe_up(a, (int)i);
+		uint32_t b, e;
+		if (up >= 0 && a->n[up].kind == CXCursor_BinaryOperator &&
+		    (a->n[up].op == CXBinaryOperator_Rem ||
+		     a->n[up].op == CXBinaryOperator_Div) &&
+		    fe_strip(a, fe_child(a, up, 0)) == (int)i &&
+		    names_g(a, fe_child(a, up, 1), g->G, &b, &e))
+			continue;
+		return fail(g, (int)i,
+		            "threadIdx.x is used other than for the lane (% G) "
+		            "and the group (/ G)");
+	}
+	return true;
+}
+
 /* Every check of the file's comment on g's kernel (its lane found):
  * the launch's factors in *gn (G) and g->x; false with g->why set. */
 static bool sound(grp *g, int *gn)
@@ -887,9 +912,9 @@ static bool sound(grp *g, int *gn)
 	g->x = x;
 	if (fe_assigned(a, g->lane))
 		return fail(g, g->lane, "the lane is assigned");
-	if (!every_use(g, body) || !lane_uses(g, body) ||
-	    !shuffles_reduce(g, body) || !group_fns(g, body) ||
-	    !confined(g, fe_up(a, *gn)))
+	if (!tid_is_lane_or_group(g, body) || !every_use(g, body) ||
+	    !lane_uses(g, body) || !shuffles_reduce(g, body) ||
+	    !group_fns(g, body) || !confined(g, fe_up(a, *gn)))
 		return false;
 	if (g->steps && g->steps != g->G - 1)
 		return fail(g, g->lane,
