@@ -252,9 +252,9 @@ typedef struct counters {
 	size_t sm_at;
 } counters;
 
-static counters read_counters(const kt_model *m, const kt_opt_inputs *in,
-                              const kt_device_info *dev,
-                              const kt_optimize_report *rep)
+static counters counters_of(const kt_model *m, const kt_opt_inputs *in,
+                            const kt_device_info *dev,
+                            const kt_optimize_report *rep)
 {
 	counters c = {-1, 0, -1, 0, 0};
 	int64_t sms = kt_opt_device_value(dev, "DEVICE_SM_COUNT");
@@ -313,7 +313,7 @@ size_t kt_opt_rank(kt_opt_proposal *out, const kt_plan *p, const kt_model *m,
                    const kt_opt_inputs *in, const kt_device_info *dev,
                    const kt_optimize_report *rep, kt_arena *a)
 {
-	counters c = read_counters(m, in, dev, rep);
+	counters c = counters_of(m, in, dev, rep);
 	size_t n = 0;
 	for (size_t r = 0; r < p->nrefactors; r++) {
 		const kt_plan_refactor *f = &p->refactors[r];

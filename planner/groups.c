@@ -38,10 +38,9 @@
  * checked as above.
  */
 #include "planner/planner.h"
+#include "planner/poly.h"
 
 #include <string.h>
-
-typedef KT_VEC(int) int_vec;
 
 typedef struct grp {
 	planner *P;
@@ -770,10 +769,10 @@ static int groups_per_block(grp *g, int x, int tpg)
 		return KT_ENOMEM;
 	const char *name = P->params.items[p].p.name;
 	const char *et = pl_src(P, e);
-	bool bare = strspn(et, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
-	                       "TUVWXYZ0123456789_") == strlen(et);
-	const char *E = bare ? et : pl_say(P, "(%s)", et);
-	(void)E;
+	kt_str op = KT_STR_INIT; /* E as an operand: `(a * b)`, `groups` */
+	pl_operand(et, &op);
+	const char *E = pl_say(P, "%s", op.ptr ? op.ptr : et);
+	kt_str_release(&op);
 	CXString ts = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
 	const char *type = pl_say(P, "%s", clang_getCString(ts));
 	clang_disposeString(ts);
@@ -783,7 +782,7 @@ static int groups_per_block(grp *g, int x, int tpg)
 	P->params.items[p].p.evidence = pl_say(
 	    P,
 	    "'%s''s launch gives a block the largest power of two up to %lld "
-	    "that divides %s groups of %s threads",
+	    "that divides '%s', the groups of %s threads",
 	    K->name, (long long)top, et, pl_src(P, tpg));
 	kt_plan_refactor r = {
 	    .kind = KT_REFACTOR_GROUPS_PER_BLOCK,
