@@ -42,7 +42,36 @@ static const struct {
      "#pragma once\n"
      "extern \"C\" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 "
      "blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-     "#include \"ktc_cache_hints.h\"\n"},
+     "#include \"ktc_cache_hints.h\"\n"
+     "#include \"ktc_surfaces.h\"\n"
+     /* nvcc's common_functions.h includes it: assert without an include
+      * compiles with nvcc and NVRTC */
+     "#include <assert.h>\n"},
+    /* clang 19 has no surface functions (its __nv_tex_surf_handler knows
+     * only texture fetches); the signatures of CUDA's
+     * surface_indirect_functions.h, declared, are enough for a parse. */
+    {"ktc_surfaces.h",
+     "#pragma once\n"
+     "#define KTC_SURF(D, P)                                            \\\n"
+     "\ttemplate <typename T> __device__ void surf##D##read(            \\\n"
+     "\t    T *, cudaSurfaceObject_t, P,                                  \\\n"
+     "\t    cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);              \\\n"
+     "\ttemplate <typename T> __device__ T surf##D##read(                \\\n"
+     "\t    cudaSurfaceObject_t, P,                                       \\\n"
+     "\t    cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);              \\\n"
+     "\ttemplate <typename T> __device__ void surf##D##write(           \\\n"
+     "\t    T, cudaSurfaceObject_t, P,                                    \\\n"
+     "\t    cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+     "#define KTC_COMMA ,\n"
+     "KTC_SURF(1D, int)\n"
+     "KTC_SURF(2D, int KTC_COMMA int)\n"
+     "KTC_SURF(3D, int KTC_COMMA int KTC_COMMA int)\n"
+     "KTC_SURF(1DLayered, int KTC_COMMA int)\n"
+     "KTC_SURF(2DLayered, int KTC_COMMA int KTC_COMMA int)\n"
+     "KTC_SURF(Cubemap, int KTC_COMMA int KTC_COMMA int)\n"
+     "KTC_SURF(CubemapLayered, int KTC_COMMA int KTC_COMMA int)\n"
+     "#undef KTC_SURF\n"
+     "#undef KTC_COMMA\n"},
     /* clang 19 leaves out sm_32_intrinsics.h (it defines __ldg itself)
      * and so the cache-hint loads and stores nvcc has; declarations are
      * enough for a parse. */

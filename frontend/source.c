@@ -265,10 +265,13 @@ static bool same_name(walk *w, CXCursor c, const char *name, size_t n)
 	return eq;
 }
 
+static bool cut_name(const walk *w, const char *name);
+
 /* An explicit instantiation [b, e] of the file naming template nm: libclang
  * shows none, so one of a host template guarded above would name what
  * NVRTC no longer sees. It is host code when nm is a host-only template
- * of this file and no kernel or device template. */
+ * of this file and no kernel or device template, or one cut from a
+ * header. */
 static int explicit_inst(walk *w, const toks *k, const char *nm, unsigned b,
                          unsigned e)
 {
@@ -281,6 +284,8 @@ static int explicit_inst(walk *w, const toks *k, const char *nm, unsigned b,
 			continue;
 		host = w->decls.items[d].host_only ? 1 : -1;
 	}
+	if (host == 0 && cut_name(w, nm))
+		host = 1; /* a host template cut from a header */
 	kt_rewrite_decl d = {.host_only = host > 0};
 	d.range.begin.offset = tok_off(k, b);
 	d.range.end.offset = tok_off(k, e) + 1;
@@ -539,12 +544,16 @@ static int add_decl(walk *w, CXCursor c, enum CXCursorKind k, CXCursor outer)
 	kt_rewrite_decl d = {0};
 	if (!kt_fe_range(w->tu, clang_getCursorExtent(outer), &d.range))
 		return 0; /* not in the main file */
-	/* a type's extent ends at its `}`: its `;` goes with it */
+	/* a type's extent ends at its `}`, an alias's or a using's before
+	 * its `;`: the `;` goes with it */
+	bool semi = is_type_decl(k) || k == CXCursor_UsingDeclaration ||
+	            k == CXCursor_UsingDirective || k == CXCursor_TypedefDecl ||
+	            k == CXCursor_TypeAliasDecl;
 	uint32_t e = d.range.end.offset;
-	while (is_type_decl(k) && e < w->tu->len &&
+	while (semi && e < w->tu->len &&
 	       (w->tu->text[e] == ' ' || w->tu->text[e] == '\t'))
 		e++;
-	if (is_type_decl(k) && e < w->tu->len && w->tu->text[e] == ';')
+	if (semi && e < w->tu->len && w->tu->text[e] == ';')
 		d.range.end.offset = e + 1;
 	attrs a = {0};
 	/* OpenCL C has no host code: the whole file is the device's */
@@ -992,6 +1001,23 @@ static enum CXChildVisitResult host_member_visit(CXCursor c, CXCursor parent,
 
 static bool foreign_args(const walk *w, CXCursor c, enum CXCursorKind k);
 
+/* `using std::string;`: a using-declaration whose every name is declared
+ * elsewhere (a host library NVRTC lacks) and named by no NVRTC-visible
+ * code. */
+static bool foreign_using(const walk *w, CXCursor c)
+{
+	CXCursor r = clang_getCursorReferenced(c);
+	unsigned n = clang_getNumOverloadedDecls(r);
+	for (unsigned i = 0; i < n; i++) {
+		CXCursor d = clang_getOverloadedDecl(r, i);
+		if (clang_getCursorKind(d) == CXCursor_UsingDeclaration)
+			d = clang_getCursorReferenced(d);
+		if (!foreign(w, d) || is_used(w, d))
+			return false;
+	}
+	return n > 0;
+}
+
 /*
  * Host types: a class, struct, union or class template of the file that
  * no NVRTC-visible declaration names (kernels, device functions, kept
@@ -1025,7 +1051,9 @@ static int host_types(walk *w)
 	for (size_t i = 0; i < w->decls.len && !w->rc; i++) {
 		CXCursor c = w->cur.items[i];
 		probe p = {.w = w};
-		if (foreign_args(w, c, clang_getCursorKind(c))) {
+		if (foreign_args(w, c, clang_getCursorKind(c)) ||
+		    (clang_getCursorKind(c) == CXCursor_UsingDeclaration &&
+		     foreign_using(w, c))) {
 			w->decls.items[i].host_only = true;
 			continue;
 		}
@@ -1096,6 +1124,27 @@ static bool names_cut(const walk *w, CXType t)
 {
 	if (!w->hcutd.len)
 		return false;
+	/* through its aliases first (a field of `ShareableHandle`, an alias
+	 * cut from a header, whose canonical type is int) */
+	for (int i = 0; i < 16; i++) {
+		if (t.kind == CXType_Pointer ||
+		    t.kind == CXType_LValueReference ||
+		    t.kind == CXType_RValueReference) {
+			t = clang_getPointeeType(t);
+			continue;
+		}
+		if (t.kind == CXType_Elaborated) {
+			t = clang_Type_getNamedType(t);
+			continue;
+		}
+		CXCursor a = clang_getTypeDeclaration(t);
+		enum CXCursorKind k = clang_getCursorKind(a);
+		if (k != CXCursor_TypedefDecl && k != CXCursor_TypeAliasDecl)
+			break;
+		if (in_cut(w, a))
+			return true;
+		t = clang_getTypedefDeclUnderlyingType(a);
+	}
 	t = pointee(t);
 	CXCursor d = clang_getTypeDeclaration(t);
 	if (clang_getCursorKind(d) != CXCursor_NoDeclFound && in_cut(w, d))
@@ -1165,6 +1214,28 @@ static bool foreign_args(const walk *w, CXCursor c, enum CXCursorKind k)
 	return false;
 }
 
+/* An alias of the C and C++ libraries that NVRTC has as well (through
+ * cuda/std, see the generator): the fixed-width integers, size_t. */
+static bool rtc_type(CXCursor alias)
+{
+	static const char *const names[] = {
+	    "size_t",   "ptrdiff_t", "intptr_t",  "uintptr_t",
+	    "intmax_t", "uintmax_t", "nullptr_t", "max_align_t"};
+	CXString n = clang_getCursorSpelling(alias);
+	const char *s = clang_getCString(n);
+	bool r = false;
+	if (s) {
+		const char *t = s[0] == 'u' ? s + 1 : s;
+		r = !strncmp(t, "int", 3) && strlen(t) > 5 &&
+		    !strcmp(t + strlen(t) - 2, "_t");
+		for (size_t i = 0; !r && i < sizeof(names) / sizeof(*names);
+		     i++)
+			r = !strcmp(s, names[i]);
+	}
+	clang_disposeString(n);
+	return r;
+}
+
 static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 {
 	attrs a = {0};
@@ -1184,6 +1255,13 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 		CXCursor r =
 		    clang_getTypeDeclaration(clang_getCanonicalType(u));
 		if (foreign_type(w, u) || names_cut(w, u))
+			return true;
+		/* an alias of another from elsewhere that NVRTC lacks
+		 * (`typedef pid_t Process;`: sys/types.h), which NVRTC-
+		 * visible code does not name */
+		CXCursor s = clang_getTypeDeclaration(u);
+		if (clang_getCursorKind(s) == CXCursor_TypedefDecl &&
+		    foreign(w, s) && !rtc_type(s) && !is_used(w, c))
 			return true;
 		if (clang_Cursor_isNull(r) || !clang_Cursor_isAnonymous(r) ||
 		    is_used(w, c))
@@ -1357,6 +1435,27 @@ static enum CXChildVisitResult method_visit(CXCursor c, CXCursor parent,
 	return m->w->rc ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* Cuts c, a declaration [b, e) of header h, and remembers what it names
+ * (a type, an alias, a template) for what names it in turn. */
+static int cut_decl(walk *w, CXCursor c, enum CXCursorKind k, int h, uint32_t b,
+                    uint32_t e)
+{
+	if ((is_type_decl(k) || k == CXCursor_TypedefDecl ||
+	     k == CXCursor_TypeAliasDecl) &&
+	    kt_vec_push(&w->hcutd, clang_getCanonicalCursor(c)))
+		return KT_ENOMEM;
+	if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate) {
+		CXString n = clang_getCursorSpelling(c);
+		char *name = kt_strdup(clang_getCString(n));
+		clang_disposeString(n);
+		if (!name || kt_vec_push(&w->hcut, name)) {
+			kt_free(name);
+			return KT_ENOMEM;
+		}
+	}
+	return add_hdecl(w, h, b, e, false);
+}
+
 static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
                            CXCursor outer)
 {
@@ -1366,7 +1465,7 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	if (h < 0 || header_off(w, clang_getRangeEnd(r), &e) != h || e < b)
 		return 0;
 	if (only_through(w, h))
-		return add_hdecl(w, h, b, e, false);
+		return cut_decl(w, c, k, h, b, e);
 	/* a type whose only host code is member functions stays, without
 	 * them: header functions NVRTC keeps may use it */
 	members m = {w, h};
@@ -1380,19 +1479,7 @@ static int add_header_decl(walk *w, CXCursor c, enum CXCursorKind k,
 	}
 	if (!host_in_header(w, c, k))
 		return 0;
-	if (is_type_decl(k) &&
-	    kt_vec_push(&w->hcutd, clang_getCanonicalCursor(c)))
-		return KT_ENOMEM;
-	if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate) {
-		CXString n = clang_getCursorSpelling(c);
-		char *name = kt_strdup(clang_getCString(n));
-		clang_disposeString(n);
-		if (!name || kt_vec_push(&w->hcut, name)) {
-			kt_free(name);
-			return KT_ENOMEM;
-		}
-	}
-	return add_hdecl(w, h, b, e, false);
+	return cut_decl(w, c, k, h, b, e);
 }
 
 /* Lists [b, e) of header h, a host-only declaration, for the generator to
@@ -1771,10 +1858,10 @@ int kt_rewrite_file_from_tu(kt_rewrite_file *out, kt_tu *tu)
 		                    top_visit, &w);
 	if (!w.rc)
 		w.rc = host_types(&w);
+	if (!w.rc) /* first: the main file's instantiations of templates */
+		w.rc = header_decls(&w); /* cut from headers go too */
 	if (!w.rc)
 		w.rc = explicit_insts(&w);
-	if (!w.rc)
-		w.rc = header_decls(&w);
 	kt_vec_release(&w.host);
 	kt_vec_release(&w.hfiles);
 	kt_vec_release(&w.cur);

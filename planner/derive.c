@@ -1371,6 +1371,57 @@ bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
 	return arg >= 0 && pl_expr(P, arg, out, NULL);
 }
 
+/*
+ * A parameter the kernel's body never names (`int64_t` with no name): its
+ * value changes nothing, so it needs no completing. A scalar gets the
+ * launch's value where that is derived, else 0; a pointer one element
+ * nothing reads. One without a name gets kt_argI (the grammar's
+ * arguments go by position; the name is a label).
+ */
+static void unused_arg(planner *P, const fe_kern *K, const fe_launch *L,
+                       int parm, int i, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	CXType t = clang_getCursorType(a->n[parm].cur);
+	const char *name =
+	    *a->n[parm].name ? a->n[parm].name : pl_say(P, "kt_arg%d", i);
+	if (t.kind == CXType_Pointer) {
+		CXType pt = clang_getPointeeType(t);
+		const char *type = type_name(P, pt);
+		const char *inst = type_arg(P, K, type);
+		CXType lane;
+		if (vector_lanes(pt, &lane))
+			add_pragma(P, K->name,
+			           pl_say(P, "arg %s %s[%d] in", name,
+			                  type_name(P, lane),
+			                  vector_lanes(pt, &lane)));
+		else
+			add_pragma(P, K->name,
+			           pl_say(P, "arg %s %s[1] in", name,
+			                  inst ? inst : type));
+		return;
+	}
+	const char *type = type_name(P, t);
+	const char *inst = type_arg(P, K, type);
+	kt_str e = KT_STR_INIT;
+	int arg = L ? call_arg(P, L, i) : -1;
+	/* the launch's value only over problem variables already asked for:
+	 * an unused argument must not add one to complete */
+	pl_names mine = {0};
+	bool known = arg >= 0 && pl_expr(P, arg, &e, &mine);
+	for (size_t k = 0; known && k < mine.len; k++) {
+		bool had = false;
+		for (size_t j = 0; !had && j < problems->len; j++)
+			had = !strcmp(problems->items[j], mine.items[k]);
+		known = had;
+	}
+	kt_vec_release(&mine);
+	add_pragma(P, K->name,
+	           pl_say(P, "arg %s %s = %s", name, inst ? inst : type,
+	                  known ? e.ptr : "0"));
+	kt_str_release(&e);
+}
+
 static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
                       pl_names *problems)
 {
@@ -1383,6 +1434,12 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 		const char *var = !L && P->synth && i < PL_SYNTH_ARGS
 		                      ? P->synth->arg[i]
 		                      : NULL;
+		if (K->body >= 0 &&
+		    (!*a->n[c].name || !fe_refers_to(a, K->body, c))) {
+			unused_arg(P, K, L, c, i, problems);
+			i++;
+			continue;
+		}
 		if (t.kind == CXType_Pointer)
 			buffer_arg(P, K, L, c, clang_getPointeeType(t),
 			           problems);

@@ -195,22 +195,17 @@ static char *dup(gen *g, const char *s)
 /* Headers NVRTC finds by itself or on the CUDA include path. */
 static bool rtc_safe(const kt_rewrite_include *inc)
 {
-	static const char *const safe[] = {"cuda_runtime.h",
-	                                   "cuda_fp16.h",
-	                                   "cuda_bf16.h",
-	                                   "cuda_fp8.h",
-	                                   "cuda_fp6.h",
-	                                   "cuda_fp4.h",
-	                                   "mma.h",
-	                                   "cooperative_groups.h",
-	                                   "cuda_pipeline.h",
-	                                   "cuda_pipeline_primitives.h",
-	                                   "cuda_awbarrier.h",
-	                                   "cuda_awbarrier_primitives.h",
-	                                   "vector_types.h",
-	                                   "vector_functions.h",
-	                                   "device_launch_parameters.h",
-	                                   "math_constants.h"};
+	static const char *const safe[] = {
+	    "cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h",
+	    "cuda_fp6.h", "cuda_fp4.h", "mma.h", "cooperative_groups.h",
+	    "cuda_pipeline.h", "cuda_pipeline_primitives.h", "cuda_awbarrier.h",
+	    "cuda_awbarrier_primitives.h", "vector_types.h",
+	    "vector_functions.h", "device_launch_parameters.h",
+	    "math_constants.h",
+	    /* cuRAND's device API (alone, its
+	     * parts need each other) */
+	    "curand_kernel.h", "curand_mtgp32_kernel.h",
+	    "curand_philox4x32_x.h"};
 	if (!inc->angled)
 		return true; /* the kernel's own headers: NVRTC must see them */
 	for (size_t i = 0; i < sizeof(safe) / sizeof(safe[0]); i++)
@@ -2204,6 +2199,13 @@ static size_t slot(const kt_rewrite_decl *d, const char *line)
 		if (strlen(d->params[i]) == len &&
 		    !strncmp(d->params[i], name, len))
 			return 2 + i;
+	/* kt_argI: the planner's label of the I-th, unnamed, parameter */
+	char *end;
+	if (!strncmp(name, "kt_arg", 6) && isdigit((unsigned char)name[6])) {
+		unsigned long i = strtoul(name + 6, &end, 10);
+		if (end == name + len && i < d->nparams && !*d->params[i])
+			return 2 + i;
+	}
 	return 1;
 }
 

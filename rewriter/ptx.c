@@ -188,16 +188,65 @@ static int collect(kt_str *kept, syms *t, const char *ptx)
 	return rc;
 }
 
+/* Where the value of `st.param.b32 [param2+0], N;` (line l) is, at out
+ * offset `at`: 0 when l is not that. */
+static size_t line_arg(const char *l, size_t at, size_t *n)
+{
+	static const char pre[] = "st.param.b32 [param2";
+	if (!starts(l, pre))
+		return 0;
+	const char *v = l + sizeof(pre) - 1;
+	if (starts(v, "+0"))
+		v += 2;
+	if (!starts(v, "], "))
+		return 0;
+	v += 3;
+	*n = strspn(v, "0123456789");
+	return *n && v[*n] == ';' ? at + (size_t)(v - l) : 0;
+}
+
+/* The value [at, at + n) of out becomes LINE. */
+static int mark_line(kt_str *out, size_t at, size_t n)
+{
+	kt_str tail = KT_STR_INIT;
+	int rc = kt_str_add(&tail, out->ptr + at + n, out->len - at - n);
+	if (!rc) {
+		kt_str_truncate(out, at);
+		rc = kt_str_adds(out, "LINE");
+	}
+	if (!rc && tail.len)
+		rc = kt_str_add(out, tail.ptr, tail.len);
+	kt_str_release(&tail);
+	return rc;
+}
+
+/*
+ * assert() passes __LINE__ to __assertfail as its third argument: lines
+ * the annotation adds above a kernel change it, and nothing else. Its
+ * value becomes LINE, so the kernel's PTX at the defaults is still the
+ * original's.
+ */
 int kt_ptx_normalise(kt_str *out, const char *ptx)
 {
 	kt_str kept = KT_STR_INIT;
 	syms t = {0};
 	int rc = collect(&kept, &t, ptx);
 	t.base = kept.ptr;
+	size_t arg = 0, arg_n = 0; /* the last param2 value of this call */
 	for (const char *p = kept.ptr; !rc && *p;) {
 		const char *end = strchr(p, '\n');
 		char *l = kt_strndup(p, (size_t)(end - p));
-		rc = l ? rename_line(out, l, &t) : KT_ENOMEM;
+		size_t n = 0, a = l ? line_arg(l, out->len, &n) : 0;
+		if (l && l[0] == '}')
+			arg = 0;
+		else if (a)
+			arg = a, arg_n = n;
+		if (l && arg && strstr(l, "__assertfail") &&
+		    !starts(l, ".extern")) {
+			rc = mark_line(out, arg, arg_n);
+			arg = 0;
+		}
+		rc = rc ? rc : l ? rename_line(out, l, &t) : KT_ENOMEM;
 		kt_free(l);
 		p = end + 1;
 	}

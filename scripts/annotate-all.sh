@@ -22,7 +22,9 @@
 # no parameter), no-kernel (ktc found no __global__ kernel), timeout,
 # crash (killed by a signal), nvcc-fails (the file as it is does not
 # compile with nvcc and the database's flags: outside the measure,
-# "the files nvcc compiles", and listed apart), failed (any other exit;
+# "the files nvcc compiles", and listed apart), missing-header (a header
+# it includes is not found with the database's flags, so nvcc cannot
+# compile it either: counted as nvcc-fails), failed (any other exit;
 # the row ends with ktc's last message). Kernels are the `__global__`
 # words of the file.
 # Exits 1 when a file failed, timed out or crashed.
@@ -131,6 +133,10 @@ while IFS='	' read -r f bd; do
 		result=nvcc-fails
 		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
 			cut -c1-160)
+	elif grep -q 'the header .* is not found: its folder' "$tmp/err"; then
+		result=missing-header
+		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
+			cut -c1-160)
 	else
 		result=failed
 		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
@@ -166,7 +172,7 @@ def pct(p):
 print()
 print("files %d: %s" % (n, ", ".join("%s %d" % (k, by[k]) for k in sorted(by))))
 print("annotated and verified: %d of %d (%.0f%%)" % (len(ann), n, 100.0 * len(ann) / n))
-m = n - by.get("nvcc-fails", 0)
+m = n - by.get("nvcc-fails", 0) - by.get("missing-header", 0)
 if m and m != n:
     print("annotated and verified of the %d files nvcc compiles: %d (%.0f%%)" %
           (m, len(ann), 100.0 * len(ann) / m))

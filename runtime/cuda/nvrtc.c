@@ -63,6 +63,15 @@ int kt_cu_nvrtc_options(char ***opts, size_t *n, const char *arch,
 		rc = kt_cu_opt_push(opts, n, "-I%s/include", root);
 	if (!rc)
 		rc = kt_cu_opt_push(opts, n, "-I%s/include/cccl", root);
+#ifdef __linux__
+	/* nvcc preprocesses device code with the host compiler's macros;
+	 * NVRTC defines no platform: a header's `#if defined(__linux__)`
+	 * typedef would be there for nvcc and missing for NVRTC */
+	if (!rc)
+		rc = kt_cu_opt_push(opts, n, "%s", "-D__linux__");
+	if (!rc)
+		rc = kt_cu_opt_push(opts, n, "%s", "-D__unix__");
+#endif
 	return rc;
 }
 

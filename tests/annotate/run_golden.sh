@@ -112,7 +112,17 @@ fi
 			-e 's/_INTERNAL_[0-9a-f]*_[0-9]*_[A-Za-z0-9_]*_cu_[0-9a-f]*/_INTERNAL_/g' \
 			-e '/^[[:space:]]*\.loc/d' -e '/^[[:space:]]*\.file/d' \
 			-e 's/[[:space:]]\{1,\}/ /g' -e 's/^ //' -e 's/ $//' \
-			-e '/^$/d' "$1"
+			-e '/^$/d' "$1" |
+			# assert's line (__assertfail's third argument) moves
+			# with the lines added above a kernel
+			awk '{ l[NR] = $0 }
+			/__assertfail/ && !/^\.extern/ {
+				for (i = NR - 1; i > 0 && i > NR - 16; i--)
+					if (sub(/^st\.param\.b32 \[param2(\+0)?\], [0-9]+;$/,
+					    "st.param.b32 [param2], LINE;", l[i]))
+						break
+			}
+			END { for (i = 1; i <= NR; i++) print l[i] }'
 	}
 	dir=$(dirname "$input")
 	cp "$input" "$tmp/o/$name"

@@ -64,6 +64,37 @@ static void ptx_normaliser_reports_the_first_difference(void)
 	kt_str_release(&detail);
 }
 
+/* A call with its third argument a literal: assert's __LINE__ when the
+ * callee is __assertfail. */
+static char *call_ptx(const char *callee, int arg)
+{
+	kt_str s = KT_STR_INIT;
+	kt_str_addf(&s,
+	            "{\n\t.param .b64 param0;\n"
+	            "\tst.param.b64 \t[param0+0], %%rd3;\n"
+	            "\t.param .b32 param2;\n"
+	            "\tst.param.b32 \t[param2+0], %d;\n"
+	            "\tcall.uni \n\t%s, \n\t(\n\tparam0, \n\tparam2\n\t);\n"
+	            "}\n",
+	            arg, callee);
+	return kt_str_detach(&s);
+}
+
+static void ptx_normaliser_sets_aside_the_line_of_an_assert(void)
+{
+	char *a17 = call_ptx("__assertfail", 17);
+	char *a75 = call_ptx("__assertfail", 75);
+	char *f17 = call_ptx("helper", 17);
+	char *f75 = call_ptx("helper", 75);
+	CHECK_EQ_INT(kt_ptx_same(a17, a75, NULL, NULL), 1);
+	CHECK_EQ_INT(kt_ptx_same(f17, f75, NULL, NULL), 0);
+	CHECK_EQ_INT(kt_ptx_same(a17, f17, NULL, NULL), 0);
+	kt_free(a17);
+	kt_free(a75);
+	kt_free(f17);
+	kt_free(f75);
+}
+
 static void ptx_normaliser_renames_shared_variables(void)
 {
 	const char *a = ".shared .align 4 .b8 _ZZ1kvE4tile[4224];\n"
@@ -408,6 +439,7 @@ int main(void)
 	RUN(ptx_normaliser_sets_aside_names_comments_and_lines);
 	RUN(ptx_normaliser_reports_the_first_difference);
 	RUN(ptx_normaliser_renames_shared_variables);
+	RUN(ptx_normaliser_sets_aside_the_line_of_an_assert);
 	if (!have_cuda()) {
 		printf("no CUDA toolkit: compiler tests skipped\n");
 		return check_summary() ? 1 : 77;

@@ -1,6 +1,6 @@
 // A kernel with a device-side assert: its PTX holds the assert's line
-// number (__LINE__), so lines the annotation inserts before it must not
-// renumber the original's.
+// number (__LINE__, __assertfail's third argument), which the PTX check
+// sets aside, so the refactors that move its lines are kept.
 #include <cassert>
 
 __global__ void scale(float *y, const float *x, int n)

@@ -110,11 +110,10 @@ dynamic_shared(int m)
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
-// ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(1) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg keys int[?] in
 // ktc: complete and uncomment: #pragma kt arg counts int[?] inout
-#pragma kt arg n int = n
+#pragma kt arg n int = 0
 __global__ void
 #if MIN_BLOCKS_4 > 0
 __launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
