@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""report.py OUT PROJECT... - the tables of bench/real-code.sh's run.
+
+Reads OUT/<project>.txt (scripts/annotate-all.sh's rows: file, result,
+parameters, kernels, lines to complete, seconds) and prints, as Markdown,
+one row per project and the totals: files, the files nvcc compiles (all
+but nvcc-fails and missing-header), annotated and verified (share of
+those), verified with no parameter, no kernel, failed, timeout, crash,
+parameters per kernel and lines left to complete (in verified files),
+seconds per file (p50, p95, max), and how many annotated files took longer
+than 30 s (the cap of the earlier runs in docs/real-code.md).
+"""
+import os
+import sys
+
+RESULTS = ("annotated", "verified-0", "no-kernel", "nvcc-fails",
+           "missing-header", "failed", "timeout", "crash")
+
+
+def rows_of(path):
+    rows = []
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 6 and f[1] in RESULTS:
+            rows.append((f[0], f[1], int(f[2]), int(f[3]), int(f[4]),
+                         float(f[5])))
+    return rows
+
+
+def pct(t, p):
+    return t[min(len(t) - 1, int(p * len(t)))] if t else 0.0
+
+
+def line(name, rows):
+    by = {r: sum(1 for x in rows if x[1] == r) for r in RESULTS}
+    n = len(rows)
+    m = n - by["nvcc-fails"] - by["missing-header"]
+    ann = by["annotated"]
+    ok = [x for x in rows if x[1] in ("annotated", "verified-0")]
+    params = sum(x[2] for x in ok)
+    kernels = sum(x[3] for x in ok)
+    complete = sum(x[4] for x in ok)
+    t = sorted(x[5] for x in rows)
+    slow = sum(1 for x in rows if x[1] == "annotated" and x[5] > 30)
+    ppk = "%.2f (%d/%d)" % (params / kernels, params, kernels) if kernels \
+        else "-"
+    share = "%d (%.0f%%)" % (ann, 100.0 * ann / m) if m else "-"
+    return ("| %s | %d | %d | %s | %d | %d | %d | %d | %d | %s | %d | "
+            "%.1f / %.1f / %.1f | %d |" %
+            (name, n, m, share, by["verified-0"], by["no-kernel"],
+             by["failed"], by["timeout"], by["crash"], ppk, complete,
+             pct(t, 0.5), pct(t, 0.95), t[-1] if t else 0.0, slow))
+
+
+def main(out, projects):
+    print("| project | files | nvcc compiles | annotated+verified | "
+          "verified, 0 params | no kernel | failed | timeout | crash | "
+          "params/kernel (verified) | complete lines | p50 / p95 / max s | "
+          "annotated > 30 s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    everything = []
+    for p in projects:
+        path = os.path.join(out, p + ".txt")
+        if not os.path.exists(path):
+            continue
+        rows = rows_of(path)
+        everything += rows
+        print(line(p, rows))
+    print(line("**total**", everything))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit("usage: report.py OUT PROJECT...")
+    main(sys.argv[1], sys.argv[2:])
