@@ -94,7 +94,12 @@ has() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if has samples; then
 	g=$(repo "${CUDA_SAMPLES:-}" https://github.com/NVIDIA/cuda-samples)
-	[ -n "$g" ] && take cuda-samples "$g" $c_samples cuda-samples Samples Common
+	# the listed samples' folders only (Samples/CATEGORY/SAMPLE): a
+	# mirror may lack the large files (documents, data) of the others
+	dirs=$(sed -n 's|^cuda-samples/\(Samples/[^/]*/[^/]*\)/.*|\1|p' \
+		"$root/bench/real-code/samples.txt" | sort -u)
+	# shellcheck disable=SC2086
+	[ -n "$g" ] && take cuda-samples "$g" $c_samples cuda-samples $dirs Common
 fi
 if has ggml; then
 	g=$(repo "${GGML:-}" https://github.com/ggml-org/ggml)

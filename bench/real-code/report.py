@@ -8,7 +8,9 @@ but nvcc-fails and missing-header), annotated and verified (share of
 those), verified with no parameter, no kernel, failed, timeout, crash,
 parameters per kernel and lines left to complete (in verified files),
 seconds per file (p50, p95, max), and how many annotated files took longer
-than 30 s (the cap of the earlier runs in docs/real-code.md).
+than 30 s (the cap of the earlier runs in docs/real-code.md); then the
+lines left to complete by kind, from the annotated files the run kept
+(OUT/kept/<project>/).
 """
 import os
 import sys
@@ -52,6 +54,32 @@ def line(name, rows):
              pct(t, 0.5), pct(t, 0.95), t[-1] if t else 0.0, slow))
 
 
+def kinds(out, project, rows):
+    """The lines left to complete in the verified files, by kind."""
+    k = {"problem": 0, "buffer": 0, "value": 0, "launch": 0, "template": 0}
+    for r in rows:
+        if r[1] not in ("annotated", "verified-0"):
+            continue
+        name = r[0].lstrip("/").replace("/", "_")
+        path = os.path.join(out, "kept", project, name + ".out")
+        if not os.path.exists(path):
+            continue
+        for l in open(path, errors="replace"):
+            m = l.split("// ktc: complete and uncomment: #pragma kt ", 1)
+            if len(m) != 2:
+                continue
+            w = m[1].split()[0] if m[1].split() else ""
+            if w == "problem":
+                k["problem"] += 1
+            elif w == "arg":
+                k["buffer" if "[?]" in m[1] else "value"] += 1
+            elif w == "launch":
+                k["launch"] += 1
+            elif w == "kernel":
+                k["template"] += 1
+    return k
+
+
 def main(out, projects):
     print("| project | files | nvcc compiles | annotated+verified | "
           "verified, 0 params | no kernel | failed | timeout | crash | "
@@ -59,14 +87,33 @@ def main(out, projects):
           "annotated > 30 s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     everything = []
+    by_kind = []
     for p in projects:
         path = os.path.join(out, p + ".txt")
         if not os.path.exists(path):
             continue
         rows = rows_of(path)
         everything += rows
+        by_kind.append((p, kinds(out, p, rows)))
         print(line(p, rows))
     print(line("**total**", everything))
+    print()
+    print("Lines left to complete in the verified files, by what they ask: "
+          "a problem's sizes to tune for, a buffer's length, an "
+          "argument's value, a launch, a kernel template's arguments.")
+    print()
+    print("| project | problem | buffer | value | launch | template |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total = {}
+    for p, k in by_kind + [("**total**", None)]:
+        if k is None:
+            k = total
+        else:
+            for w, v in k.items():
+                total[w] = total.get(w, 0) + v
+        print("| %s | %d | %d | %d | %d | %d |" %
+              (p, k.get("problem", 0), k.get("buffer", 0), k.get("value", 0),
+               k.get("launch", 0), k.get("template", 0)))
 
 
 if __name__ == "__main__":
