@@ -71,8 +71,9 @@ repo() {
 		return 0
 	fi
 	d=$tmp/$(basename "$2")
-	git clone -q --filter=blob:none --no-checkout "$2" "$d" >&2 2>/dev/null &&
-		echo "$d" || true
+	if git clone -q --filter=blob:none --no-checkout "$2" "$d" 2>/dev/null; then
+		echo "$d"
+	fi
 }
 
 # take NAME GITDIR COMMIT INTO PATH...: PATHs of GITDIR at COMMIT under
@@ -169,5 +170,6 @@ for spec in samples:cuda-samples ggml:ggml-cuda \
 	ran="$ran $p"
 done
 [ -n "$ran" ] || { echo "real-code: nothing measured" >&2; exit 1; }
+# shellcheck disable=SC2086 # the projects, one word each
 python3 "$root/bench/real-code/report.py" "$out" $ran >"$out/report.md"
 cat "$out/report.md"

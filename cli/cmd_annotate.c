@@ -201,6 +201,22 @@ static int run(const options *o, const char *path)
 		rc = kt_frontend_parse(&s.tu, path, &po, &s.d);
 	if (!rc)
 		rc = get_plan(&s);
+	/* every kernel has errors: when nvcc refuses the file too, that is
+	 * the cause (the database's flags, the toolkit); when it compiles
+	 * it, ktc's parse is what fails */
+	if (rc == KT_EPARSE && s.tu && !o->apply_plan &&
+	    !kt_frontend_missing(s.tu)) {
+		int v = kt_rewrite_base_verdict(s.ro.base, path);
+		if (v == 1)
+			rc = KT_EINVALID;
+		else if (v == 0)
+			kt_error(
+			    rc,
+			    "%s (nvcc compiles the file: it is ktc's parse, "
+			    "libclang 19's view of it, that the errors above "
+			    "come from)",
+			    kt_error_last());
+	}
 	if (!rc && o->kernel)
 		rc = kt_plan_only_kernel(s.plan, o->kernel);
 	if (!rc && o->plan)

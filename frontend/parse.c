@@ -555,6 +555,11 @@ const char *kt_frontend_text(const kt_tu *tu, size_t *len)
 	return tu->text;
 }
 
+const char *kt_frontend_missing(const kt_tu *tu)
+{
+	return tu->missing;
+}
+
 const char *kt_frontend_path(const kt_tu *tu)
 {
 	return tu->path;

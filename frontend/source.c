@@ -79,6 +79,9 @@ static const char *const std_keys[][2] = {
     {"stdint", "cstdint"},
     {"limits.h", "climits"},
     {"math.h", "math.h"}, /* its macros: NVRTC has the functions */
+    /* glibc's `uint`, `ushort`, `ulong` (a path: "types.h" alone is
+     * every bits/types.h) */
+    {"/sys/types.h", "sys/types.h"},
 };
 enum { NSTD = sizeof(std_keys) / sizeof(std_keys[0]) };
 
@@ -1242,9 +1245,13 @@ static bool host_in_header(walk *w, CXCursor c, enum CXCursorKind k)
 	probe p = {.w = w};
 	if (host_only(c, k, &a) || foreign_args(w, c, k))
 		return true;
-	if (k == CXCursor_VarDecl && !a.space)
-		return foreign_type(w, clang_getCursorType(c)) ||
-		       names_cut(w, clang_getCursorType(c));
+	/* a device variable too (`C10_HOST_DEVICE constexpr auto
+	 * FP8_E4M3_MAX = std::numeric_limits<FP8_TYPE>::max();` over c10's
+	 * type) where no NVRTC-visible code of the file names it */
+	if (k == CXCursor_VarDecl)
+		return (foreign_type(w, clang_getCursorType(c)) ||
+		        names_cut(w, clang_getCursorType(c))) &&
+		       (!a.space || !is_used(w, c));
 	/* what libclang leaves unexposed (a variable template, whose
 	 * initialiser it does not show: `kDTypeList = std::array<DLDataType,
 	 * N>{...}` over dlpack's type): kept only where device code names it */
@@ -1646,9 +1653,13 @@ static void need_std(walk *w, CXFile f)
 	const char *name = clang_getCString(n);
 	const char *base = name ? strrchr(name, '/') : NULL;
 	base = base ? base + 1 : name;
-	for (unsigned k = 0; base && os_header(name) && k < NSTD; k++)
-		if (strstr(base, std_keys[k][0]))
+	for (unsigned k = 0; base && os_header(name) && k < NSTD; k++) {
+		const char *key = std_keys[k][0];
+		size_t kl = strlen(key), nl = strlen(name);
+		if (key[0] == '/' ? nl >= kl && !strcmp(name + nl - kl, key)
+		                  : strstr(base, key) != NULL)
 			w->std_needed |= 1u << k;
+	}
 	clang_disposeString(n);
 }
 

@@ -283,6 +283,12 @@ static const char *rtc_else(const char *h)
 	    {"cmath",
 	     "#include <cuda/std/cmath>\n"
 	     "namespace std { using namespace cuda::std; }\n" KT_MATH_MACROS},
+	    /* glibc's short names of unsigned types (nvcc's host
+	     * preprocessor brings them; NVRTC has no sys/types.h) */
+	    {"sys/types.h", "typedef unsigned char u_char;\n"
+	                    "typedef unsigned short ushort, u_short;\n"
+	                    "typedef unsigned int uint, u_int;\n"
+	                    "typedef unsigned long ulong, u_long;\n"},
 	    /* the driver API is host code; its version macro is not */
 	    {"cuda.h", KT_CUDA_VERSION},
 	    /* the block- and warp-level parts of cub (see rtc_safe) */

@@ -642,6 +642,27 @@ int kt_rewrite_base_start(kt_rewrite_base **out, const char *path,
 	return 0;
 }
 
+int kt_rewrite_base_verdict(kt_rewrite_base *b, const char *path)
+{
+	if (!b || !b->job.running)
+		return -1;
+	char *was = kt_strdup(kt_error_last());
+	bool ran = !kt_nvcc_finish(&b->job);
+	bool refused = ran && !b->job.ok;
+	if (refused) {
+		char *e = first_error(b->job.log.ptr);
+		kt_error(KT_EINVALID,
+		         "'%s' does not compile with nvcc as it is, so no edit "
+		         "can be verified: %s",
+		         path, e ? e : "");
+		kt_free(e);
+	} else if (was) {
+		kt_error(KT_EPARSE, "%s", was);
+	}
+	kt_free(was);
+	return refused ? 1 : ran ? 0 : -1;
+}
+
 void kt_rewrite_base_free(kt_rewrite_base *b)
 {
 	if (!b)

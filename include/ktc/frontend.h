@@ -199,6 +199,9 @@ KT_API void kt_frontend_free(kt_tu *tu);
 /* The file's content as parsed (owned by tu). */
 KT_API const char *kt_frontend_text(const kt_tu *tu, size_t *len);
 KT_API const char *kt_frontend_path(const kt_tu *tu);
+/* The first header the parse did not find ("'x.h' (file.cu:3)"), or
+ * NULL. */
+KT_API const char *kt_frontend_missing(const kt_tu *tu);
 /* True when the file's leading includes came from the header cache. */
 KT_API bool kt_frontend_used_cache(const kt_tu *tu);
 /* The compiler arguments the parse used (for display and tests). */

@@ -60,6 +60,14 @@ typedef struct kt_rewrite_opts {
 KT_API int kt_rewrite_base_start(kt_rewrite_base **out, const char *path,
                                  const kt_rewrite_opts *o);
 KT_API void kt_rewrite_base_free(kt_rewrite_base *b);
+/*
+ * Waits for b's compile: 1 when nvcc refused the original, with the error
+ * set to say so and quote nvcc's first error (the cause to report when
+ * the parse failed too); 0 when nvcc compiled it; -1 when that is not
+ * known (no compile started, nvcc not run). The error is left as it was
+ * unless 1.
+ */
+KT_API int kt_rewrite_base_verdict(kt_rewrite_base *b, const char *path);
 
 typedef struct kt_rewrite_result {
 	char *text; /* the annotated file (kt_free) */

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/src"
 cp "$here/inputs/scale_bias.cu" "$here/nolaunch/unrecognised.cu" \
 	"$here/bad/syntax_error.cu" "$here/bad/nvcc_fails.cu" \
-	"$here/forms/missing_header.cu" "$tmp/src/"
+	"$here/forms/missing_header.cu" "$here/bad/parse_gap.cu" "$tmp/src/"
 fail=0
 sh "$all" -k "$ktc" --timeout 60 "$tmp/src" >"$tmp/table" 2>&1
 rc=$?
@@ -22,11 +22,12 @@ expect() {
 }
 expect 'scale_bias.cu  *annotated  *[1-9]'
 expect 'unrecognised.cu  *verified-0  *0  *1  *[1-9]'
-expect 'syntax_error.cu  *failed'
+expect 'syntax_error.cu  *nvcc-fails'
+expect 'parse_gap.cu  *failed'
 expect 'nvcc_fails.cu  *nvcc-fails'
 expect 'missing_header.cu  *missing-header'
-expect 'annotated and verified: 1 of 5'
+expect 'annotated and verified: 1 of 6'
 expect 'annotated and verified of the 3 files nvcc compiles: 1 (33%)'
 [ $rc = 1 ] || { echo "FAIL exit $rc with a failed file"; fail=1; }
-[ "$(ls "$tmp/src" | wc -l)" = 5 ] || { echo "FAIL files written"; fail=1; }
+[ "$(ls "$tmp/src" | wc -l)" = 6 ] || { echo "FAIL files written"; fail=1; }
 exit $fail

@@ -12,7 +12,8 @@ typedef void *os_handle;
 #endif
 typedef pid_t os_process;
 
-class simulation {
+class simulation
+{
 	os_handle handle_;
 	os_process owner_;
 
@@ -20,7 +21,8 @@ class simulation {
 	void step(float *data, int n);
 };
 
-template <typename Real> class engine {
+template <typename Real> class engine
+{
       public:
 	explicit engine(int n);
 	void run(Real *data);

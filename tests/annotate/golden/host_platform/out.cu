@@ -12,6 +12,10 @@
 // one platform only, a class with a field of that alias, and a host class
 // template the file instantiates explicitly.
 #pragma once
+typedef unsigned char u_char;
+typedef unsigned short ushort, u_short;
+typedef unsigned int uint, u_int;
+typedef unsigned long ulong, u_long;
 
 
 #if defined(__linux__)
@@ -23,7 +27,8 @@ typedef void *os_handle;
 
 
 
-template <typename Real> class engine {
+template <typename Real> class engine
+{
       public:
 	
 	
