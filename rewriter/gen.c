@@ -696,6 +696,30 @@ static int replace_uses(gen *g, size_t i)
 	return 0;
 }
 
+static char *subst_off(gen *g, const char *s);
+
+/* With keep_lines, the launch bounds of parameter i's refactor (f) as
+ * the macro kt_lb_NAME, so the kernel's declaration keeps its lines. */
+static int bounds_macro(gen *g, kt_str *s, size_t i)
+{
+	const char *name = g->p->params[i].name;
+	for (size_t k = 0; k < g->p->nrefactors; k++) {
+		const kt_plan_refactor *r = &g->p->refactors[k];
+		if (r->kind != KT_REFACTOR_LAUNCH_BOUNDS ||
+		    strcmp(r->param, name))
+			continue;
+		const char *mt =
+		    r->max_threads ? subst_off(g, r->max_threads) : "?";
+		return mt ? kt_str_addf(s,
+		                        "#if %s > 0\n#define kt_lb_%s "
+		                        "__launch_bounds__(%s, %s)\n#else\n"
+		                        "#define kt_lb_%s\n#endif\n",
+		                        name, name, mt, name, name)
+		          : KT_ENOMEM;
+	}
+	return 0;
+}
+
 /* The declarations of the parameters that are not macros of the file. */
 static int param_block(gen *g, kt_str *s)
 {
@@ -711,6 +735,8 @@ static int param_block(gen *g, kt_str *s)
 			rc =
 			    kt_str_addf(s, "constexpr int kt_unroll_%s = %s;\n",
 			                pp->name, pp->name);
+		if (!rc && g->sel->keep_lines)
+			rc = bounds_macro(g, s, i);
 	}
 	return rc;
 }
@@ -1703,8 +1729,6 @@ static int hoist_loads(gen *g, size_t i, const kt_plan_refactor *r)
 	return add_edit(g, begin, end, text, (int)i);
 }
 
-static char *subst_off(gen *g, const char *s);
-
 /*
  * (f) `__launch_bounds__(max_threads, NAME)` before the kernel's name,
  * under `#if NAME > 0`: NAME = 0, the default, is the kernel as written.
@@ -1714,6 +1738,12 @@ static int launch_bounds(gen *g, size_t i, const kt_plan_refactor *r)
 	const char *name = g->p->params[i].name;
 	const char *t = g->f->text;
 	size_t at = r->region.begin.offset;
+	/* lines that keep their numbers (a kernel that prints __LINE__):
+	 * the attribute is a macro the parameter block defines */
+	if (g->sel->keep_lines) {
+		char *use = kt_arena_printf(g->arena, "kt_lb_%s ", name);
+		return use ? insert(g, at, use, (int)i) : KT_ENOMEM;
+	}
 	/* a block-size parameter that was dropped stands at its default */
 	const char *mt = r->max_threads ? subst_off(g, r->max_threads) : "?";
 	char *text = mt ? kt_arena_printf(g->arena,

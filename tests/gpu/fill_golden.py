@@ -55,8 +55,10 @@ def main(src, dst):
     text = open(src).read()
     out = fill_all(text)
     open(dst, "w").write(out)
+    # launch bounds as written: under `#if NAME > 0` lines, or through
+    # the kt_lb_NAME macro (a kernel whose lines keep their numbers)
     for k in re.findall(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)*"
-                        r"(\w+)\s*\(", out):
+                        r"(?:kt_lb_\w+\s+)?(\w+)\s*\(", out):
         print(k)
 
 

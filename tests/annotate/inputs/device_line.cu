@@ -1,6 +1,7 @@
 // A kernel that prints __LINE__: its PTX holds the number, so lines the
 // annotation inserts before it must not renumber the original's (`#line`
-// after them), and a refactor that moves its lines is dropped.
+// after them), and its launch bounds come through a macro defined above
+// it, on the kernel's own line.
 #include <cstdio>
 
 __global__ void scale(float *y, const float *x, int n)
