@@ -1373,10 +1373,11 @@ bool pl_launch_arg(planner *P, const fe_launch *L, int parm, kt_str *out)
 
 /*
  * A parameter the kernel's body never names (`int64_t` with no name): its
- * value changes nothing, so it needs no completing. A scalar gets the
+ * value changes nothing, so it needs no completing. A number gets the
  * launch's value where that is derived, else 0; a pointer one element
  * nothing reads. One without a name gets kt_argI (the grammar's
- * arguments go by position; the name is a label).
+ * arguments go by position; the name is a label). A struct by value goes
+ * the ordinary way: no number stands for it.
  */
 static void unused_arg(planner *P, const fe_kern *K, const fe_launch *L,
                        int parm, int i, pl_names *problems)
@@ -1434,7 +1435,10 @@ static void arg_lines(planner *P, const fe_kern *K, const fe_launch *L,
 		const char *var = !L && P->synth && i < PL_SYNTH_ARGS
 		                      ? P->synth->arg[i]
 		                      : NULL;
-		if (K->body >= 0 &&
+		enum CXTypeKind ck = clang_getCanonicalType(t).kind;
+		bool plain = t.kind == CXType_Pointer ||
+		             (ck >= CXType_Bool && ck <= CXType_LongDouble);
+		if (K->body >= 0 && plain &&
 		    (!*a->n[c].name || !fe_refers_to(a, K->body, c))) {
 			unused_arg(P, K, L, c, i, problems);
 			i++;
