@@ -2,7 +2,13 @@
 // for a common launcher), one named but unused, and an unused pointer.
 // Their values change nothing, so the annotation fills them in (0, the
 // launch's value where it is derived, one element for the pointer) and
-// the unnamed one gets a label: the `arg` lines go by position.
+// the unnamed one gets a label: the `arg` lines go by position. An unused
+// struct is still asked for: no number stands for it.
+struct shift_opts {
+	int mode;
+	float scale;
+};
+
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 128
 #endif
@@ -25,12 +31,13 @@
 #pragma kt arg n int = n
 #pragma kt arg spare int = n * 2
 #pragma kt arg unused float[1] in
+// ktc: complete and uncomment: #pragma kt arg opts shift_opts = ?
 __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
 #endif
 shift(float *y, const float *x, int /*stride*/, int n,
-                      int spare, const float *unused)
+                      int spare, const float *unused, shift_opts opts)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
@@ -43,6 +50,7 @@ shift(float *y, const float *x, int /*stride*/, int n,
 #ifndef __CUDACC_RTC__
 void launch(float *y, const float *x, int n, int stride)
 {
-	shift<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(y, x, stride, n, n * 2, x);
+	shift<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(y, x, stride, n, n * 2, x,
+	                                shift_opts{0, 1.0f});
 }
 #endif
