@@ -1387,19 +1387,16 @@ static void unused_arg(planner *P, const fe_kern *K, const fe_launch *L,
 	const char *name =
 	    *a->n[parm].name ? a->n[parm].name : pl_say(P, "kt_arg%d", i);
 	if (t.kind == CXType_Pointer) {
-		CXType pt = clang_getPointeeType(t);
+		CXType pt = clang_getPointeeType(t), lane;
 		const char *type = type_name(P, pt);
 		const char *inst = type_arg(P, K, type);
-		CXType lane;
-		if (vector_lanes(pt, &lane))
-			add_pragma(P, K->name,
-			           pl_say(P, "arg %s %s[%d] in", name,
-			                  type_name(P, lane),
-			                  vector_lanes(pt, &lane)));
-		else
-			add_pragma(P, K->name,
-			           pl_say(P, "arg %s %s[1] in", name,
-			                  inst ? inst : type));
+		int nl = vector_lanes(pt, &lane); /* a float4 is 4 floats */
+		add_pragma(P, K->name,
+		           pl_say(P, "arg %s %s[%d] in", name,
+		                  nl     ? type_name(P, lane)
+		                  : inst ? inst
+		                         : type,
+		                  nl ? nl : 1));
 		return;
 	}
 	const char *type = type_name(P, t);

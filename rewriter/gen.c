@@ -202,8 +202,8 @@ static bool rtc_safe(const kt_rewrite_include *inc)
 	    "cuda_awbarrier_primitives.h", "vector_types.h",
 	    "vector_functions.h", "device_launch_parameters.h",
 	    "math_constants.h",
-	    /* cuRAND's device API (alone, its
-	     * parts need each other) */
+	    /* cuRAND's device API: the headers that compile alone
+	     * (curand_normal.h and its kin need curand_kernel.h's) */
 	    "curand_kernel.h", "curand_mtgp32_kernel.h",
 	    "curand_philox4x32_x.h"};
 	if (!inc->angled)
