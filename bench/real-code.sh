@@ -47,6 +47,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 want=${*:-samples ggml jit sglk vllm}
+for p in $want; do
+	case $p in samples | ggml | jit | sglk | vllm) ;;
+	*) echo "real-code: unknown project '$p' (samples ggml jit sglk vllm)" >&2
+		exit 2 ;;
+	esac
+done
 [ -x "$ktc" ] || { echo "real-code: no ktc at '$ktc' (-k KTC)" >&2; exit 2; }
 mkdir -p "$out/src"
 out=$(cd "$out" && pwd)
