@@ -300,7 +300,8 @@ typedef struct wp {
 	const char *s, *at, *name;
 	size_t nlen;
 	int depth;
-	const char *err; /* the first problem; NULL while none */
+	const char *err;  /* the first problem; NULL while none */
+	const ck *params; /* non-NULL: any parameter's name passes */
 } wp;
 
 static void wp_skip(wp *w)
@@ -326,10 +327,14 @@ static bool wp_primary(wp *w)
 	if (isalpha((unsigned char)*b) || *b == '_') {
 		while (isalnum((unsigned char)*w->at) || *w->at == '_')
 			w->at++;
-		if ((size_t)(w->at - b) != w->nlen ||
-		    strncmp(b, w->name, w->nlen)) {
+		size_t n = (size_t)(w->at - b);
+		if (w->params ? !is_param(w->params, b, n)
+		              : n != w->nlen || strncmp(b, w->name, w->nlen)) {
 			w->at = b;
-			return wp_fail(w, "a name other than the parameter's");
+			return wp_fail(w, w->params
+			                      ? "a name that is not a parameter"
+			                      : "a name other than the "
+			                        "parameter's");
 		}
 		return true;
 	}
@@ -415,7 +420,7 @@ static void check_with(ck *c, const char *path, const char *with,
 		     WITH_MAX_LEN);
 		return;
 	}
-	wp w = {with, with, name, strlen(name), 0, NULL};
+	wp w = {with, with, name, strlen(name), 0, NULL, NULL};
 	if (wp_expr(&w)) {
 		wp_skip(&w);
 		if (*w.at)
@@ -633,21 +638,28 @@ static void cluster_args(ck *c, const char *path, const kt_plan_refactor *f,
 }
 
 /* max_threads: an expression over literals and at most one parameter. */
+/* max_threads: an expression like a `with`, over any of the plan's
+ * parameters (a block of TILE x ROWS threads). */
 static void check_max_threads(ck *c, const char *path, const char *s)
 {
 	char *sub = pathf(c, "%s.max_threads", path);
-	const char *id = s;
-	while (*id && !isalpha((unsigned char)*id) && *id != '_')
-		id++;
-	size_t n = 0;
-	while (isalnum((unsigned char)id[n]) || id[n] == '_')
-		n++;
-	char *name = n ? pathf(c, "%.*s", (int)n, id) : NULL;
-	if (name && !is_param(c, name, n))
-		fail(c, sub, "'%s' is not a parameter of the plan", name);
-	else
-		check_with(c, sub, s, name ? name : "");
-	kt_free(name);
+	wp w = {s, s, "", 0, 0, NULL, c};
+	if (strlen(s) > WITH_MAX_LEN) {
+		fail(c, sub, "'max_threads' is %zu bytes long (at most %d)",
+		     strlen(s), WITH_MAX_LEN);
+	} else if (wp_expr(&w)) {
+		wp_skip(&w);
+		if (*w.at)
+			wp_fail(&w, w.at[0] == ')'
+			                ? "an unmatched ')'"
+			                : "text after the expression");
+	}
+	if (w.err)
+		fail(c, sub,
+		     "'max_threads' must be an expression over parameters and "
+		     "integer literals (+ - * / %% << >>, parentheses): %s at "
+		     "character %zu",
+		     w.err, (size_t)(w.at - s) + 1);
 	kt_free(sub);
 }
 

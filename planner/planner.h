@@ -164,8 +164,10 @@ void pl_written_launch(planner *P, const fe_kern *K);
 /* rows.c: row_split, hoist_loads and launch_bounds of kernel k. */
 int pl_row_refactors(planner *P, int k);
 /* The first launch's block: its x operand, and the product of its other
- * dims where they are literals no parameter replaces (else false). */
-bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz);
+ * dims where they are literals no parameter replaces (else false); with
+ * yzs, the names of other dims written as macros parameters tune (rows.c). */
+bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz,
+                   const char **yzs);
 
 /* `for (T i = threadIdx.x; i < N; i += blockDim.x) body`: i, N, body. */
 bool pl_column_loop(const fe_ast *a, int fs, int *var, int *bound, int *body);

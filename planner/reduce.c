@@ -268,7 +268,7 @@ static bool warp_multiple(planner *P, const fe_launch *L)
 	const fe_ast *a = P->a;
 	int x;
 	int64_t yz;
-	if (!pl_block_dims(P, L, &x, &yz) || yz != 1)
+	if (!pl_block_dims(P, L, &x, &yz, NULL) || yz != 1)
 		return false;
 	const fe_node *n = &a->n[x];
 	if (n->kind == CXCursor_BinaryOperator && n->op == CXBinaryOperator_Mul)
@@ -643,7 +643,7 @@ static const char *warp_block(planner *P, const fe_kern *K, const fe_launch *L)
 {
 	int x;
 	int64_t yz;
-	if (!pl_block_dims(P, L, &x, &yz) || yz != 1)
+	if (!pl_block_dims(P, L, &x, &yz, NULL) || yz != 1)
 		return NULL;
 	const fe_node *n = &P->a->n[x];
 	for (size_t i = 0; i < P->params.len; i++) {

@@ -11,7 +11,8 @@
  *      f(B[off + i], ...)` with every subscript `off + i` (or `i`) and one
  *      element size: a VEC parameter, vectors of VEC elements.
  *  (c) items_per_thread: `int i = blockIdx.x * blockDim.x + threadIdx.x;`
- *      then `if (i < n)`: each thread takes ITEMS_PER_THREAD elements.
+ *      then `if (i < n)` or `if (i >= n) return;` and no other return:
+ *      each thread takes ITEMS_PER_THREAD elements.
  */
 #include "planner/planner.h"
 
@@ -86,21 +87,66 @@ static int index_decl(const fe_ast *a, int body, int *var)
 	return ds;
 }
 
-/* `if (i < n) ...` whose bound is a kernel parameter; the bound or -1. */
-static int guard_bound(const fe_ast *a, int body, int var)
+/* `return;` alone or in braces. */
+static bool bare_return(const fe_ast *a, int s)
+{
+	if (s >= 0 && a->n[s].kind == CXCursor_CompoundStmt &&
+	    fe_nchildren(a, s) == 1)
+		s = a->n[s].first;
+	return s >= 0 && a->n[s].kind == CXCursor_ReturnStmt &&
+	       a->n[s].first < 0;
+}
+
+/*
+ * The body's first `if` guards the index var with a kernel parameter n:
+ * `if (i < n) ...` (or `n > i`), or `if (i >= n) return;` (or `n <= i`)
+ * with no else; the bound's node or -1. *ret is the early return's
+ * statement, -1 for the first form. Items run in increasing order of
+ * the index, so once one is past n every later one is: the early return
+ * ends the thread's work exactly where it ended before.
+ */
+static int guard_bound(const fe_ast *a, int body, int var, int *ret)
 {
 	int ifs = first_stmt(a, body, CXCursor_IfStmt);
 	int cond = ifs >= 0 ? fe_strip(a, a->n[ifs].first) : -1;
-	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator ||
-	    a->n[cond].op != CXBinaryOperator_LT)
+	*ret = -1;
+	if (cond < 0 || a->n[cond].kind != CXCursor_BinaryOperator)
 		return -1;
 	int l = fe_strip(a, fe_child(a, cond, 0));
 	int r = fe_strip(a, fe_child(a, cond, 1));
-	if (l < 0 || r < 0 || a->n[l].ref != var ||
-	    a->n[r].kind != CXCursor_DeclRefExpr || a->n[r].ref < 0 ||
-	    a->n[a->n[r].ref].kind != CXCursor_ParmDecl)
+	if (l < 0 || r < 0)
+		return -1;
+	int op = a->n[cond].op;
+	bool early = op == CXBinaryOperator_GE || op == CXBinaryOperator_LE;
+	if (op == CXBinaryOperator_GT || op == CXBinaryOperator_LE) {
+		int t = l; /* `n > i`, `n <= i`: the index on the right */
+		l = r;
+		r = t;
+	} else if (op != CXBinaryOperator_LT && op != CXBinaryOperator_GE) {
+		return -1;
+	}
+	if (early) {
+		int then = fe_child(a, ifs, 1);
+		if (fe_nchildren(a, ifs) != 2 || !bare_return(a, then))
+			return -1;
+		*ret = then;
+	}
+	if (a->n[l].ref != var || a->n[r].kind != CXCursor_DeclRefExpr ||
+	    a->n[r].ref < 0 || a->n[a->n[r].ref].kind != CXCursor_ParmDecl)
 		return -1;
 	return r;
+}
+
+/* A `return` in body other than the one inside `except` (or -1): it
+ * would end the thread's later items too. */
+static bool other_return(const fe_ast *a, int body, int except)
+{
+	for (size_t i = 0; i < a->len; i++)
+		if (a->n[i].kind == CXCursor_ReturnStmt &&
+		    pl_inside(a, (int)i, body) &&
+		    (except < 0 || !pl_inside(a, (int)i, except)))
+			return true;
+	return false;
 }
 
 static bool reassigned(const fe_ast *a, int body, int var)
@@ -160,9 +206,11 @@ static int items_refactor(planner *P, int k)
 	const fe_kern *K = &P->f->kernels.items[k];
 	int var = -1, body = K->body;
 	int ds = index_decl(a, body, &var);
-	int bound = ds >= 0 ? guard_bound(a, body, var) : -1;
+	int ret = -1;
+	int bound = ds >= 0 ? guard_bound(a, body, var, &ret) : -1;
 	kt_range grid;
-	if (bound < 0 || pl_has_call(a, body, "__syncthreads") ||
+	if (bound < 0 || other_return(a, body, ret) ||
+	    pl_has_call(a, body, "__syncthreads") ||
 	    pl_has_call(a, body, "barrier") || pl_has_shared(a, body) ||
 	    reassigned(a, body, var) ||
 	    first_stmt(a, body, CXCursor_ForStmt) >= 0 ||

@@ -1047,21 +1047,52 @@ static bool param_use_in(const planner *P, int n, int p)
 	return false;
 }
 
-/* The first launch's block: its x operand, and the product of its other
- * dims where they are literals no parameter replaces (else false). */
-bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz)
+/* The parameter whose `#define` (a macro site) gives literal n, or -1. */
+static int macro_param(const planner *P, int n)
+{
+	const fe_ast *a = P->a;
+	int m = a->n[n].macro;
+	if (!a->n[n].is_int || m < 0 || !a->n[m].name)
+		return -1;
+	for (size_t i = 0; i < P->params.len; i++) {
+		const pl_param *q = &P->params.items[i];
+		for (size_t u = 0; u < q->uses.len; u++)
+			if (q->uses.items[u].site == KT_SITE_MACRO &&
+			    !strcmp(q->p.name, a->n[m].name))
+				return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * The first launch's block: its x operand, and the product of its other
+ * dims where they are literals no parameter replaces (else false). With
+ * yzs, a dim written as a macro a parameter tunes counts too: its name
+ * goes into *yzs (`NAME` or `A * B`, NULL for none) and not into *yz.
+ */
+bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz,
+                   const char **yzs)
 {
 	const fe_ast *a = P->a;
 	int op = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
 	int d = op >= 0 ? fe_dim3(a, op) : -1;
 	*yz = 1;
+	if (yzs)
+		*yzs = NULL;
 	if (d < 0 && op >= 0 && is_dim3(a, op) &&
 	    a->n[op].kind == CXCursor_DeclRefExpr && a->n[op].ref >= 0)
 		op = fe_strip(a, fe_def_before(a, a->n[op].ref, a->n[op].b));
 	*x = d >= 0 ? fe_strip(a, fe_written(a, d, 0)) : op;
 	for (int k = 1, c; d >= 0 && (c = fe_written(a, d, k)) >= 0; k++) {
 		c = fe_strip(a, c);
-		if (c < 0 || !a->n[c].is_int || param_use_in(P, c, -1))
+		int mp = c >= 0 ? macro_param(P, c) : -1;
+		if (mp >= 0 && yzs) {
+			const char *name = P->params.items[mp].p.name;
+			*yzs = *yzs ? pl_say(P, "%s * %s", *yzs, name) : name;
+			continue;
+		}
+		if (c < 0 || !a->n[c].is_int || mp >= 0 ||
+		    param_use_in(P, c, -1))
 			return false;
 		*yz *= a->n[c].ival;
 	}
@@ -1073,42 +1104,57 @@ bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz)
 	return *x >= 0 && !is_dim3(a, *x);
 }
 
-/* The most threads a block of the first launch has, as an expression:
+/*
+ * The most threads a block of the first launch has, as an expression:
  * the kernel's one block-size parameter where the block's x is that
  * parameter (or a clamp at it, `d / 8 < CAP ? d / 8 : CAP` rounded up to
- * whole warps), or the block's literal size; times the
- * block's other dims. NULL where it is not known. */
+ * whole warps), a macro a parameter tunes, or the block's literal size;
+ * times the block's other dims (literals, macros parameters tune). NULL
+ * where it is not known.
+ */
 static const char *max_threads(planner *P, const fe_kern *K)
 {
 	const fe_launch *L = &K->launches.items[0];
 	int p = -1, n = 0, x;
 	int64_t yz;
+	const char *yzs;
 	for (size_t i = 0; i < P->params.len; i++) {
 		const kt_plan_param *q = &P->params.items[i].p;
 		if (q->role == KT_ROLE_BLOCK_SIZE &&
 		    !strcmp(q->kernel, K->name))
 			p = (int)i, n++;
 	}
-	if (n > 1 || !pl_block_dims(P, L, &x, &yz) || yz <= 0)
+	if (n > 1 || !pl_block_dims(P, L, &x, &yz, &yzs) || yz <= 0)
 		return NULL;
 	const fe_node *xn = &P->a->n[x];
-	if (n == 0) /* a literal block */
-		return xn->is_int && xn->ival > 0 && !param_use_in(P, x, -1)
-		           ? pl_say(P, "%lld", (long long)(xn->ival * yz))
-		           : NULL;
-	const pl_param *q = &P->params.items[p];
-	bool exact = false;
-	for (size_t u = 0; u < q->uses.len; u++) {
-		const kt_plan_use *use = &q->uses.items[u];
-		exact |= use->range.begin.offset == xn->b &&
-		         use->range.end.offset == xn->e && use->with &&
-		         !strcmp(use->with, q->p.name);
+	/* a block written as a macro that a parameter tunes (`#define
+	 * BLOCK 256` guarded): that parameter's */
+	int mp = macro_param(P, x);
+	const char *xs;
+	if (mp >= 0) {
+		xs = P->params.items[mp].p.name;
+	} else if (n == 0) { /* a literal block */
+		if (!xn->is_int || xn->ival <= 0 || param_use_in(P, x, -1))
+			return NULL;
+		xs = pl_say(P, "%lld", (long long)(xn->ival * yz));
+		yz = 1;
+	} else {
+		const pl_param *q = &P->params.items[p];
+		bool exact = false;
+		for (size_t u = 0; u < q->uses.len; u++) {
+			const kt_plan_use *use = &q->uses.items[u];
+			exact |= use->range.begin.offset == xn->b &&
+			         use->range.end.offset == xn->e && use->with &&
+			         !strcmp(use->with, q->p.name);
+		}
+		/* a clamp's cap is the block-size parameter (frontend/cap.c) */
+		if (!exact && !L->capped)
+			return NULL;
+		xs = q->p.name;
 	}
-	/* a clamp's cap is the block-size parameter (frontend/cap.c) */
-	if (!exact && !L->capped)
-		return NULL;
-	return yz == 1 ? q->p.name
-	               : pl_say(P, "%s * %lld", q->p.name, (long long)yz);
+	if (yz != 1)
+		xs = pl_say(P, "%s * %lld", xs, (long long)yz);
+	return yzs ? pl_say(P, "%s * %s", xs, yzs) : xs;
 }
 
 /* The kernel's name in its definition: the attribute goes before it. */

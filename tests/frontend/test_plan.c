@@ -383,15 +383,43 @@ static void test_code_fields_carry_no_code(void)
 	    "elem_type: 'asm volatile' is not one expression");
 }
 
-/* max_threads lands in the file: a parameter and literals, no code. */
+static int parse_edited(kt_diags *d, const char *from, const char *to);
+
+/* max_threads lands in the file: parameters and literals, no code. */
 static void test_launch_bounds_max_threads_is_checked(void)
 {
-	expect_refactor_error("\"kind\": \"launch_bounds\", \"max_threads\": "
-	                      "\"NOPE * 2\"",
-	                      "'NOPE' is not a parameter of the plan");
+	expect_refactor_error(
+	    "\"kind\": \"launch_bounds\", \"max_threads\": "
+	    "\"BLOCK * NOPE\"",
+	    "max_threads: 'max_threads' must be an expression "
+	    "over parameters and integer literals (+ - * / % "
+	    "<< >>, parentheses): a name that is not a "
+	    "parameter at character 9");
 	expect_refactor_error("\"kind\": \"launch_bounds\", \"max_threads\": "
 	                      "\"BLOCK); int x(\"",
-	                      "'with' must be an expression over 'BLOCK'");
+	                      "an unmatched ')' at character 6");
+	expect_refactor_error("\"kind\": \"launch_bounds\", \"max_threads\": "
+	                      "\"system(1)\"",
+	                      "a name that is not a parameter at character 1");
+	/* the planner's forms: a parameter, times literals or parameters */
+	static const char *const good[] = {"BLOCK", "BLOCK * 8",
+	                                   "BLOCK * BLOCK", "256"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char region[160], json[600];
+		snprintf(json, sizeof(json),
+		         "\"refactors\": [{\"kernel\": \"k\", \"param\": "
+		         "\"BLOCK\", \"region\": %s, \"kind\": "
+		         "\"launch_bounds\", \"max_threads\": \"%s\"}]",
+		         range_text(region, sizeof(region), "if (i < n)", 0),
+		         good[i]);
+		kt_diags d;
+		kt_diags_init(&d);
+		int rc = parse_edited(&d, "\"refactors\": []", json);
+		if (rc)
+			kt_diags_print(&d, stderr, 0);
+		CHECK_EQ_INT(rc, 0);
+		kt_diags_release(&d);
+	}
 }
 
 /* ---- hostile plans: read in linear time, errors capped ---- */

@@ -33,9 +33,6 @@
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
 #endif
-#ifndef ITEMS_PER_THREAD_4
-#define ITEMS_PER_THREAD_4 1
-#endif
 #ifndef MIN_BLOCKS_4
 #define MIN_BLOCKS_4 0
 #endif
@@ -123,11 +120,10 @@ fields(pair2 *p, float *x, int n)
 }
 
 #pragma kt param BLOCK_SIZE_4 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
-#pragma kt param ITEMS_PER_THREAD_4 values(1, 2, 4, 8) default(1)
 #pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_4 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(div_ceil((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, ITEMS_PER_THREAD_4)) block(BLOCK_SIZE_4)
+#pragma kt launch grid((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) block(BLOCK_SIZE_4)
 // ktc: complete and uncomment: #pragma kt arg hist int[?] inout
 #pragma kt arg keys int[n] in
 // ktc: complete and uncomment: #pragma kt arg seen int[?] in
@@ -138,14 +134,11 @@ __launch_bounds__(BLOCK_SIZE_4, MIN_BLOCKS_4)
 #endif
 count(int *hist, int *keys, int *seen, int n)
 {
-#pragma unroll
-	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_4; kt_item++) {
-		int i = (blockIdx.x * BLOCK_SIZE_4 + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
-		if (i < n) {
-			atomicAdd(hist + keys[i], 1);
-			if (seen == keys)
-				return;
-		}
+	int i = blockIdx.x * BLOCK_SIZE_4 + threadIdx.x;
+	if (i < n) {
+		atomicAdd(hist + keys[i], 1);
+		if (seen == keys)
+			return;
 	}
 }
 
@@ -155,6 +148,6 @@ void run(float *a, float *b, pair2 *p, int *h, int *k, int *s, int n)
 	copy4<<<((((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE>>>(a, b, n);
 	shifted<<<((((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) + ITEMS_PER_THREAD_2 - 1) / ITEMS_PER_THREAD_2), BLOCK_SIZE_2>>>(a, b, n);
 	fields<<<((((n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3) + ITEMS_PER_THREAD_3 - 1) / ITEMS_PER_THREAD_3), BLOCK_SIZE_3>>>(p, a, n);
-	count<<<((((n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4) + ITEMS_PER_THREAD_4 - 1) / ITEMS_PER_THREAD_4), BLOCK_SIZE_4>>>(h, k, s, n);
+	count<<<(n + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, BLOCK_SIZE_4>>>(h, k, s, n);
 }
 #endif

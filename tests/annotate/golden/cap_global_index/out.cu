@@ -7,6 +7,9 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -14,10 +17,11 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(((n + BLOCK_SIZE - 1) / BLOCK_SIZE)) block(((n) < (BLOCK_SIZE) ? (n) : (BLOCK_SIZE)))
+#pragma kt launch grid(div_ceil(((n + BLOCK_SIZE - 1) / BLOCK_SIZE), ITEMS_PER_THREAD)) block(((n) < (BLOCK_SIZE) ? (n) : (BLOCK_SIZE)))
 #pragma kt arg x float[n] inout
 #pragma kt arg n long = n
 __global__ void
@@ -26,16 +30,19 @@ __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
 #endif
 negate(float *x, long n)
 {
-	const long i = threadIdx.x + blockIdx.x * blockDim.x;
-	if (i >= n)
-		return;
-	x[i] = -x[i];
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		const long i = (threadIdx.x + blockIdx.x * blockDim.x) + kt_item * gridDim.x * blockDim.x;
+		if (i >= n)
+			return;
+		x[i] = -x[i];
+	}
 }
 
 #ifndef __CUDACC_RTC__
 void negate_all(float *x, long n, cudaStream_t s)
 {
 	const long blocks = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-	negate<<<blocks, MIN(n, BLOCK_SIZE), 0, s>>>(x, n);
+	negate<<<(((blocks) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), MIN(n, BLOCK_SIZE), 0, s>>>(x, n);
 }
 #endif

@@ -36,6 +36,9 @@ struct ex_config {
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 #ifndef SCALE_BLOCK
 #define SCALE_BLOCK 256
@@ -43,12 +46,18 @@ struct ex_config {
 
 #pragma kt param SCALE_BLOCK values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint SCALE_BLOCK * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil(((n + SCALE_BLOCK - 1) / SCALE_BLOCK), ITEMS_PER_THREAD)) block(SCALE_BLOCK)
 #pragma kt arg x float[n] inout
 // ktc: complete and uncomment: #pragma kt arg a float = ?
 #pragma kt arg n int = n
-__global__ void scale(float *x, float a, int n)
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(SCALE_BLOCK, MIN_BLOCKS)
+#endif
+scale(float *x, float a, int n)
 {
 #pragma unroll
 	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {

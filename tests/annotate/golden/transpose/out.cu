@@ -20,7 +20,7 @@
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
-#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt constraint TILE_DIM * BLOCK_ROWS * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 #pragma kt launch grid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM) block(TILE_DIM, BLOCK_ROWS)
@@ -30,7 +30,7 @@
 #pragma kt arg cols int = cols
 __global__ void
 #if MIN_BLOCKS > 0
-__launch_bounds__(256, MIN_BLOCKS)
+__launch_bounds__(TILE_DIM * BLOCK_ROWS, MIN_BLOCKS)
 #endif
 transpose_kernel(float *__restrict__ out,
 				 const float *__restrict__ in, int rows,

@@ -19,14 +19,14 @@
 #pragma kt constraint (TILE_DIM) * (BLOCK_ROWS) <= DEVICE_MAX_THREADS_PER_BLOCK
 #pragma kt constraint TILE_DIM % BLOCK_ROWS == 0
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
-#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt constraint TILE_DIM * BLOCK_ROWS * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / TILE_DIM, n / TILE_DIM, 1) block(TILE_DIM, BLOCK_ROWS, 1)
 // ktc: complete and uncomment: #pragma kt arg odata float[?] out
 // ktc: complete and uncomment: #pragma kt arg idata float[?] in
 __global__ void
 #if MIN_BLOCKS > 0
-__launch_bounds__(256, MIN_BLOCKS)
+__launch_bounds__(TILE_DIM * BLOCK_ROWS, MIN_BLOCKS)
 #endif
 transpose_no_bank_conflicts(float *odata, const float *idata)
 {
