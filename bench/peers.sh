@@ -208,6 +208,9 @@ wait $sgl_build || { log "SGLang's build failed:"; cat "$res/sgl-build.log"; }
 cp "$work/ktc"/*.key "$res/sglang/" 2>/dev/null
 if [ -f "$work/sgl/libsgl.so" ]; then
 	log "timing SGLang's and ktc's kernels"
+	# what else holds the CPUs as the timing starts: a busy host is what
+	# the harness's GPU spin keeps out of the times (peers_time.py)
+	ps -eo pid,ppid,etimes,pcpu,args >"$res/processes.txt" 2>&1
 	left=$((total + 20 - $(date +%s) + start))
 	timeout $((left > 60 ? left : 60)) python3 bench/peers_time.py kernels --sgl "$work/sgl/libsgl.so" --ktc "$work/ktc" \
 		--shapes "$shapes" --out "$res/kernels.json" 2>&1 | tee "$res/kernels.log"

@@ -184,13 +184,15 @@ def part1(res, w, goals, plots):
              "work.")
     w.append("- **The neutral harness** (`bench/peers_time.py space`: NVRTC through "
              "cuda-python with the same options for every configuration, %s, CUDA events "
-             "around each launch after a write of twice the L2, median of %s runs) times every "
+             "around each launch after a write of twice the L2, %s, median of %s runs) times every "
              "configuration of the space once, and the final best of each run again, %s runs "
              "each in alternating rounds. **Within 5%% of the best** is the first moment a run's "
              "own best so far (by its own measure) is, by the neutral harness, within 5%% of "
              "the fastest configuration of the space.\n"
-             % (" ".join(times.get("nvrtc_options", [])[:1]) or "-", times.get("reps", "-"),
-                times.get("best_reps", "-")))
+             % (" ".join(times.get("nvrtc_options", [])[:1]) or "-",
+                "the write behind a GPU spin of %s µs (as in part 2)" % fmt(times["spin_us"])
+                if times.get("spin_us") else "no GPU spin before it",
+                times.get("reps", "-"), times.get("best_reps", "-")))
     if land:
         w.append("Fastest configuration by the neutral harness: `%s`, %s µs (%d of %d "
                  "configurations correct; compiled in %s s, timed in %s s).\n"
@@ -333,8 +335,8 @@ def part2(res, w, goals, plots):
              "1/64, f32 rtol 1e-4 atol 1e-5): **outputs** is the share of elements within "
              "them, the lowest over a kernel's outputs. Each launch after a write of twice "
              "the L2, CUDA events around the launch alone, median of %d runs in %d "
-             "alternating rounds."
-             % (k.get("reps", 0), 5))
+             "alternating rounds." % (k.get("reps", 0), k.get("rounds", 5)))
+    w.append(spin_text(k))
     w.append("- **copy BW**: bytes the kernel must move over its time, as a share of the "
              "measured copy bandwidth (%s GB/s: a 512 MiB device-to-device copy, bytes read "
              "plus written). **Floor**: the larger of an empty kernel launched the same way "
@@ -359,7 +361,8 @@ def part2(res, w, goals, plots):
         head = "| T | " + " | ".join("%s µs" % n for n in shown) + \
             " | ktc µs | ktc's own µs | speed-up | " + \
             " | ".join("%s copy BW" % n for n in shown) + " | ktc copy BW | floor µs | outputs: " + \
-            ", ".join(shown) + ", ktc | ktc configuration | goal |"
+            ", ".join(shown) + ", ktc | host µs a call: " + ", ".join(shown) + \
+            ", ktc | ktc configuration | goal |"
         w.append(head)
         w.append("|" + "---|" * (head.count("|") - 1))
         for r in sorted(rs, key=lambda r: r["T"]):
@@ -379,11 +382,13 @@ def part2(res, w, goals, plots):
             own = own_time(res, "%s-T%d" % (sample, r["T"]))
             if own and us.get("ktc") and not 0.5 < us["ktc"] / own < 2:
                 odd.append((sample, r["T"], us["ktc"], own, r.get("ktc_key") or "-"))
-            w.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | `%s` | %s |" % (
+            host = ", ".join(fmt(im[n].get("host_us"), 2) if n in im else "-"
+                             for n in names + ["ktc"])
+            w.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` | %s |" % (
                 r["T"], " | ".join(fmt(us[n]) for n in names), fmt(us["ktc"]), fmt(own),
                 fmt(sp) + "x" if sp else "-",
                 " | ".join(bwpct(r["bytes"], us[n], bw) for n in names),
-                bwpct(r["bytes"], us["ktc"], bw), fmt(floor), match,
+                bwpct(r["bytes"], us["ktc"], bw), fmt(floor), match, host,
                 r.get("ktc_key") or "-", goal_text(goal)))
         w.append("")
     summarise_goals(tally, goals)
@@ -394,6 +399,37 @@ def part2(res, w, goals, plots):
     if skipped:
         w.append("Not tuned within the run's time (TOTAL), so only SGLang's time is shown: %s.\n"
                  % ", ".join(skipped))
+    own_vs_harness(w, odd)
+    without_spin(w, k, rows)
+    if misses:
+        w.append("### Goals missed, and why\n")
+        for sample, T, what, why in misses:
+            w.append("- %s, T=%d (%s): %s" % (KERNEL_NAMES[sample], T, what, why))
+        w.append("")
+
+
+def spin_text(k):
+    """The method's words on the GPU spin and the host's time, from kernels.json."""
+    if not k.get("spin_cycles"):
+        return ("- **No GPU spin** before the launches: where the host takes longer per launch "
+                "than the L2 write takes on the GPU (%s µs), the GPU waits for it between the "
+                "events, and that wait is counted. **host µs a call**: the host's time of one "
+                "call (Python, ctypes, the C function and its launch), median."
+                % fmt(k.get("flush_us")))
+    return ("- **A GPU spin before each launch**: the harness queues %s µs of spin "
+            "(`torch.cuda._sleep`, %d cycles, sized at the run's start; %s µs at its end) "
+            "before the L2 write, which takes %s µs on the GPU. While they run, the host queues "
+            "the start event, its call and the end event, so the GPU never waits for the host "
+            "between the events and they time the kernel alone, not the host's call. "
+            "**host µs a call**: the host's time of one call (Python, ctypes, the C function "
+            "and its launch; `time.perf_counter` around it), median: it shows a slow host path "
+            "that the spin keeps out of the GPU time. The two events with nothing between "
+            "them measure %s µs."
+            % (fmt(k.get("spin_us")), k["spin_cycles"], fmt(k.get("spin_us_end")),
+               fmt(k.get("flush_us")), fmt(k.get("events_us"), 2)))
+
+
+def own_vs_harness(w, odd):
     w.append("**ktc's own µs** is the time ktc's tuning measured for the same configuration "
              "(its worker: L2 flushed, CUDA events, median of its timed runs). Where it and the "
              "harness's disagree by more than 2x, the harness's number is not to be trusted "
@@ -402,32 +438,57 @@ def part2(res, w, goals, plots):
         w.append("- %s, T=%d, `%s`: the harness %s µs, ktc's tuning %s µs: **not explained**"
                  % (KERNEL_NAMES[sample], T, key, fmt(h), fmt(own)))
     if not odd:
-        w.append("- none disagree.")
+        w.append("- none disagree by more than 2x.")
     w.append("")
-    diag = [(n, load_json(os.path.join(res, "diag-small-%s.json" % n))) for n in ("up", "down")]
-    diag = [(n, d) for n, d in diag if d]
-    if diag and odd:
-        w.append("The harness alone (`bench/peers_diag.sh`: part 2's harness on its own, T = 1, "
-                 "16, 64, 128 in rising and in falling order, the same configurations; on %s) "
-                 "gives, for silu_and_mul:\n" % (diag[0][1].get("device") or "?"))
-        w.append("| order | T | SGLang µs | ktc µs |")
-        w.append("|---|---|---|---|")
-        for n, d in diag:
-            for r in d.get("rows", []):
-                if r.get("sample") != "silu_and_mul":
-                    continue
-                im = r.get("impls", {})
-                w.append("| %s | %d | %s | %s |" % (
-                    "rising" if n == "up" else "falling", r["T"],
-                    fmt((im.get("sglang") or {}).get("us")), fmt((im.get("ktc") or {}).get("us"))))
-        w.append("\nthat is, close to ktc's own times: the large times of the whole run come from "
-                 "the state the harness is in after the other shapes (not found yet), not from "
-                 "the kernels.\n")
-    if misses:
-        w.append("### Goals missed, and why\n")
-        for sample, T, what, why in misses:
-            w.append("- %s, T=%d (%s): %s" % (KERNEL_NAMES[sample], T, what, why))
-        w.append("")
+
+
+def without_spin(w, k, rows):
+    """Each launch timed again without the spin, as this harness once did:
+    the rows where that changes the time by more than 1.5x, and whether the
+    host's time per iteration accounts for it."""
+    pts = [(r, n, im) for r in rows for n, im in r["impls"].items()
+           if isinstance(im.get("us"), float) and isinstance((im.get("nospin") or {}).get("us"),
+                                                             float)]
+    if not pts:
+        return
+    flush = k.get("flush_us")
+    diff = sorted(im["nospin"]["us"] - im["us"] for r, n, im in pts)
+    iters = [im["nospin"]["iter_us"] for r, n, im in pts]
+    ev = k.get("events_nospin") or {}
+    w.append("**Without the spin.** Every launch is timed a second time in the same rounds "
+             "without the spin (`nospin` in `kernels.json`), as this harness timed before "
+             "the spin was added. There the GPU waits for the host whenever the host's "
+             "iteration (the L2 write's launch, the start event, the call, the end event: "
+             "**host µs an iteration**) takes longer than the L2 write on the GPU (%s µs), "
+             "and the wait falls between the events. In this run, without the spin minus "
+             "with it: median %s µs (from %s to %s) over %d times; the host's iteration took "
+             "%s µs (median; at most %s); the two events with nothing between them measure "
+             "%s µs without the spin, %s with it."
+             % (fmt(flush), fmt(diff[len(diff) // 2], 2), fmt(diff[0], 2), fmt(diff[-1], 2),
+                len(diff), fmt(sorted(iters)[len(iters) // 2]), fmt(max(iters)),
+                fmt(ev.get("us"), 2), fmt(k.get("events_us"), 2)))
+    w.append("(The spin was added after a run of this harness without it in which some of "
+             "silu_and_mul's times at small T disagreed with ktc's own by more than 2x; this "
+             "file's git history has that run.)\n")
+    far = [(r, n, im) for r, n, im in pts if not 1 / 1.5 < im["nospin"]["us"] / im["us"] < 1.5]
+    if not far:
+        w.append("No time without the spin differs from its time with it by more than "
+                 "1.5x.\n")
+        return
+    w.append("Times that differ by more than 1.5x:\n")
+    w.append("| kernel | T | implementation | µs with the spin | µs without | host µs a call "
+             "(without) | host µs an iteration (without) |")
+    w.append("|---|---|---|---|---|---|---|")
+    for r, n, im in far:
+        ns = im["nospin"]
+        w.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            KERNEL_NAMES[r["sample"]], r["T"], n.replace("sglang", "SGLang"), fmt(im["us"]),
+            fmt(ns["us"]), fmt(ns.get("host_us")), fmt(ns.get("iter_us"))))
+    slow = [1 for r, n, im in far if flush and im["nospin"]["iter_us"] > flush]
+    w.append("\nIn %d of these %d the host's iteration took longer than the L2 write: there "
+             "the GPU waited for the host%s.\n"
+             % (len(slow), len(far), "" if len(slow) == len(far) else
+                "; in the others the host time does not account for it: **not explained**"))
 
 
 def summarise_goals(tally, goals):
@@ -646,7 +707,8 @@ def main(argv):
              "`NAME.run.json` (wall clock, exit status) and `NAME.t4.json` + `.summary.json` "
              "(ktc) or `NAME.cache.json` + `.meta.json` (Kernel Tuner); `space-times.json` "
              "(the neutral harness); `sglang/` (ktc's tuning per kernel and T); "
-             "`kernels.json` (the SGLang comparison); logs; %s.\n"
+             "`kernels.json` (the SGLang comparison); `processes.txt` (what ran on the "
+             "machine as part 2's timing began); logs; %s.\n"
              % (", ".join("`%s.png`" % m for m in made) if made else "no plots"))
     with open(report, "w") as f:
         f.write("\n".join(w))

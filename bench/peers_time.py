@@ -21,7 +21,15 @@ How everything is timed: one launch after a write of twice the L2 size (the
 inputs come from DRAM, as in a serving step whose previous kernel touched
 other data), CUDA events around the launch alone, the median of all runs;
 the implementations of one shape run in alternating rounds, so a drift of
-the clock hits all of them alike.
+the clock hits all of them alike. Before the L2 write a GPU spin of about
+100 µs is queued (--spin-us): while the GPU spins, the host queues the
+write, the start event, the launch and the end event, so the GPU never
+waits for the host between the two events and they time the kernel alone,
+not the host's call. Without it, a host slower per launch than the L2 write
+(Python, ctypes, the launch itself) leaves the GPU idle after the start
+event, and that wait is counted. `kernels` also keeps the host's time of
+each call (host_us) and times every shape once more without the spin, as
+this harness did before (nospin), so a slow host is shown, not hidden.
 """
 import argparse
 import json
@@ -47,6 +55,16 @@ GROUP = 128
 FP8_MAX = 448.0
 EPS_QUANT = 1e-10
 ROUNDS = 5
+# A GPU spin of the given clock cycles (clock64), for the `space` harness,
+# which has CuPy and not torch.cuda._sleep.
+SPIN_SRC = r"""
+extern "C" __global__ void peers_spin(long long cycles)
+{
+	const long long t0 = clock64();
+	while (clock64() - t0 < cycles) {
+	}
+}
+"""
 
 
 def bytes_moved(sample, T, p):
@@ -57,6 +75,21 @@ def bytes_moved(sample, T, p):
     if sample == "merge_attn_states":
         return 3 * T * p["H"] * p["HD"] * 2 + 3 * T * p["H"] * 4
     return T * p["D"] * 2 + T * p["D"] + T * p["D"] // GROUP * 4
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else None
+
+
+def spin_cycles(sleep, elapsed_us, us):
+    """Cycles of the GPU spin SLEEP(n) that last about US µs at the clock
+    the GPU runs at now (the shortest of 5 runs after one to raise the
+    clock); ELAPSED_US(f) is f's time on the GPU between two events."""
+    n = 1 << 22
+    elapsed_us(lambda: sleep(n))
+    t = min(elapsed_us(lambda: sleep(n)) for _ in range(5))
+    return max(1, int(n * us / t))
 
 
 def cmd_problems(a):
@@ -156,6 +189,20 @@ def cmd_space(a):
     for key, path, lowered, log in compiled:
         if path:
             kernels[key] = cp.RawModule(path=path).get_function(lowered)
+    spin_kernel = cp.RawKernel(SPIN_SRC, "peers_spin")
+
+    def sleep(n):
+        spin_kernel((1,), (1,), (np.int64(n),))
+
+    def gpu_us(f):
+        s, e = cp.cuda.Event(), cp.cuda.Event()
+        s.record()
+        f()
+        e.record()
+        e.synchronize()
+        return cp.cuda.get_elapsed_time(s, e) * 1e3
+
+    spin = spin_cycles(sleep, gpu_us, a.spin_us) if a.spin_us > 0 else 0
 
     def f32(i):
         x = args[i]
@@ -168,6 +215,8 @@ def cmd_space(a):
     def timed(key, reps):
         evs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
         for i, (s, e) in enumerate(evs):
+            if spin:
+                sleep(spin)
             flush.fill(i & 0xFF)
             s.record()
             launch(key)
@@ -210,6 +259,7 @@ def cmd_space(a):
     out = {"device": cp.cuda.runtime.getDeviceProperties(dev.id)["name"].decode(),
            "l2_bytes": l2, "nvrtc_options": options, "arch": a.arch,
            "reps": a.reps, "best_reps": a.best_reps, "compile_s": t_compile,
+           "spin_cycles": spin, "spin_us": gpu_us(lambda: sleep(spin)) if spin else 0,
            "time_s": t_land, "landscape": landscape, "best": best}
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
@@ -330,107 +380,182 @@ def ktc_call(lib, sample, b, stream):
     return lib.ktc_per_token_group_quant_fp8(ptr(i["in"]), ptr(o["q"]), ptr(o["s"]), T, p["D"], s)
 
 
-def copy_bandwidth(torch, flush):
+class Timer:
+    """The harness's one way to time a call on the GPU: SPIN cycles of
+    torch.cuda._sleep (none when 0), a write of the L2 flush buffer, the
+    start event, the call, the end event; REPS times, then one wait."""
+
+    def __init__(self, torch, flush, spin):
+        self.torch, self.flush, self.spin = torch, flush, spin
+
+    def run(self, fn, reps, spin=True):
+        """GPU µs of each call, the host's µs of each call (fn alone) and
+        of each whole iteration, and the set of fn's return values."""
+        torch, now = self.torch, time.perf_counter
+        evs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+               for _ in range(reps)]
+        rcs, host, it = set(), [], []
+        for i, (s, e) in enumerate(evs):
+            t0 = now()
+            if spin and self.spin:
+                torch.cuda._sleep(self.spin)
+            self.flush.fill_(i & 0xFF)
+            s.record()
+            t1 = now()
+            rcs.add(fn())
+            t2 = now()
+            e.record()
+            it.append((now() - t0) * 1e6)
+            host.append((t2 - t1) * 1e6)
+        torch.cuda.synchronize()
+        return [s.elapsed_time(e) * 1e3 for s, e in evs], host, it, rcs
+
+
+def elapsed_us(torch, f, spin=0):
+    """f's time on the GPU between two events (after SPIN cycles of spin)."""
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    if spin:
+        torch.cuda._sleep(spin)
+    s.record()
+    f()
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e) * 1e3
+
+
+def copy_bandwidth(timer):
+    """Bytes read plus written per second of a 512 MiB device-to-device copy."""
+    torch = timer.torch
     n = 512 << 20
     src = torch.empty(n, dtype=torch.uint8, device="cuda").fill_(1)
     dst = torch.empty_like(src)
-    ts = []
-    for i in range(20):
-        flush.fill_(i & 0xFF)
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
+
+    def copy():
         dst.copy_(src)
-        e.record()
-        e.synchronize()
-        ts.append(s.elapsed_time(e))
-    ts.sort()
-    return 2 * n / (ts[len(ts) // 2] * 1e-3)
+        return 0
+
+    return 2 * n / (median(timer.run(copy, 20)[0]) * 1e-6)
+
+
+def time_impls(timer, impls, row, reps):
+    """Each implementation REPS times with the spin and REPS times without,
+    in ROUNDS alternating rounds; medians into ROW's impls."""
+    got = {n: {"us": [], "host": [], "nospin": [], "nospin_host": [], "nospin_iter": []}
+           for n, _ in impls}
+    for r in range(ROUNDS):
+        for name, fn in impls:
+            g = got[name]
+            ts, host, it, rcs = timer.run(fn, reps // ROUNDS)
+            g["us"] += ts
+            g["host"] += host
+            if rcs != {0}:
+                row["impls"][name]["rc"] = sorted(rcs)
+            if timer.spin:
+                ts, host, it, rcs = timer.run(fn, reps // ROUNDS, spin=False)
+                g["nospin"] += ts
+                g["nospin_host"] += host
+                g["nospin_iter"] += it
+    for name, g in got.items():
+        im = row["impls"][name]
+        im.update({"us": median(g["us"]), "host_us": median(g["host"]), "runs": len(g["us"])})
+        if g["nospin"]:
+            im["nospin"] = {"us": median(g["nospin"]), "host_us": median(g["nospin_host"]),
+                            "iter_us": median(g["nospin_iter"])}
+
+
+def check_impls(torch, b, impls, row):
+    """One run of each implementation on poisoned outputs, compared with
+    the float reference; those that ran keep a place in ROW."""
+    ref = b.reference()
+    for name, fn in impls:
+        b.restore()
+        for t in b.outputs.values():
+            t.view(torch.uint8).fill_(0xFF)
+        rc = fn()
+        torch.cuda.synchronize()
+        got = b.results()
+        if rc != 0:  # a launch error: its message in the row, no time
+            row["impls"][name] = {"rc": rc, "error": "launch error %d" % rc}
+            continue
+        row["impls"][name] = {"rc": rc, "match": {
+            k: close_fraction(torch, got[k], r, rt, at) for k, (r, rt, at) in ref.items()}}
+    b.restore()
+    return [(n, fn) for n, fn in impls if "error" not in row["impls"][n]]
 
 
 def cmd_kernels(a):
     import ctypes as C
     import torch
     shapes = [int(t) for t in a.shapes.split(",")] if a.shapes else SHAPES
+    samples = a.samples.split(",") if a.samples else [k[0] for k in KERNELS]
     torch.cuda.init()
     props = torch.cuda.get_device_properties(0)
     l2 = int(getattr(props, "L2_cache_size", 64 << 20))
     flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
     stream = torch.cuda.current_stream().cuda_stream
     sgl = C.CDLL(a.sgl)
-    out = {"device": props.name, "l2_bytes": l2, "copy_bw": copy_bandwidth(torch, flush),
-           "torch": torch.__version__, "rows": [], "reps": a.reps}
-    print("peers_time: copy bandwidth %.0f GB/s" % (out["copy_bw"] / 1e9), flush=True)
+    spin = spin_cycles(torch.cuda._sleep, lambda f: elapsed_us(torch, f),
+                       a.spin_us) if a.spin_us > 0 else 0
+    timer = Timer(torch, flush, spin)
+    out = {"device": props.name, "l2_bytes": l2, "torch": torch.__version__, "rows": [],
+           "reps": a.reps, "rounds": ROUNDS, "spin_cycles": spin,
+           "spin_us": elapsed_us(torch, lambda: torch.cuda._sleep(spin)) if spin else 0}
+    out["copy_bw"] = copy_bandwidth(timer)
+    out["flush_us"] = median([elapsed_us(torch, lambda i=i: flush.fill_(i & 0xFF), spin)
+                              for i in range(20)])
+    print("peers_time: copy bandwidth %.0f GB/s; L2 write %.1f us; spin %d cycles, %.1f us"
+          % (out["copy_bw"] / 1e9, out["flush_us"], spin, out["spin_us"]), flush=True)
 
-    def timed(fn, reps):
-        evs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-               for _ in range(reps)]
-        rcs = set()
-        for i, (s, e) in enumerate(evs):
-            flush.fill_(i & 0xFF)
-            s.record()
-            rcs.add(fn())
-            e.record()
-        torch.cuda.synchronize()
-        return [s.elapsed_time(e) * 1e3 for s, e in evs], rcs
-
-    empty = []
-    for r in range(ROUNDS):
-        ts, rcs = timed(lambda: sgl.peers_empty(C.c_void_p(stream)), a.reps // ROUNDS)
-        empty += ts
-    empty.sort()
-    out["empty_us"] = empty[len(empty) // 2]
-    print("peers_time: empty kernel %.2f us" % out["empty_us"], flush=True)
+    # the two events alone, and an empty kernel: what the floor is made of
+    row = {"impls": {"events": {}, "empty": {}}}
+    time_impls(timer, [("events", lambda: 0),
+                       ("empty", lambda: sgl.peers_empty(C.c_void_p(stream)))], row, a.reps)
+    ev, e = row["impls"]["events"], row["impls"]["empty"]
+    out["events_us"], out["events_nospin"] = ev["us"], ev.get("nospin")
+    out["empty_us"], out["empty_host_us"] = e["us"], e["host_us"]
+    out["empty_nospin"] = e.get("nospin")
+    print("peers_time: events alone %.2f us; empty kernel %.2f us (host %.2f us a call)"
+          % (out["events_us"], out["empty_us"], out["empty_host_us"]), flush=True)
     for sample, kernel, p in KERNELS:
+        if sample not in samples:
+            continue
         for T in shapes:
-            so = os.path.join(a.ktc, "%s-T%d.so" % (sample, T))
-            impls = [("sglang", lambda b, v="v2": sgl_call(sgl, sample, b, v, stream))]
-            if sample == "per_token_group_quant_fp8":
-                impls.append(("sglang v1", lambda b: sgl_call(sgl, sample, b, "v1", stream)))
-            keyfile = os.path.join(a.ktc, "%s-T%d.key" % (sample, T))
-            key = open(keyfile).read().strip() if os.path.exists(keyfile) else None
-            if os.path.exists(so):
-                lib = C.CDLL(so)
-                impls.append(("ktc", lambda b, lib=lib: ktc_call(lib, sample, b, stream)))
-            row = {"sample": sample, "kernel": kernel, "T": T, "problem": p,
-                   "bytes": bytes_moved(sample, T, p), "ktc_key": key, "impls": {}}
-            try:
-                b = Bench(torch, sample, T, p, a.seed)
-                ref = b.reference()
-                for name, fn in impls:
-                    b.restore()
-                    for t in b.outputs.values():
-                        t.view(torch.uint8).fill_(0xFF)
-                    rc = fn(b)
-                    torch.cuda.synchronize()
-                    got = b.results()
-                    if rc != 0:  # a launch error: its message in the row, no time
-                        row["impls"][name] = {"rc": rc, "error": "launch error %d" % rc}
-                        continue
-                    match = {k: close_fraction(torch, got[k], r, rt, at)
-                             for k, (r, rt, at) in ref.items()}
-                    row["impls"][name] = {"rc": rc, "match": match, "us": []}
-                impls = [(n, fn) for n, fn in impls if "us" in row["impls"][n]]
-                b.restore()
-                for r in range(ROUNDS):
-                    for name, fn in impls:
-                        ts, rcs = timed(lambda: fn(b), a.reps // ROUNDS)
-                        row["impls"][name]["us"] += ts
-                        if rcs != {0}:
-                            row["impls"][name]["rc"] = sorted(rcs)
-                for name, fn in impls:
-                    ts = sorted(row["impls"][name].pop("us"))
-                    row["impls"][name]["us"] = ts[len(ts) // 2]
-                    row["impls"][name]["runs"] = len(ts)
-                del b
-            except Exception as e:  # a shape that fails is a result too
-                row["error"] = "%s: %s" % (type(e).__name__, str(e)[:300])
-            out["rows"].append(row)
+            out["rows"].append(kernels_row(a, torch, sgl, stream, timer, sample, kernel, p, T))
             write_json(a.out, out)  # so far: a run stopped from outside keeps it
-            print("peers_time: %-26s T=%-6d %s" % (sample, T, "  ".join(
-                "%s %.2f us" % (n, v["us"]) for n, v in row["impls"].items()
-                if isinstance(v.get("us"), float)) or row.get("error", "")), flush=True)
+    if spin:
+        out["spin_us_end"] = elapsed_us(torch, lambda: torch.cuda._sleep(spin))
     write_json(a.out, out)
     return 0
+
+
+def kernels_row(a, torch, sgl, stream, timer, sample, kernel, p, T):
+    """SGLang's and ktc's kernel SAMPLE at T: outputs checked, then timed."""
+    import ctypes as C
+    so = os.path.join(a.ktc, "%s-T%d.so" % (sample, T))
+    impls = [("sglang", lambda b: sgl_call(sgl, sample, b, "v2", stream))]
+    if sample == "per_token_group_quant_fp8":
+        impls.append(("sglang v1", lambda b: sgl_call(sgl, sample, b, "v1", stream)))
+    keyfile = os.path.join(a.ktc, "%s-T%d.key" % (sample, T))
+    key = open(keyfile).read().strip() if os.path.exists(keyfile) else None
+    if os.path.exists(so):
+        lib = C.CDLL(so)
+        impls.append(("ktc", lambda b: ktc_call(lib, sample, b, stream)))
+    row = {"sample": sample, "kernel": kernel, "T": T, "problem": p,
+           "bytes": bytes_moved(sample, T, p), "ktc_key": key, "impls": {}}
+    try:
+        b = Bench(torch, sample, T, p, a.seed)
+        calls = [(n, lambda fn=fn: fn(b)) for n, fn in impls]
+        calls = check_impls(torch, b, calls, row)
+        time_impls(timer, calls, row, a.reps)
+        del b
+    except Exception as e:  # a shape that fails is a result too
+        row["error"] = "%s: %s" % (type(e).__name__, str(e)[:300])
+    print("peers_time: %-26s T=%-6d %s" % (sample, T, "  ".join(
+        "%s %.2f us (host %.1f us a call; %.2f us without the spin)"
+        % (n, v["us"], v["host_us"], (v.get("nospin") or {}).get("us") or 0)
+        for n, v in row["impls"].items()
+        if isinstance(v.get("us"), float)) or row.get("error", "")), flush=True)
+    return row
 
 
 def write_json(path, obj):
@@ -454,6 +579,8 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--best-reps", type=int, default=100)
+    p.add_argument("--spin-us", type=float, default=100.0,
+                   help="GPU spin queued before each timed launch (0: none)")
     p = sub.add_parser("kernels")
     p.add_argument("--sgl", required=True)
     p.add_argument("--ktc", required=True)
@@ -461,6 +588,9 @@ def main():
     p.add_argument("--shapes", default="")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--reps", type=int, default=100)
+    p.add_argument("--samples", default="", help="only these samples (comma-separated)")
+    p.add_argument("--spin-us", type=float, default=100.0,
+                   help="GPU spin queued before each timed launch (0: none)")
     a = ap.parse_args()
     return {"problems": cmd_problems, "space": cmd_space, "kernels": cmd_kernels}[a.cmd](a)
 
