@@ -7,8 +7,9 @@
  * a pointer into the buffer; a subscript, a dereference or `->` make it an
  * element; `&` makes an element a pointer again. The use is what stops the
  * walk: an element assigned is written (`op=`, `++` and atomics also read
- * it), a pointer passed to a function whose parameter does not point to
- * const may be written, an element used as a value is read. A use the walk
+ * it; so does a store that memory masks, masked_store), a pointer passed
+ * to a function whose parameter does not point to const may be written,
+ * an element used as a value is read. A use the walk
  * does not know counts as both: taking a written buffer for an input means
  * its outputs are never compared, so any doubt falls on the side of
  * comparing.
@@ -194,6 +195,83 @@ static int use_of(const fe_ast *a, int ref)
 	}
 }
 
+/* Whether subtree n reads memory: a subscript, a dereference, `->`, or
+ * a local whose initializer does (`int e = ids[i]; if (e < 0) ...`). */
+static bool reads_memory(const fe_ast *a, int n, int depth)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr ||
+	    (x->kind == CXCursor_UnaryOperator &&
+	     x->op == CXUnaryOperator_Deref))
+		return true;
+	if (x->kind == CXCursor_MemberRefExpr && x->first >= 0 &&
+	    is_pointer(type_of(a, x->first)))
+		return true;
+	if (x->kind == CXCursor_DeclRefExpr && x->ref >= 0 && depth < 8 &&
+	    a->n[x->ref].kind == CXCursor_VarDecl && a->n[x->ref].last >= 0 &&
+	    reads_memory(a, a->n[x->ref].last, depth + 1))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (reads_memory(a, c, depth))
+			return true;
+	return false;
+}
+
+/* `if (C) return;` (or continue, break; braces allowed, no else) with C
+ * reading memory: a statement after it runs for some elements only. */
+static bool masked_exit(const fe_ast *a, int s)
+{
+	if (a->n[s].kind != CXCursor_IfStmt || fe_nchildren(a, s) != 2)
+		return false;
+	int t = fe_child(a, s, 1);
+	if (t >= 0 && a->n[t].kind == CXCursor_CompoundStmt &&
+	    fe_nchildren(a, t) == 1)
+		t = a->n[t].first;
+	return t >= 0 &&
+	       (a->n[t].kind == CXCursor_ReturnStmt ||
+	        a->n[t].kind == CXCursor_ContinueStmt ||
+	        a->n[t].kind == CXCursor_BreakStmt) &&
+	       reads_memory(a, a->n[s].first, 0);
+}
+
+/*
+ * Whether the store at node n runs only where memory says so: an `if`,
+ * `?:` or loop around it whose condition reads memory (`if (m[i]) y[i] =
+ * ...`, a row's `for (k = start[r]; k < start[r + 1]; k++)`), or an
+ * earlier `if (C) return;` of that kind in a block around it (`if
+ * (!m[i]) return;`). The elements it skips keep what the buffer held:
+ * the buffer is read as well as written, so its contents go in and are
+ * compared (an `out` buffer's unwritten elements would hold whatever the
+ * run before left there). Bounds of the index alone (`if (i < n)`) read
+ * no memory and leave a buffer `out`.
+ */
+static bool masked_store(const fe_ast *a, int body, int n)
+{
+	for (int c = n, s = a->n[n].parent; s >= 0 && c != body;
+	     c = s, s = a->n[s].parent) {
+		enum CXCursorKind k = a->n[s].kind;
+		int cond = -1;
+		if ((k == CXCursor_IfStmt ||
+		     k == CXCursor_ConditionalOperator ||
+		     k == CXCursor_WhileStmt) &&
+		    c != a->n[s].first)
+			cond = a->n[s].first;
+		else if (k == CXCursor_ForStmt && fe_nchildren(a, s) == 4 &&
+		         c == fe_child(a, s, 3))
+			cond = fe_child(a, s, 1);
+		else if (k == CXCursor_DoStmt)
+			cond = a->n[s].last;
+		if (cond >= 0 && reads_memory(a, cond, 0))
+			return true;
+		if (k == CXCursor_CompoundStmt)
+			for (int e = a->n[s].first; e >= 0 && e != c;
+			     e = a->n[e].next)
+				if (masked_exit(a, e))
+					return true;
+	}
+	return false;
+}
+
 int fe_pointer_access(const fe_ast *a, int body, int parm)
 {
 	uint32_t b = a->n[body].b, e = a->n[body].e;
@@ -217,8 +295,13 @@ int fe_pointer_access(const fe_ast *a, int body, int parm)
 				if (!seen && kt_vec_push(&from, (int)i))
 					access = FE_READ | FE_WRITE;
 			}
-			if (x->kind == CXCursor_DeclRefExpr && x->ref == d)
-				access |= use_of(a, (int)i);
+			if (x->kind == CXCursor_DeclRefExpr && x->ref == d) {
+				int u = use_of(a, (int)i);
+				if (u == FE_WRITE &&
+				    masked_store(a, body, (int)i))
+					u |= FE_READ;
+				access |= u;
+			}
 		}
 	}
 	kt_vec_release(&from);

@@ -288,6 +288,25 @@ static CXCursor entered(CXCursor call)
 	return clang_Cursor_isNull(op) ? clang_getCursorReferenced(call) : op;
 }
 
+/* Walks header declaration d as one more root. */
+static int add_root(fe_ast *a, CXCursor d)
+{
+	if (added_root(a, d))
+		return KT_OK;
+	size_t first = a->len;
+	walk w = {a, -1, 1, 0};
+	visit(d, clang_getNullCursor(), &w);
+	if (!w.oom && a->len > first && kt_vec_push(&a->hroots, (int)first))
+		w.oom = 1;
+	for (size_t i = first; !w.oom && i < a->len; i++) {
+		a->n[i].in_header = true;
+		if (is_decl_kind(a->n[i].kind) &&
+		    kt_vec_push(&a->hdecls, (int)i))
+			w.oom = 1;
+	}
+	return w.oom ? KT_ENOMEM : KT_OK;
+}
+
 static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 {
 	CXCursor t = clang_getSpecializedCursorTemplate(ref);
@@ -314,20 +333,7 @@ static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
 		d = parent; /* a member: its class, constructors and all */
 	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
 		return KT_OK;
-	if (added_root(a, d))
-		return KT_OK;
-	size_t first = a->len;
-	walk w = {a, -1, 1, 0};
-	visit(d, clang_getNullCursor(), &w);
-	if (!w.oom && a->len > first && kt_vec_push(&a->hroots, (int)first))
-		w.oom = 1;
-	for (size_t i = first; !w.oom && i < a->len; i++) {
-		a->n[i].in_header = true;
-		if (is_decl_kind(a->n[i].kind) &&
-		    kt_vec_push(&a->hdecls, (int)i))
-			w.oom = 1;
-	}
-	return w.oom ? KT_ENOMEM : KT_OK;
+	return add_root(a, d);
 }
 
 /* The roots call node n enters. A call inside a template that its
@@ -377,6 +383,87 @@ static int add_header_roots(fe_ast *a)
 		    x->kind != CXCursor_CallExpr)
 			continue;
 		int rc = add_entered_roots(a, (int)i, false);
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
+typedef struct one_return {
+	int stmts; /* statements of the body */
+	bool ret;  /* the one statement returns a value */
+	bool body; /* the body was seen */
+} one_return;
+
+static enum CXChildVisitResult body_stmt(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+	(void)parent;
+	one_return *o = data;
+	o->stmts++;
+	if (clang_getCursorKind(c) == CXCursor_ReturnStmt) {
+		CXCursor e = clang_getNullCursor();
+		clang_visitChildren(c, first_child, &e);
+		o->ret = !clang_Cursor_isNull(e);
+	}
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CompoundStmt)
+		return CXChildVisit_Continue;
+	one_return *o = data;
+	o->body = true;
+	clang_visitChildren(c, body_stmt, o);
+	return CXChildVisit_Break;
+}
+
+/*
+ * The header function call n enters when its body is one `return E;`
+ * (`div_ceil(a, b)`: `return (a + b - 1) / b;`), walked as a root, so the
+ * planner can read a launch's `div_ceil(n, BLOCK)` through it
+ * (derive.c's inlined calls). The toolkit's and the system's functions
+ * are not read: their meaning is theirs.
+ */
+static int add_helper_root(fe_ast *a, int n)
+{
+	CXCursor ref = entered(a->n[n].cur);
+	if (clang_Cursor_isNull(ref) ||
+	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef)
+		return KT_OK;
+	CXCursor t = clang_getSpecializedCursorTemplate(ref);
+	CXCursor d =
+	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if (clang_Cursor_isNull(d) ||
+	    (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate))
+		return KT_OK;
+	CXSourceLocation loc = clang_getCursorLocation(d);
+	uint32_t off;
+	CXFile f;
+	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+	if (!f || clang_Location_isInSystemHeader(loc) ||
+	    kt_fe_offset(a->tu, loc, &off) || toolkit_header(f))
+		return KT_OK; /* the main file's own are walked already */
+	one_return o = {0, false, false};
+	clang_visitChildren(d, find_body, &o);
+	if (!o.body || o.stmts != 1 || !o.ret)
+		return KT_OK;
+	return add_root(a, d);
+}
+
+static int add_helper_roots(fe_ast *a)
+{
+	size_t n = a->len;
+	for (size_t i = 0; i < n; i++) {
+		const fe_node *x = &a->n[i];
+		if (!(x->in_main || x->in_header) ||
+		    x->kind != CXCursor_CallExpr)
+			continue;
+		int rc = add_helper_root(a, (int)i);
 		if (rc)
 			return rc;
 	}
@@ -560,7 +647,7 @@ int fe_ast_build(fe_ast *a, kt_tu *tu)
 	a->tu = tu;
 	walk w = {a, -1, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), visit, &w);
-	if (w.oom || add_header_roots(a))
+	if (w.oom || add_header_roots(a) || add_helper_roots(a))
 		return kt_error(KT_ENOMEM, "out of memory");
 	resolve(a);
 	return KT_OK;

@@ -314,12 +314,22 @@ static bool shared_leaf(finder *F, int k, int li, int dim, const fe_leaf *l)
 	return true;
 }
 
+/* A name that counts warps (`num_warps_per_block`, `kWarpsPerBlock`,
+ * `WARPS`), not the size of one. */
+static bool warp_count(const char *name)
+{
+	return lower_has(name, "warps") || lower_has(name, "per_block") ||
+	       lower_has(name, "perblock") || lower_has(name, "per_cta");
+}
+
 /* 32 beside other factors, unnamed or named for warps: the warp size. */
 static bool warp_factor(finder *F, const fe_leaves *lv, const fe_leaf *l)
 {
 	const char *name = leaf_name(F, l);
 	return l->value == 32 && lv->len > 1 &&
-	       (!name || lower_has(name, "warp") || lower_has(name, "lane"));
+	       (!name ||
+	        ((lower_has(name, "warp") || lower_has(name, "lane")) &&
+	         !warp_count(name)));
 }
 
 /* Picks the leaf a block dimension is tuned through; -1 if none. */
@@ -399,6 +409,7 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 	const char *sh = NULL;
 	if (r >= 0 && lv.items[r].value == 32 &&
 	    lower_has(leaf_name(F, &lv.items[r]), "warp") &&
+	    !warp_count(leaf_name(F, &lv.items[r])) &&
 	    !shared_leaf(F, k, li, dim, &lv.items[r])) {
 		/* `dim3 block(WARP_SIZE)`: the kernel's own uses of the warp
 		 * size (a stride, a shuffle width) would not follow */

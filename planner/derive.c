@@ -343,6 +343,9 @@ static bool device_attr_local(planner *P, int d, int n, kt_str *out)
 	return name && !kt_str_adds(out, name);
 }
 
+static bool inlined_parm(planner *P, int d, kt_str *out, pl_names *problems,
+                         bool *done);
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -350,6 +353,12 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	if (d < 0)
 		return false;
 	const fe_node *decl = &a->n[d];
+	if (decl->kind == CXCursor_ParmDecl && P->ninl) {
+		bool done;
+		bool ok = inlined_parm(P, d, out, problems, &done);
+		if (done)
+			return ok;
+	}
 	if (decl->kind == CXCursor_ParmDecl && host_parm(a, d)) {
 		CXType t =
 		    clang_getCanonicalType(clang_getCursorType(decl->cur));
@@ -387,9 +396,12 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		return !kt_str_addf(out, "%lld", (long long)v);
 	if (decl->kind == CXCursor_VarDecl && device_attr_local(P, d, n, out))
 		return true;
-	int def = decl->kind == CXCursor_VarDecl
-	              ? fe_def_before(a, d, a->n[n].b)
-	              : -1;
+	/* a const integer's initialiser is its value (fe_def_before would
+	 * take `y[r * CHUNKS] = ...` for an assignment of CHUNKS) */
+	int def = decl->kind != CXCursor_VarDecl ? -1
+	          : const_local(a, d) && fe_var_init(a, d) >= 0
+	              ? fe_var_init(a, d)
+	              : fe_def_before(a, d, a->n[n].b);
 	if (def < 0)
 		return decl->kind == CXCursor_VarDecl &&
 		       opaque_local(P, d, def, out, problems);
@@ -435,12 +447,131 @@ static bool opaque_member_call(planner *P, int n, kt_str *out,
 	return add_problem(P, problems, name);
 }
 
+/* The function node a call enters, or -1. */
+static int callee_of(const fe_ast *a, int call)
+{
+	CXCursor ref = clang_getCursorReferenced(a->n[call].cur);
+	if (clang_Cursor_isNull(ref))
+		return -1;
+	CXCursor t = clang_getSpecializedCursorTemplate(ref);
+	CXCursor d =
+	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
+	int f = fe_decl_of(a, d);
+	return f >= 0 && (a->n[f].kind == CXCursor_FunctionDecl ||
+	                  a->n[f].kind == CXCursor_FunctionTemplate)
+	           ? f
+	           : -1;
+}
+
+/* A literal other than 0 and 1 in subtree n: a value of its own. */
+static bool own_value(const fe_ast *a, int n)
+{
+	if ((a->n[n].kind == CXCursor_IntegerLiteral ||
+	     a->n[n].kind == CXCursor_FloatingLiteral) &&
+	    !(a->n[n].is_int && (a->n[n].ival == 0 || a->n[n].ival == 1)))
+		return true;
+	for (int c = a->n[n].first; c >= 0; c = a->n[c].next)
+		if (own_value(a, c))
+			return true;
+	return false;
+}
+
+/*
+ * The expression E of a function whose body is `{ return E; }`, or -1.
+ * E is arithmetic on the parameters (`(a + b - 1) / b`): a helper that
+ * writes a value of its own (`blocks_for(n)`: `(n + 255) / 256`) holds
+ * what may be the launch's block size, which a parameter replacing the
+ * launch's 256 would not change, so it is not read through.
+ */
+static int one_return(const fe_ast *a, int f)
+{
+	int body = a->n[f].last;
+	if (body < 0 || a->n[body].kind != CXCursor_CompoundStmt ||
+	    fe_nchildren(a, body) != 1)
+		return -1;
+	int r = a->n[body].first;
+	int e = a->n[r].kind == CXCursor_ReturnStmt ? a->n[r].first : -1;
+	return e >= 0 && !own_value(a, e) ? e : -1;
+}
+
+/* Argument k of call (its callee the first child), or -1. */
+static int helper_arg(const fe_ast *a, int call, int k)
+{
+	int c = a->n[call].first;
+	for (c = c >= 0 ? a->n[c].next : -1; c >= 0 && k > 0; k--)
+		c = a->n[c].next;
+	return c;
+}
+
+/*
+ * A call of a helper whose body is one `return E;` (`div_ceil(n, 256)`,
+ * `(a + b - 1) / b`), a function of the file or of a project header
+ * (frontend/ast.c walks those): E with each of the helper's parameters
+ * read as the call's argument, in parentheses.
+ */
+static bool inlined_call(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int f = callee_of(a, n);
+	int e = f >= 0 ? one_return(a, f) : -1;
+	if (e < 0 || P->ninl == (int)(sizeof(P->inl) / sizeof(P->inl[0])))
+		return false;
+	for (int i = 0; i < P->ninl; i++)
+		if (P->inl[i].fn == f)
+			return false; /* recursion */
+	P->inl[P->ninl].fn = f;
+	P->inl[P->ninl].call = n;
+	P->ninl++;
+	kt_str_addc(out, '(');
+	bool ok = pl_expr(P, e, out, problems);
+	P->ninl--;
+	return ok && !kt_str_addc(out, ')');
+}
+
+/* A reference to a parameter of an inlined helper: the call's argument
+ * there, read where the call stands. */
+static bool inlined_parm(planner *P, int d, kt_str *out, pl_names *problems,
+                         bool *done)
+{
+	const fe_ast *a = P->a;
+	int f = a->n[d].parent;
+	*done = false;
+	for (int i = P->ninl - 1; i >= 0; i--) {
+		if (P->inl[i].fn != f)
+			continue;
+		int k = 0;
+		for (int c = a->n[f].first; c >= 0 && c != d; c = a->n[c].next)
+			k += a->n[c].kind == CXCursor_ParmDecl;
+		int arg = helper_arg(a, P->inl[i].call, k);
+		if (arg < 0)
+			return false;
+		/* the argument is read in the frames outside this call */
+		int saved = P->ninl;
+		P->ninl = i;
+		kt_str e = KT_STR_INIT;
+		bool ok = pl_expr(P, arg, &e, problems);
+		P->ninl = saved;
+		*done = true;
+		if (ok)
+			pl_operand(e.ptr ? e.ptr : "", out);
+		kt_str_release(&e);
+		return ok;
+	}
+	return false;
+}
+
 static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	const char *name = a->n[n].name;
 	if (pl_tensor_expr(P, n, out, problems))
 		return true;
+	size_t had = out->len, hadp = problems ? problems->len : 0;
+	if (inlined_call(P, n, out, problems))
+		return true;
+	kt_str_truncate(out, had); /* what the failed try wrote is not it */
+	if (problems)
+		problems->len = hadp;
 	if (strcmp(name, "min") && strcmp(name, "max"))
 		return opaque_member_call(P, n, out, problems);
 	kt_str_addf(out, "%s(", name);

@@ -53,6 +53,12 @@ typedef struct planner {
 	                    not as a refactor's parameters make it (buffer
 	                    lengths: the original's, for every
 	                    configuration) */
+	/* derive.c: the calls of one-return functions pl_expr reads
+	 * through, innermost last: the function's node and the call's */
+	struct {
+		int fn, call;
+	} inl[4];
+	int ninl;
 	int oom;
 } planner;
 

@@ -71,6 +71,8 @@ void pl_add_refactor(planner *P, kt_plan_refactor r)
 
 /* -------------------------------------------------- (c) items per thread */
 
+static bool thread_index(const fe_ast *a, int n);
+
 /* `T i = blockIdx.x * blockDim.x + threadIdx.x;` (or * BLOCK literal). */
 static int index_decl(const fe_ast *a, int body, int *var)
 {
@@ -80,8 +82,7 @@ static int index_decl(const fe_ast *a, int body, int *var)
 	int v = a->n[ds].first;
 	int init =
 	    v >= 0 && a->n[v].kind == CXCursor_VarDecl ? a->n[v].last : -1;
-	if (init < 0 || !fe_mentions(a, init, "blockIdx") ||
-	    !fe_mentions(a, init, "threadIdx"))
+	if (init < 0 || !thread_index(a, init))
 		return -1;
 	*var = v;
 	return ds;
@@ -432,6 +433,40 @@ static int value_of(const fe_ast *a, int n)
 			break;
 	}
 	return fe_strip(a, n);
+}
+
+/*
+ * `blockIdx.x * B + threadIdx.x` in any order, through casts (OpenCL C's
+ * get_global_id(0), or its group, size and local ids likewise): one
+ * thread's own index, so items a grid's width apart (gridDim.x *
+ * blockDim.x, B being the block size) never meet. A derived index (`(...)
+ * / 32`, a warp's) counts other units, and its items would skip some.
+ */
+static bool thread_index(const fe_ast *a, int n)
+{
+	n = value_of(a, n);
+	/* OpenCL C's own: get_global_id(0) */
+	if (n >= 0 && a->tu->opencl && a->n[n].kind == CXCursor_CallExpr &&
+	    !strcmp(a->n[n].name, "get_global_id") && fe_nwritten(a, n) == 2) {
+		int d = fe_strip(a, fe_written(a, n, 1));
+		return d >= 0 && a->n[d].is_int && a->n[d].ival == 0;
+	}
+	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
+	    a->n[n].op != CXBinaryOperator_Add)
+		return false;
+	for (int k = 0; k < 2; k++) {
+		int m = value_of(a, fe_child(a, n, 1 - k));
+		if (fe_builtin(a, value_of(a, fe_child(a, n, k)),
+		               "threadIdx") != 'x' ||
+		    m < 0 || a->n[m].kind != CXCursor_BinaryOperator ||
+		    a->n[m].op != CXBinaryOperator_Mul)
+			continue;
+		for (int j = 0; j < 2; j++)
+			if (fe_builtin(a, value_of(a, fe_child(a, m, j)),
+			               "blockIdx") == 'x')
+				return true;
+	}
+	return false;
 }
 
 /* n is `x op y` or `y op x` with x the built-in `bx`.x and y `by`.x. */

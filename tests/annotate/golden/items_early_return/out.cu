@@ -90,7 +90,7 @@ negate(float *x, int n)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) block(BLOCK_SIZE_2)
-#pragma kt arg y float[n] out
+#pragma kt arg y float[n] inout
 #pragma kt arg x float[n] in
 #pragma kt arg m int[n] in
 #pragma kt arg n int = n

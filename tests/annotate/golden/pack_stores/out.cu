@@ -51,7 +51,7 @@ template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n / 8 + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE)
-#pragma kt arg out __half[2 * n + 7] out
+#pragma kt arg out __half[2 * n + 7] inout
 #pragma kt arg in float[n + 7] in
 #pragma kt arg s float[1] in
 #pragma kt arg n int = n
