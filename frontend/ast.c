@@ -307,19 +307,30 @@ static int add_root(fe_ast *a, CXCursor d)
 	return w.oom ? KT_ENOMEM : KT_OK;
 }
 
-static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
+/* The definition of what ref names (a template's, for a
+ * specialisation) where a project header holds it: not the main file
+ * (walked already), the system's or the toolkit's. A null cursor else. */
+static CXCursor project_definition(const fe_ast *a, CXCursor ref)
 {
 	CXCursor t = clang_getSpecializedCursorTemplate(ref);
 	CXCursor d =
 	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
 	if (clang_Cursor_isNull(d))
-		return KT_OK;
+		return d;
 	CXSourceLocation loc = clang_getCursorLocation(d);
 	uint32_t off;
 	CXFile f;
 	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
 	if (!f || clang_Location_isInSystemHeader(loc) ||
 	    kt_fe_offset(a->tu, loc, &off) || toolkit_header(f))
+		return clang_getNullCursor();
+	return d;
+}
+
+static int add_header_root(fe_ast *a, CXCursor ref, bool launches_only)
+{
+	CXCursor d = project_definition(a, ref);
+	if (clang_Cursor_isNull(d))
 		return KT_OK;
 	enum CXCursorKind k = clang_getCursorKind(d);
 	bool launches = false;
@@ -434,20 +445,11 @@ static int add_helper_root(fe_ast *a, int n)
 	if (clang_Cursor_isNull(ref) ||
 	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef)
 		return KT_OK;
-	CXCursor t = clang_getSpecializedCursorTemplate(ref);
-	CXCursor d =
-	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
+	CXCursor d = project_definition(a, ref);
 	enum CXCursorKind k = clang_getCursorKind(d);
 	if (clang_Cursor_isNull(d) ||
 	    (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate))
 		return KT_OK;
-	CXSourceLocation loc = clang_getCursorLocation(d);
-	uint32_t off;
-	CXFile f;
-	clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
-	if (!f || clang_Location_isInSystemHeader(loc) ||
-	    kt_fe_offset(a->tu, loc, &off) || toolkit_header(f))
-		return KT_OK; /* the main file's own are walked already */
 	one_return o = {0, false, false};
 	clang_visitChildren(d, find_body, &o);
 	if (!o.body || o.stmts != 1 || !o.ret)

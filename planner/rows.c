@@ -1104,11 +1104,52 @@ bool pl_block_dims(planner *P, const fe_launch *L, int *x, int64_t *yz,
 	return *x >= 0 && !is_dim3(a, *x);
 }
 
+/* Expression n as the template spells it when that is parameters and
+ * the warp size only (`NUM_WARPS_PER_BLOCK * 32`: the count of warps a
+ * parameter tunes, through a local), else NULL. */
+static const char *params_only(planner *P, int n)
+{
+	kt_str e = KT_STR_INIT;
+	pl_names problems = {0};
+	bool ok = pl_expr(P, n, &e, &problems) && problems.len == 0 && e.ptr;
+	for (const char *c = ok ? e.ptr : ""; ok && *c;) {
+		size_t w = 0;
+		while (isalnum((unsigned char)c[w]) || c[w] == '_')
+			w++;
+		if (w && !isdigit((unsigned char)*c)) {
+			char name[128];
+			ok = w < sizeof(name);
+			if (ok) {
+				memcpy(name, c, w);
+				name[w] = 0;
+				ok = pl_find_param(P, name) >= 0;
+			}
+			c += w;
+		} else if (w) {
+			/* the warp size alone: another number may be one a
+			 * later refactor makes a parameter (threads per
+			 * group's 16 in `groups * 16`), which a bound
+			 * written now would not follow */
+			ok = w == 2 && !strncmp(c, "32", 2);
+			c += w;
+		} else {
+			ok = strchr(" ()+-*/", *c) != NULL;
+			c++;
+		}
+	}
+	const char *r = ok ? pl_say(P, "%s", e.ptr) : NULL;
+	kt_str_release(&e);
+	kt_vec_release(&problems);
+	return r;
+}
+
 /*
  * The most threads a block of the first launch has, as an expression:
  * the kernel's one block-size parameter where the block's x is that
  * parameter (or a clamp at it, `d / 8 < CAP ? d / 8 : CAP` rounded up to
- * whole warps), a macro a parameter tunes, or the block's literal size;
+ * whole warps), a macro a parameter tunes, an expression of parameters
+ * and the warp size (a count of warps times 32), or the block's literal
+ * size;
  * times the block's other dims (literals, macros parameters tune). NULL
  * where it is not known.
  */
@@ -1133,8 +1174,11 @@ static const char *max_threads(planner *P, const fe_kern *K)
 	const char *xs;
 	if (mp >= 0) {
 		xs = P->params.items[mp].p.name;
+	} else if (n == 0 && !xn->is_int) { /* `num_warps * 32` */
+		if (!(xs = params_only(P, x)))
+			return NULL;
 	} else if (n == 0) { /* a literal block */
-		if (!xn->is_int || xn->ival <= 0 || param_use_in(P, x, -1))
+		if (xn->ival <= 0 || param_use_in(P, x, -1))
 			return NULL;
 		xs = pl_say(P, "%lld", (long long)(xn->ival * yz));
 		yz = 1;

@@ -2,8 +2,7 @@
 // through where a launch uses it.
 #pragma once
 
-template <typename T, typename U>
-inline constexpr T div_ceil(T a, U b)
+template <typename T, typename U> inline constexpr T div_ceil(T a, U b)
 {
 	return (a + b - 1) / b;
 }

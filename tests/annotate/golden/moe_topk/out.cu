@@ -12,6 +12,10 @@
 #define DBL_MAX 1.7976931348623158e+308
 #endif
 
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+
 #define NUM_EXPERTS 64
 #ifndef WARPS_PER_BLOCK
 #define WARPS_PER_BLOCK 4
@@ -19,6 +23,8 @@
 
 #pragma kt param WARPS_PER_BLOCK values(1, 2, 4, 8, 16, 32) default(4)
 #pragma kt constraint (WARPS_PER_BLOCK * 32) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint WARPS_PER_BLOCK * 32 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem k values(?)
 #pragma kt launch grid(((num_tokens + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)) block(WARPS_PER_BLOCK * 32)
@@ -27,7 +33,11 @@
 #pragma kt arg topk_ids int[num_tokens * k] out
 #pragma kt arg num_tokens int = num_tokens
 #pragma kt arg k int = k
-__global__ void moe_topk_kernel(const float *__restrict__ logits,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(WARPS_PER_BLOCK * 32, MIN_BLOCKS)
+#endif
+moe_topk_kernel(const float *__restrict__ logits,
 				float *__restrict__ topk_weights,
 				int *__restrict__ topk_ids, int num_tokens,
 				int k)

@@ -19,17 +19,26 @@
 #ifndef NUM_WARPS_PER_BLOCK
 #define NUM_WARPS_PER_BLOCK 16
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
 
 constexpr int CHUNKS = 8;
 
 #pragma kt param NUM_WARPS_PER_BLOCK values(1, 2, 4, 8, 16, 32) default(16)
 #pragma kt constraint ((NUM_WARPS_PER_BLOCK * 32)) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint NUM_WARPS_PER_BLOCK * 32 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(((((n * 8) + NUM_WARPS_PER_BLOCK - 1) / NUM_WARPS_PER_BLOCK))) block((NUM_WARPS_PER_BLOCK * 32))
 #pragma kt arg y float[256 * n] out
 #pragma kt arg x float[256 * n] in
 #pragma kt arg n int = n
-__global__ void copy_chunks(float *__restrict__ y, const float *__restrict__ x,
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(NUM_WARPS_PER_BLOCK * 32, MIN_BLOCKS)
+#endif
+copy_chunks(float *__restrict__ y, const float *__restrict__ x,
                             int n)
 {
 	const int flat_warp_id = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
