@@ -897,6 +897,54 @@ static int self_call_base(const fe_ast *a, int call)
 static int follow(finder *F, const shape *s, frame *inner, frame *last,
                   int level);
 
+/*
+ * A call of a function whose returns all name one kernel, a selector
+ * (`select(silu)` returning `k<T, Act::kSilu>` or `k<T, Act::kGelu>`;
+ * a `return nullptr;` after a failed check is no kernel and is passed
+ * over): the first return's reference, whose template arguments the
+ * launch takes; -1 where the returns name other kernels or other things,
+ * or the function's body is not in the AST.
+ */
+static int selected_kernel(finder *F, int call)
+{
+	const fe_ast *a = F->a;
+	call = fe_strip(a, call);
+	int fn = call >= 0 && a->n[call].kind == CXCursor_CallExpr
+	             ? callee_decl(a, call)
+	             : -1;
+	int first = -1, k0 = -1;
+	for (size_t i = (size_t)fn + 1;
+	     fn >= 0 && i < a->len && below(a, (int)i, fn); i++) {
+		if (a->n[i].kind != CXCursor_ReturnStmt || a->n[i].first < 0)
+			continue;
+		int e = kernel_ref(a, a->n[i].first);
+		if (e >= 0 && a->n[e].kind == CXCursor_CXXNullPtrLiteralExpr)
+			continue;
+		int k = e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr
+		            ? kernel_called(F, e)
+		            : -1;
+		if (k < 0 && e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr) {
+			/* a constant holding the kernel (`static
+			 * constexpr auto kern = k<T, Act::kGelu>;`) */
+			CXCursor r = clang_getCursorReferenced(a->n[e].cur);
+			CXCursor t = clang_getSpecializedCursorTemplate(r);
+			int v = fe_decl_of(a, clang_Cursor_isNull(t) ? r : t);
+			int init = v >= 0 && a->n[v].kind == CXCursor_VarDecl
+			               ? fe_var_init(a, v)
+			               : -1;
+			e = init >= 0 ? kernel_ref(a, init) : -1;
+			k = e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr
+			        ? kernel_called(F, e)
+			        : -1;
+		}
+		if (k < 0 || (k0 >= 0 && k != k0))
+			return -1;
+		if (first < 0)
+			first = e, k0 = k;
+	}
+	return first;
+}
+
 /* The kernel operand of shape s, bound through the frames from `inner`
  * out to `last`: a kernel (a launch), a parameter of one more wrapper
  * (each of its calls followed), or neither. */
@@ -906,7 +954,8 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 	fe_ast *a = F->a;
 	frame *at = NULL;
 	int kx = kernel_ref(a, resolve(a, s->kx, inner, &at, 0));
-	/* a local that holds the kernel (`auto kernel = k<T, 16>;`) */
+	/* a local that holds the kernel (`auto kernel = k<T, 16>;`), or
+	 * what a selector returns (`auto kernel = select(silu);`) */
 	for (int hop = 0;
 	     kx >= 0 && !at && hop < MAX_DEPTH &&
 	     a->n[kx].kind == CXCursor_DeclRefExpr && a->n[kx].ref >= 0 &&
@@ -915,7 +964,8 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 		int def = fe_def_before(a, a->n[kx].ref, a->n[kx].b);
 		if (def < 0)
 			break;
-		kx = kernel_ref(a, def);
+		int sel = selected_kernel(F, def);
+		kx = sel >= 0 ? sel : kernel_ref(a, def);
 	}
 	if (kx < 0)
 		return KT_OK;

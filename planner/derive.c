@@ -994,6 +994,33 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 	return NULL;
 }
 
+/* Whether text names a template parameter of a template around node n
+ * (a class's, a variable template's, a function's) other than skip's
+ * (its word, not part of a longer name). */
+static bool tparam_in(planner *P, int n, int skip, const char *text)
+{
+	const fe_ast *a = P->a;
+	for (int c = n; c >= 0; c = a->n[c].parent) {
+		if (c == skip)
+			continue;
+		for (int p = a->n[c].first; p >= 0; p = a->n[p].next) {
+			if (a->n[p].kind != CXCursor_TemplateTypeParameter &&
+			    a->n[p].kind != CXCursor_NonTypeTemplateParameter)
+				continue;
+			size_t len = strlen(a->n[p].name);
+			for (const char *h = strstr(text, a->n[p].name);
+			     h && len; h = strstr(h + 1, a->n[p].name))
+				if ((h == text ||
+				     !(isalnum((unsigned char)h[-1]) ||
+				       h[-1] == '_')) &&
+				    !(isalnum((unsigned char)h[len]) ||
+				      h[len] == '_'))
+					return true;
+		}
+	}
+	return false;
+}
+
 /* The text of a launch's template argument [b, e) as the kernel is
  * instantiated: where it is a type parameter of the host function
  * template around the launch (`k<T><<<...>>>` in `template <typename T>
@@ -1005,6 +1032,14 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
 	const char *t = pl_say(P, "%.*s", (int)(e - b), P->c->text + b);
 	if (strpbrk(t, "\\\n"))
 		return NULL; /* a macro body's text (`KERNEL<scalar_t>, \`) */
+	/* a parameter of a template around the kernel's reference or the
+	 * launch (`k<T>` in `template <typename T> struct Launcher { static
+	 * void run(...) ... }`), other than the host function template's
+	 * (below): not followed, so the line is left to complete rather
+	 * than naming what nothing defines where `ktc tune` instantiates */
+	if (tparam_in(P, L->kernel, L->host_fn, t) ||
+	    tparam_in(P, L->host_fn, L->host_fn, t))
+		return NULL;
 	int fn = L->host_fn;
 	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)
 		return t;
@@ -1342,6 +1377,19 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 	return NULL;
 }
 
+/* Whether t is the name of one of kernel K's type template parameters:
+ * a type the grammar knows only through the `kernel template` line. */
+static bool kernel_type_param(const planner *P, const fe_kern *K, const char *t)
+{
+	for (size_t i = 0; i < K->tparams.len; i++) {
+		const fe_node *tp = &P->a->n[K->tparams.items[i]];
+		if (tp->kind == CXCursor_TemplateTypeParameter &&
+		    !strcmp(tp->name, t))
+			return true;
+	}
+	return false;
+}
+
 /* ----------------------------------------------------------------- args */
 
 static const char *type_name(planner *P, CXType t)
@@ -1416,7 +1464,24 @@ static void buffer_arg(planner *P, const fe_kern *K, const fe_launch *L,
 	bool known = pl_buffer_len(P, K, L, parm, elem > 0 ? elem : 0, &len,
 	                           problems, &why);
 	P->as_written = false;
-	if (known)
+	/* `T *y` where the instantiation is not known: T names nothing
+	 * where `ktc tune` reads the line, so its type is asked for, with
+	 * the length where that is known */
+	bool unknown_type = !inst && !nl && kernel_type_param(P, K, type);
+	if (unknown_type)
+		add_need(
+		    P, K->name, "arg_type", pl_range(P, parm),
+		    pl_say(P,
+		           "the element type of '%s' is the kernel's "
+		           "template parameter '%s', which no launch in "
+		           "this file fixes: add '#pragma kt arg %s "
+		           "TYPE[%s] %s' with the type the kernel template "
+		           "line gives '%s'",
+		           name, type, name, known ? len.ptr : "COUNT", dir,
+		           type),
+		    pl_say(P, "arg %s ?[%s] %s", name, known ? len.ptr : "?",
+		           dir));
+	else if (known)
 		add_pragma(P, K->name,
 		           nl ? pl_say(P, "arg %s %s[%d * (%s)] %s", name, type,
 		                       nl, len.ptr, dir)

@@ -72,7 +72,8 @@ def kinds(out, project, rows):
             if w == "problem":
                 k["problem"] += 1
             elif w == "arg":
-                k["buffer" if "[?]" in m[1] else "value"] += 1
+                # a buffer's line (its length or its element type: `?[n]`)
+                k["buffer" if "[" in m[1] else "value"] += 1
             elif w == "launch":
                 k["launch"] += 1
             elif w == "kernel":
@@ -99,7 +100,7 @@ def main(out, projects):
     print(line("**total**", everything))
     print()
     print("Lines left to complete in the verified files, by what they ask: "
-          "a problem's sizes to tune for, a buffer's length, an "
+          "a problem's sizes to tune for, a buffer's length or element type, an "
           "argument's value, a launch, a kernel template's arguments.")
     print()
     print("| project | problem | buffer | value | launch | template |")

@@ -33,8 +33,10 @@ if(KTC_HAVE_LIBCLANG)
                    $<TARGET_FILE:ktc>)
   add_test(NAME annotate_clangd
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/clangd_check.sh)
+  add_test(NAME annotate_realcode_report
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/realcode_report_check.sh)
   set_tests_properties(annotate_cli annotate_compdb_in_build
                        annotate_compdb_response_files annotate_all_table
-                       annotate_clangd PROPERTIES
+                       annotate_clangd annotate_realcode_report PROPERTIES
                        LABELS annotate SKIP_RETURN_CODE 77)
 endif()

@@ -19,7 +19,7 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 // ktc: complete and uncomment: #pragma kt kernel template(?)
-#pragma kt arg y T[n] out
+// ktc: complete and uncomment: #pragma kt arg y ?[n] out
 // ktc: complete and uncomment: #pragma kt arg v T = ?
 #pragma kt arg n int = n
 template <typename T> __global__ void
