@@ -72,7 +72,7 @@ elementwise)
 rows)
 	run 0 optimize rows.cl --backend opencl --problem R=4,64 \
 		--arg y=R*D --arg x=R*D --arg w=D --arg d=D --budget 6 \
-		--rounds 2 -o rows.kt.cl
+		--rounds 2 --past-light -o rows.kt.cl
 	cat out.txt err.txt
 	has "round 1: trying hoist_loads (ITEMS)" err.txt
 	has "round 2: trying row_split (SPLIT)" err.txt
@@ -89,7 +89,7 @@ rows)
 	;;
 vectorize)
 	run 0 optimize vecadd.cl --arg c=N --arg a=N --arg b=N --arg n=N \
-		--budget 4 --rounds 1 -o vecadd.kt.cl
+		--budget 4 --rounds 1 --past-light -o vecadd.kt.cl
 	cat out.txt err.txt
 	has "round 1: trying vectorize (VEC)" err.txt
 	# no --problem: the shape is named as the file's problem lines
