@@ -370,6 +370,23 @@ static int add_entered_roots(fe_ast *a, int n, bool launches_only)
 	return KT_OK;
 }
 
+/* fn(a, call, flag) for each call of the main file and of the walked
+ * header functions (as many nodes as there are now), until one fails. */
+static int each_call(fe_ast *a, int (*fn)(fe_ast *, int, bool), bool flag)
+{
+	size_t n = a->len;
+	for (size_t i = 0; i < n; i++) {
+		const fe_node *x = &a->n[i];
+		if (!(x->in_main || x->in_header) ||
+		    x->kind != CXCursor_CallExpr)
+			continue;
+		int rc = fn(a, (int)i, flag);
+		if (rc)
+			return rc;
+	}
+	return KT_OK;
+}
+
 /* Adds the header functions that launch a kernel (wrappers) and that the
  * main file's calls enter, then the functions and classes those wrappers'
  * calls and the main file's constructions enter once wrappers exist (a
@@ -387,17 +404,7 @@ static int add_header_roots(fe_ast *a)
 	}
 	if (a->hroots.len == 0)
 		return KT_OK;
-	size_t n = a->len;
-	for (size_t i = 0; i < n; i++) {
-		const fe_node *x = &a->n[i];
-		if (!(x->in_main || x->in_header) ||
-		    x->kind != CXCursor_CallExpr)
-			continue;
-		int rc = add_entered_roots(a, (int)i, false);
-		if (rc)
-			return rc;
-	}
-	return KT_OK;
+	return each_call(a, add_entered_roots, false);
 }
 
 typedef struct one_return {
@@ -439,8 +446,9 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent,
  * (derive.c's inlined calls). The toolkit's and the system's functions
  * are not read: their meaning is theirs.
  */
-static int add_helper_root(fe_ast *a, int n)
+static int add_helper_root(fe_ast *a, int n, bool unused)
 {
+	(void)unused;
 	CXCursor ref = entered(a->n[n].cur);
 	if (clang_Cursor_isNull(ref) ||
 	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef)
@@ -457,19 +465,25 @@ static int add_helper_root(fe_ast *a, int n)
 	return add_root(a, d);
 }
 
-static int add_helper_roots(fe_ast *a)
+int fe_callee(const fe_ast *a, int n)
 {
-	size_t n = a->len;
-	for (size_t i = 0; i < n; i++) {
-		const fe_node *x = &a->n[i];
-		if (!(x->in_main || x->in_header) ||
-		    x->kind != CXCursor_CallExpr)
-			continue;
-		int rc = add_helper_root(a, (int)i);
-		if (rc)
-			return rc;
+	CXCursor op = fe_dependent_call_op(a->n[n].cur);
+	if (!clang_Cursor_isNull(op))
+		return fe_decl_of(a, op);
+	CXCursor ref = clang_getCursorReferenced(a->n[n].cur);
+	if (clang_Cursor_isNull(ref) ||
+	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
+		int c = a->n[n].first;
+		while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef)
+			c = a->n[c].first;
+		if (c < 0 || clang_getNumOverloadedDecls(a->n[c].cur) != 1)
+			return -1;
+		ref = clang_getOverloadedDecl(a->n[c].cur, 0);
 	}
-	return KT_OK;
+	CXCursor t = clang_getSpecializedCursorTemplate(ref);
+	CXCursor d = clang_Cursor_isNull(t) ? ref : t;
+	CXCursor def = clang_getCursorDefinition(d);
+	return fe_decl_of(a, clang_Cursor_isNull(def) ? d : def);
 }
 
 int fe_decl_of(const fe_ast *a, CXCursor c)
@@ -649,7 +663,8 @@ int fe_ast_build(fe_ast *a, kt_tu *tu)
 	a->tu = tu;
 	walk w = {a, -1, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), visit, &w);
-	if (w.oom || add_header_roots(a) || add_helper_roots(a))
+	if (w.oom || add_header_roots(a) ||
+	    each_call(a, add_helper_root, false))
 		return kt_error(KT_ENOMEM, "out of memory");
 	resolve(a);
 	return KT_OK;
@@ -969,11 +984,28 @@ static int written(const fe_ast *a, int n)
 	return fe_assign_lhs(a, n, &compound);
 }
 
+/* Whether the object left side lhs writes may be var: its root (through
+ * subscripts, members and parentheses) is var, or, when the root is not
+ * a name (`*(p + k) = ...`), var stands anywhere in it. A name in an
+ * index (`y[r * CHUNKS] = ...`) only reads it. */
+static bool writes_var(const fe_ast *a, int lhs, int var)
+{
+	int r = fe_strip(a, lhs);
+	while (r >= 0 &&
+	       (a->n[r].kind == CXCursor_ArraySubscriptExpr ||
+	        a->n[r].kind == CXCursor_MemberRefExpr) &&
+	       a->n[r].first >= 0)
+		r = fe_strip(a, a->n[r].first);
+	if (r >= 0 && a->n[r].kind == CXCursor_DeclRefExpr)
+		return a->n[r].ref == var;
+	return r >= 0 && fe_refers_to(a, r, var);
+}
+
 bool fe_assigned(const fe_ast *a, int var)
 {
 	for (size_t i = 0; i < a->len; i++) {
 		int lhs = written(a, (int)i);
-		if (lhs >= 0 && fe_refers_to(a, lhs, var))
+		if (lhs >= 0 && writes_var(a, lhs, var))
 			return true;
 	}
 	return false;
@@ -1067,7 +1099,7 @@ int fe_def_before(const fe_ast *a, int var, uint32_t at)
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
 		int lhs = written(a, (int)i);
-		if (lhs < 0 || !fe_refers_to(a, lhs, var))
+		if (lhs < 0 || !writes_var(a, lhs, var))
 			continue;
 		int e = plain_def(a, (int)i, var, block);
 		if (e < 0 || !x->in_main)

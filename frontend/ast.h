@@ -97,6 +97,10 @@ int fe_decl_of(const fe_ast *a, CXCursor c);
  * names it after the object's class): the call operator where the
  * object's class has exactly one, else the null cursor. */
 CXCursor fe_dependent_call_op(CXCursor call);
+/* The node of the function call n enters: its definition where the AST
+ * has it (a template's pattern for a specialisation; an unresolved call's
+ * call operator; the one function of a one-member overload set), or -1. */
+int fe_callee(const fe_ast *a, int n);
 /* The node whose extent is exactly [b, e) of the given kind, or -1. */
 int fe_find(const fe_ast *a, uint32_t b, uint32_t e, enum CXCursorKind k);
 /* The integer value of a MacroDefinition whose body is one integer

@@ -76,28 +76,6 @@ static const char *call_name(const fe_ast *a, int n)
 	           : "";
 }
 
-/* The declaration node of the function a call enters (a template's
- * pattern for a specialisation; an unresolved call's call operator), or
- * -1. */
-static int callee_decl(const fe_ast *a, int n)
-{
-	CXCursor op = fe_dependent_call_op(a->n[n].cur);
-	if (!clang_Cursor_isNull(op))
-		return fe_decl_of(a, op);
-	CXCursor ref = clang_getCursorReferenced(a->n[n].cur);
-	if (clang_Cursor_isNull(ref) ||
-	    clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
-		int c = a->n[n].first;
-		while (c >= 0 && a->n[c].kind != CXCursor_OverloadedDeclRef)
-			c = a->n[c].first;
-		if (c < 0 || clang_getNumOverloadedDecls(a->n[c].cur) != 1)
-			return -1;
-		ref = clang_getOverloadedDecl(a->n[c].cur, 0);
-	}
-	CXCursor t = clang_getSpecializedCursorTemplate(ref);
-	return fe_decl_of(a, clang_Cursor_isNull(t) ? ref : t);
-}
-
 /* A call of an operator member (`obj(args)`, `a = b`): its first child is
  * the object, its second the operator. */
 static bool member_operator(const fe_ast *a, int n)
@@ -127,14 +105,14 @@ static int lambda_called(const fe_ast *a, int call)
 /* Whether call enters function fn (a lambda's: through its closure). */
 static bool enters(const fe_ast *a, int call, int fn)
 {
-	return callee_decl(a, call) == fn || lambda_called(a, call) == fn;
+	return fe_callee(a, call) == fn || lambda_called(a, call) == fn;
 }
 
 /* The i-th argument of a call (constructor calls included), or -1. */
 static int call_arg(const fe_ast *a, int n, int i)
 {
 	int c = a->n[n].first;
-	int d = callee_decl(a, n);
+	int d = fe_callee(a, n);
 	if (d < 0 || a->n[d].kind != CXCursor_Constructor)
 		c = c >= 0 ? a->n[c].next : -1; /* the callee */
 	if (c >= 0 && member_operator(a, n))
@@ -217,8 +195,7 @@ static int resolve_inside(const fe_ast *a, int n, int fn, int call, frame *fr,
 /* The constructor a construction call runs, or -1. */
 static int ctor_of(const fe_ast *a, int call)
 {
-	int c =
-	    a->n[call].kind == CXCursor_CallExpr ? callee_decl(a, call) : -1;
+	int c = a->n[call].kind == CXCursor_CallExpr ? fe_callee(a, call) : -1;
 	return c >= 0 && a->n[c].kind == CXCursor_Constructor ? c : -1;
 }
 
@@ -438,7 +415,7 @@ static int ctor_body_member(const fe_ast *a, int call, const char *f,
 static int returned_member(const fe_ast *a, int call, const char *name,
                            frame *fr, frame **at, int depth)
 {
-	int fn = callee_decl(a, call);
+	int fn = fe_callee(a, call);
 	if (fn < 0 || a->n[fn].kind == CXCursor_Constructor)
 		return -1;
 	int var = -1, nret = 0, best = -1;
@@ -872,8 +849,7 @@ static int add_launch(finder *F, const shape *s, int k, int kx, frame *fr)
  * setter that chains, `LaunchKernel(...).enable_pdl(on)`): o; else -1. */
 static int self_call_base(const fe_ast *a, int call)
 {
-	int m =
-	    a->n[call].kind == CXCursor_CallExpr ? callee_decl(a, call) : -1;
+	int m = a->n[call].kind == CXCursor_CallExpr ? fe_callee(a, call) : -1;
 	int callee = fe_strip(a, a->n[call].first);
 	if (m < 0 || a->n[m].kind != CXCursor_CXXMethod || callee < 0 ||
 	    a->n[callee].kind != CXCursor_MemberRefExpr)
@@ -910,7 +886,7 @@ static int selected_kernel(finder *F, int call)
 	const fe_ast *a = F->a;
 	call = fe_strip(a, call);
 	int fn = call >= 0 && a->n[call].kind == CXCursor_CallExpr
-	             ? callee_decl(a, call)
+	             ? fe_callee(a, call)
 	             : -1;
 	int first = -1, k0 = -1;
 	for (size_t i = (size_t)fn + 1;

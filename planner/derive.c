@@ -225,8 +225,7 @@ static bool opaque_local(planner *P, int d, int def, kt_str *out,
 }
 
 /* A local of a const integer type (`constexpr int VPT = ...`): its
- * initialiser is its value (no valid code assigns it; fe_assigned would
- * also count `v[j * VPT + e] = x`, whose left side only reads it). */
+ * initialiser is its value (no valid code assigns it). */
 static bool const_local(const fe_ast *a, int d)
 {
 	CXType t = clang_getCursorType(a->n[d].cur);
@@ -396,12 +395,9 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		return !kt_str_addf(out, "%lld", (long long)v);
 	if (decl->kind == CXCursor_VarDecl && device_attr_local(P, d, n, out))
 		return true;
-	/* a const integer's initialiser is its value (fe_def_before would
-	 * take `y[r * CHUNKS] = ...` for an assignment of CHUNKS) */
-	int def = decl->kind != CXCursor_VarDecl ? -1
-	          : const_local(a, d) && fe_var_init(a, d) >= 0
-	              ? fe_var_init(a, d)
-	              : fe_def_before(a, d, a->n[n].b);
+	int def = decl->kind == CXCursor_VarDecl
+	              ? fe_def_before(a, d, a->n[n].b)
+	              : -1;
 	if (def < 0)
 		return decl->kind == CXCursor_VarDecl &&
 		       opaque_local(P, d, def, out, problems);
@@ -450,13 +446,7 @@ static bool opaque_member_call(planner *P, int n, kt_str *out,
 /* The function node a call enters, or -1. */
 static int callee_of(const fe_ast *a, int call)
 {
-	CXCursor ref = clang_getCursorReferenced(a->n[call].cur);
-	if (clang_Cursor_isNull(ref))
-		return -1;
-	CXCursor t = clang_getSpecializedCursorTemplate(ref);
-	CXCursor d =
-	    clang_getCursorDefinition(clang_Cursor_isNull(t) ? ref : t);
-	int f = fe_decl_of(a, d);
+	int f = fe_callee(a, call);
 	return f >= 0 && (a->n[f].kind == CXCursor_FunctionDecl ||
 	                  a->n[f].kind == CXCursor_FunctionTemplate)
 	           ? f

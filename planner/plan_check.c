@@ -408,6 +408,18 @@ static bool wp_expr(wp *w)
 	}
 }
 
+/* Parses all of w's text as one expression; w->err says why not. */
+static void wp_whole(wp *w)
+{
+	if (wp_expr(w)) {
+		wp_skip(w);
+		if (*w->at)
+			wp_fail(w, w->at[0] == ')'
+			               ? "an unmatched ')'"
+			               : "text after the expression");
+	}
+}
+
 /* Refuses a `with` that is not an expression over name and literals. */
 static void check_with(ck *c, const char *path, const char *with,
                        const char *name)
@@ -421,13 +433,7 @@ static void check_with(ck *c, const char *path, const char *with,
 		return;
 	}
 	wp w = {with, with, name, strlen(name), 0, NULL, NULL};
-	if (wp_expr(&w)) {
-		wp_skip(&w);
-		if (*w.at)
-			wp_fail(&w, w.at[0] == ')'
-			                ? "an unmatched ')'"
-			                : "text after the expression");
-	}
+	wp_whole(&w);
 	if (!w.err)
 		return;
 	unsigned char ch = (unsigned char)*w.at;
@@ -644,16 +650,11 @@ static void check_max_threads(ck *c, const char *path, const char *s)
 {
 	char *sub = pathf(c, "%s.max_threads", path);
 	wp w = {s, s, "", 0, 0, NULL, c};
-	if (strlen(s) > WITH_MAX_LEN) {
+	if (strlen(s) > WITH_MAX_LEN)
 		fail(c, sub, "'max_threads' is %zu bytes long (at most %d)",
 		     strlen(s), WITH_MAX_LEN);
-	} else if (wp_expr(&w)) {
-		wp_skip(&w);
-		if (*w.at)
-			wp_fail(&w, w.at[0] == ')'
-			                ? "an unmatched ')'"
-			                : "text after the expression");
-	}
+	else
+		wp_whole(&w);
 	if (w.err)
 		fail(c, sub,
 		     "'max_threads' must be an expression over parameters and "

@@ -435,40 +435,6 @@ static int value_of(const fe_ast *a, int n)
 	return fe_strip(a, n);
 }
 
-/*
- * `blockIdx.x * B + threadIdx.x` in any order, through casts (OpenCL C's
- * get_global_id(0), or its group, size and local ids likewise): one
- * thread's own index, so items a grid's width apart (gridDim.x *
- * blockDim.x, B being the block size) never meet. A derived index (`(...)
- * / 32`, a warp's) counts other units, and its items would skip some.
- */
-static bool thread_index(const fe_ast *a, int n)
-{
-	n = value_of(a, n);
-	/* OpenCL C's own: get_global_id(0) */
-	if (n >= 0 && a->tu->opencl && a->n[n].kind == CXCursor_CallExpr &&
-	    !strcmp(a->n[n].name, "get_global_id") && fe_nwritten(a, n) == 2) {
-		int d = fe_strip(a, fe_written(a, n, 1));
-		return d >= 0 && a->n[d].is_int && a->n[d].ival == 0;
-	}
-	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
-	    a->n[n].op != CXBinaryOperator_Add)
-		return false;
-	for (int k = 0; k < 2; k++) {
-		int m = value_of(a, fe_child(a, n, 1 - k));
-		if (fe_builtin(a, value_of(a, fe_child(a, n, k)),
-		               "threadIdx") != 'x' ||
-		    m < 0 || a->n[m].kind != CXCursor_BinaryOperator ||
-		    a->n[m].op != CXBinaryOperator_Mul)
-			continue;
-		for (int j = 0; j < 2; j++)
-			if (fe_builtin(a, value_of(a, fe_child(a, m, j)),
-			               "blockIdx") == 'x')
-				return true;
-	}
-	return false;
-}
-
 /* n is `x op y` or `y op x` with x the built-in `bx`.x and y `by`.x. */
 static bool builtin_pair(const fe_ast *a, int n, int op, const char *bx,
                          const char *by)
@@ -483,20 +449,55 @@ static bool builtin_pair(const fe_ast *a, int n, int op, const char *bx,
 	       (fe_builtin(a, l, by) == 'x' && fe_builtin(a, r, bx) == 'x');
 }
 
-/* `blockIdx.x * blockDim.x + threadIdx.x`, in any order. */
-static bool global_index(const fe_ast *a, int n)
+/* `blockIdx.x * B + threadIdx.x`, in any order, through casts: B the
+ * block size written any way (any_block), else `blockDim.x`. */
+static bool block_index(const fe_ast *a, int n, bool any_block)
 {
 	n = value_of(a, n);
 	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
 	    a->n[n].op != CXBinaryOperator_Add)
 		return false;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		if (fe_builtin(a, value_of(a, fe_child(a, n, k)),
-		               "threadIdx") == 'x' &&
-		    builtin_pair(a, fe_child(a, n, 1 - k), CXBinaryOperator_Mul,
-		                 "blockIdx", "blockDim"))
+		               "threadIdx") != 'x')
+			continue;
+		int m = fe_child(a, n, 1 - k);
+		if (!any_block && builtin_pair(a, m, CXBinaryOperator_Mul,
+		                               "blockIdx", "blockDim"))
 			return true;
+		m = value_of(a, m);
+		for (int j = 0; any_block && m >= 0 && j < 2 &&
+		                a->n[m].kind == CXCursor_BinaryOperator &&
+		                a->n[m].op == CXBinaryOperator_Mul;
+		     j++)
+			if (fe_builtin(a, value_of(a, fe_child(a, m, j)),
+			               "blockIdx") == 'x')
+				return true;
+	}
 	return false;
+}
+
+static bool global_index(const fe_ast *a, int n)
+{
+	return block_index(a, n, false);
+}
+
+/*
+ * A thread's own index: block_index with any B (a literal or parameter),
+ * or OpenCL C's get_global_id(0); so items a grid's width apart
+ * (gridDim.x * blockDim.x, B being the block size) never meet. A derived
+ * index (`(...) / 32`, a warp's) counts other units, and its items would
+ * skip some.
+ */
+static bool thread_index(const fe_ast *a, int n)
+{
+	int c = value_of(a, n);
+	if (c >= 0 && a->tu->opencl && a->n[c].kind == CXCursor_CallExpr &&
+	    !strcmp(a->n[c].name, "get_global_id") && fe_nwritten(a, c) == 2) {
+		int d = fe_strip(a, fe_written(a, c, 1));
+		return d >= 0 && a->n[d].is_int && a->n[d].ival == 0;
+	}
+	return block_index(a, n, true);
 }
 
 static bool covering_start(const fe_ast *a, int start, int inc)
