@@ -465,6 +465,23 @@ static int add_helper_root(fe_ast *a, int n, bool unused)
 	return add_root(a, d);
 }
 
+bool fe_header_constant(const fe_ast *a, int n, int64_t *v)
+{
+	CXCursor d = clang_getCursorReferenced(a->n[n].cur);
+	uint32_t off;
+	if (clang_getCursorKind(d) != CXCursor_VarDecl ||
+	    kt_fe_offset(a->tu, clang_getCursorLocation(d), &off) ||
+	    !clang_isConstQualifiedType(clang_getCursorType(d)))
+		return false;
+	CXEvalResult r = clang_Cursor_Evaluate(d);
+	bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+	if (ok)
+		*v = clang_EvalResult_getAsLongLong(r);
+	if (r)
+		clang_EvalResult_dispose(r);
+	return ok;
+}
+
 int fe_callee(const fe_ast *a, int n)
 {
 	CXCursor op = fe_dependent_call_op(a->n[n].cur);

@@ -43,6 +43,10 @@ typedef struct fe_ast {
 int fe_ast_build(fe_ast *a, kt_tu *tu);
 void fe_ast_release(fe_ast *a);
 
+/* Reference node n names an integer constant another file declares
+ * (`device::kWarpThreads` of a project header): true, its value in *v. */
+bool fe_header_constant(const fe_ast *a, int n, int64_t *v);
+
 /* The k-th child (0-based) or -1; the number of children. */
 int fe_child(const fe_ast *a, int n, int k);
 int fe_nchildren(const fe_ast *a, int n);

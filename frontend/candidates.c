@@ -182,6 +182,8 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 	}
 	if (x->kind == CXCursor_BinaryOperator)
 		return eval_binop(F, n, v, lv, prod, depth);
+	if (x->kind == CXCursor_DeclRefExpr && fe_header_constant(a, n, v))
+		return true; /* a factor, but not a knob of this file */
 	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0)
 		return eval_r(F, var_value(a, n), v, lv, prod,
 		              a->n[x->ref].name, depth + 1);

@@ -20,6 +20,7 @@
 #include "frontend/find.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Where a wrapper's parameters are bound: the call into it. */
@@ -874,14 +875,65 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
                   int level);
 
 /*
+ * The kernel a variable template holds (`template <Act kA> static
+ * constexpr auto kern = k<T, kA>;`): libclang does not walk such a
+ * template's initializer, so its tokens are read: the name after `=`
+ * (past its qualifiers), taken where exactly one kernel of the file has
+ * it and template arguments or the end follow. -1 otherwise.
+ */
+static int var_template_kernel(finder *F, int v)
+{
+	kt_tu *tu = F->tu;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu->tu, clang_getCursorExtent(F->a->n[v].cur), &t, &nt);
+	char **sp = calloc(nt + 1, sizeof *sp);
+	for (unsigned i = 0; sp && i < nt; i++) {
+		CXString x = clang_getTokenSpelling(tu->tu, t[i]);
+		sp[i] = strdup(clang_getCString(x));
+		clang_disposeString(x);
+	}
+	unsigned i = 0;
+	for (int depth = 0; sp && i < nt; i++) {
+		if (!sp[i] || (depth == 0 && !strcmp(sp[i], "=")))
+			break;
+		depth += !strcmp(sp[i], "<") - !strcmp(sp[i], ">");
+	}
+	/* `= ns::k<...>;`: the name before `<` or `;` */
+	int k = -1;
+	for (i++; sp && i < nt && sp[i] &&
+	          clang_getTokenKind(t[i]) == CXToken_Identifier;
+	     i += 2) {
+		const char *next = i + 1 < nt && sp[i + 1] ? sp[i + 1] : "";
+		if (!strcmp(next, "::"))
+			continue;
+		if (strcmp(next, "<") && strcmp(next, ";"))
+			break;
+		for (size_t j = 0; j < F->f->kernels.len; j++)
+			if (!strcmp(F->f->kernels.items[j].name, sp[i]))
+				k = k == -1 ? (int)j : -2; /* two of one name */
+		break;
+	}
+	for (unsigned j = 0; sp && j < nt; j++)
+		free(sp[j]);
+	free(sp);
+	clang_disposeTokens(tu->tu, t, nt);
+	return k >= 0 ? k : -1;
+}
+
+/*
  * A call of a function whose returns all name one kernel, a selector
  * (`select(silu)` returning `k<T, Act::kSilu>` or `k<T, Act::kGelu>`;
  * a `return nullptr;` after a failed check is no kernel and is passed
  * over): the first return's reference, whose template arguments the
- * launch takes; -1 where the returns name other kernels or other things,
- * or the function's body is not in the AST.
+ * launch takes, and in *kernel the kernel; -1 where the returns name
+ * other kernels or other things, or the function's body is not in the
+ * AST. A return may name a constant or a variable template holding the
+ * kernel (`static constexpr auto kern = k<T, Act::kGelu>;`): then the
+ * reference is that variable's declaration, whose initializer has the
+ * arguments.
  */
-static int selected_kernel(finder *F, int call)
+static int selected_kernel(finder *F, int call, int *kernel)
 {
 	const fe_ast *a = F->a;
 	call = fe_strip(a, call);
@@ -900,9 +952,13 @@ static int selected_kernel(finder *F, int call)
 		            ? kernel_called(F, e)
 		            : -1;
 		if (k < 0 && e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr) {
-			/* a constant holding the kernel (`static
-			 * constexpr auto kern = k<T, Act::kGelu>;`) */
+			/* a constant holding the kernel; in a class template
+			 * the name is looked up when it is instantiated */
 			CXCursor r = clang_getCursorReferenced(a->n[e].cur);
+			if (clang_getCursorKind(r) ==
+			        CXCursor_OverloadedDeclRef &&
+			    clang_getNumOverloadedDecls(r) == 1)
+				r = clang_getOverloadedDecl(r, 0);
 			CXCursor t = clang_getSpecializedCursorTemplate(r);
 			int v = fe_decl_of(a, clang_Cursor_isNull(t) ? r : t);
 			int init = v >= 0 && a->n[v].kind == CXCursor_VarDecl
@@ -912,12 +968,17 @@ static int selected_kernel(finder *F, int call)
 			k = e >= 0 && a->n[e].kind == CXCursor_DeclRefExpr
 			        ? kernel_called(F, e)
 			        : -1;
+			if (v >= 0 && a->n[v].kind == CXCursor_UnexposedDecl &&
+			    clang_getCursorKind(r) == CXCursor_UnexposedDecl &&
+			    (k = var_template_kernel(F, v)) >= 0)
+				e = v;
 		}
 		if (k < 0 || (k0 >= 0 && k != k0))
 			return -1;
 		if (first < 0)
 			first = e, k0 = k;
 	}
+	*kernel = k0;
 	return first;
 }
 
@@ -930,6 +991,7 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 	fe_ast *a = F->a;
 	frame *at = NULL;
 	int kx = kernel_ref(a, resolve(a, s->kx, inner, &at, 0));
+	int k = -1;
 	/* a local that holds the kernel (`auto kernel = k<T, 16>;`), or
 	 * what a selector returns (`auto kernel = select(silu);`) */
 	for (int hop = 0;
@@ -940,14 +1002,29 @@ static int follow(finder *F, const shape *s, frame *inner, frame *last,
 		int def = fe_def_before(a, a->n[kx].ref, a->n[kx].b);
 		if (def < 0)
 			break;
-		int sel = selected_kernel(F, def);
+		int sel = selected_kernel(F, def, &k);
+		int c = fe_strip(a, def);
+		if (sel < 0 && c >= 0 &&
+		    a->n[c].kind == CXCursor_ConditionalOperator) {
+			/* `wide ? select<int64_t>(n) : select<int32_t>(n)`:
+			 * both selecting one kernel */
+			int t =
+			    a->n[c].first >= 0 ? a->n[a->n[c].first].next : -1;
+			int f = t >= 0 ? a->n[t].next : -1, kf = -1;
+			sel = t >= 0 ? selected_kernel(F, t, &k) : -1;
+			if (sel >= 0 &&
+			    (f < 0 || selected_kernel(F, f, &kf) < 0 ||
+			     kf != k))
+				sel = -1, k = -1;
+		}
 		kx = sel >= 0 ? sel : kernel_ref(a, def);
 	}
 	if (kx < 0)
 		return KT_OK;
-	int k = a->n[kx].kind == CXCursor_DeclRefExpr && !at
-	            ? kernel_called(F, kx)
-	            : -1;
+	if (k < 0)
+		k = a->n[kx].kind == CXCursor_DeclRefExpr && !at
+		        ? kernel_called(F, kx)
+		        : -1;
 	if (k >= 0)
 		return add_launch(F, s, k, kx, inner);
 	/* a parameter of the outermost function so far: follow its calls */

@@ -349,6 +349,9 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
 	int d = a->n[n].ref;
+	int64_t hv;
+	if (d < 0 && fe_header_constant(a, n, &hv))
+		return !kt_str_addf(out, "%lld", (long long)hv);
 	if (d < 0)
 		return false;
 	const fe_node *decl = &a->n[d];
@@ -790,7 +793,22 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[callee].cur), &t,
 	               &nt);
 	int n = 0, depth = 0;
-	for (unsigned i = 0; i < nt && n < max; i++) {
+	unsigned i = 0;
+	/* a variable template holding the kernel (`template <Act kA>
+	 * static constexpr auto kern = k<T, kA>;`): its initializer's */
+	for (int d = 0; a->n[callee].kind == CXCursor_UnexposedDecl && i < nt;
+	     i++) {
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		const char *s = clang_getCString(sp);
+		bool eq = d == 0 && !strcmp(s, "=");
+		d += !strcmp(s, "<") - !strcmp(s, ">");
+		clang_disposeString(sp);
+		if (eq) {
+			i++;
+			break;
+		}
+	}
+	for (; i < nt && n < max; i++) {
 		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
 		const char *s = clang_getCString(sp);
 		kt_range r;
@@ -1011,6 +1029,48 @@ static bool tparam_in(planner *P, int n, int skip, const char *text)
 	return false;
 }
 
+/* Whether text names a parameter of variable template n (`template
+ * <int kSplit, typename I> static constexpr auto kern = k<kSplit, I>;`,
+ * whose arguments the reference to it binds): libclang does not walk
+ * the template's parameters, so its header's tokens are read, a name
+ * being an identifier that `,`, `>` or `=` follows. */
+static bool var_tparam_in(planner *P, int n, const char *text)
+{
+	if (n < 0 || P->a->n[n].kind != CXCursor_UnexposedDecl)
+		return false;
+	kt_tu *tu = P->f->tu;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu->tu, clang_getCursorExtent(P->a->n[n].cur), &t, &nt);
+	bool hit = false;
+	int depth = 0;
+	for (unsigned i = 0; i + 1 < nt && !hit; i++) {
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		CXString nx = clang_getTokenSpelling(tu->tu, t[i + 1]);
+		const char *x = clang_getCString(sp), *y = clang_getCString(nx);
+		depth += !strcmp(x, "<") - !strcmp(x, ">");
+		if (depth == 1 &&
+		    clang_getTokenKind(t[i]) == CXToken_Identifier &&
+		    (!strcmp(y, ",") || !strcmp(y, ">") || !strcmp(y, "="))) {
+			size_t len = strlen(x);
+			for (const char *h = strstr(text, x); h && len && !hit;
+			     h = strstr(h + 1, x))
+				hit = (h == text ||
+				       !(isalnum((unsigned char)h[-1]) ||
+				         h[-1] == '_')) &&
+				      !(isalnum((unsigned char)h[len]) ||
+				        h[len] == '_');
+		}
+		bool end = depth == 0 && !strcmp(x, ">");
+		clang_disposeString(sp);
+		clang_disposeString(nx);
+		if (end)
+			break;
+	}
+	clang_disposeTokens(tu->tu, t, nt);
+	return hit;
+}
+
 /* The text of a launch's template argument [b, e) as the kernel is
  * instantiated: where it is a type parameter of the host function
  * template around the launch (`k<T><<<...>>>` in `template <typename T>
@@ -1028,7 +1088,8 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
 	 * (below): not followed, so the line is left to complete rather
 	 * than naming what nothing defines where `ktc tune` instantiates */
 	if (tparam_in(P, L->kernel, L->host_fn, t) ||
-	    tparam_in(P, L->host_fn, L->host_fn, t))
+	    tparam_in(P, L->host_fn, L->host_fn, t) ||
+	    var_tparam_in(P, L->kernel, t))
 		return NULL;
 	int fn = L->host_fn;
 	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)

@@ -668,6 +668,35 @@ static int guard_macro(gen *g, size_t i, const kt_plan_use *u)
 	return 0;
 }
 
+/* The type an integer literal's suffix gives it (`256u`: "unsigned"),
+ * or NULL for none: a parameter written in its place keeps that type,
+ * so that `constexpr auto kBlock = 256u;` stays unsigned and arithmetic
+ * and template deduction over it do not change. */
+static const char *suffix_type(const char *t, size_t n)
+{
+	size_t k = n;
+	while (k > 0 && strchr("uUlL", t[k - 1]))
+		k--;
+	if (k == n || k == 0 || !isdigit((unsigned char)t[0]))
+		return NULL;
+	for (size_t j = 1; j < k; j++)
+		if (!isxdigit((unsigned char)t[j]) && t[j] != 'x' &&
+		    t[j] != 'X' && t[j] != '\'')
+			return NULL;
+	bool u = false;
+	int l = 0;
+	for (size_t j = k; j < n; j++) {
+		if (t[j] == 'u' || t[j] == 'U')
+			u = true;
+		else
+			l++;
+	}
+	static const char *const type[2][3] = {
+	    {NULL, "long", "long long"},
+	    {"unsigned", "unsigned long", "unsigned long long"}};
+	return l <= 2 ? type[u][l] : NULL;
+}
+
 static int replace_uses(gen *g, size_t i)
 {
 	const kt_plan_param *pp = &g->p->params[i];
@@ -689,6 +718,15 @@ static int replace_uses(gen *g, size_t i)
 			           pp->name, kt_site_name(u->site));
 			continue;
 		}
+		const char *ty =
+		    u->site == KT_SITE_PRAGMA_UNROLL
+		        ? NULL
+		        : suffix_type(g->f->text + u->range.begin.offset,
+		                      u->range.end.offset -
+		                          u->range.begin.offset);
+		if (ty &&
+		    !(with = kt_arena_printf(g->arena, "((%s)(%s))", ty, with)))
+			return KT_ENOMEM;
 		if (add_edit(g, u->range.begin.offset, u->range.end.offset,
 		             with, (int)i))
 			return KT_ENOMEM;

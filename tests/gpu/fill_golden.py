@@ -6,7 +6,8 @@
 Problem sizes get 1, 33, 1000, 100000 (a name in PROBLEMS below its own:
 a row's length `d` at most 4099, so that a row fits shared memory),
 scalar arguments 3, a histogram's bins 256 elements, other buffers `n`
-elements: right for the goldens golden_check.sh names, not in general.
+elements (of float where the type is asked for), a kernel template's arguments those TEMPLATES gives its
+kernel: right for the goldens golden_check.sh names, not in general.
 """
 import re
 import sys
@@ -17,11 +18,15 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "d": "1, 33, 1000, 4099",
             "heads": "1, 8, 33", "dim": "2, 64, 128, 1002",
             "groups": "1, 3, 7, 64", "hidden": "128, 384, 7168",
-            "num_tokens": "1, 3, 1000"}
+            "num_tokens": "1, 3, 1000", "split": "1",
+            "width": "1, 33, 1000"}
+TEMPLATES = {"act": '"float", "Act::kSilu"', "copy_rows": '1, "int"'}
 LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1"}
 
 
-def fill(line, probs):
+def fill(line, probs, kernel):
+    if line.startswith("#pragma kt kernel template(?)") and kernel in TEMPLATES:
+        return f"#pragma kt kernel template({TEMPLATES[kernel]})"
     p = re.match(r"#pragma kt problem (\w+) values\(\?\)", line)
     if p:
         v = PROBLEMS.get(p.group(1), "1, 33, 1000, 100000")
@@ -33,7 +38,15 @@ def fill(line, probs):
     # problems (the size of a kernel over rows * cols)
     if probs and not set(re.findall(r"[A-Za-z_]\w*", n)) <= set(probs):
         n = "n" if "n" in probs else " * ".join(probs)
-    return line.replace("[?]", f"[{n}]")
+    return line.replace("[?]", f"[{n}]").replace(" ?[", " float[")
+
+
+def kernel_after(text, line):
+    """The kernel whose lines hold `line`: the first one after it."""
+    at = text.find(line)
+    k = re.search(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)*"
+                  r"(?:kt_lb_\w+\s+)?(\w+)\s*\(", text[at:])
+    return k.group(1) if k else None
 
 
 def fill_all(text):
@@ -41,7 +54,7 @@ def fill_all(text):
     for line in text.split("\n"):
         m = re.match(r"^// ktc: complete and uncomment: (.*)$", line)
         if m:
-            line = fill(m.group(1), probs)
+            line = fill(m.group(1), probs, kernel_after(text, line))
         p = re.match(r"#pragma kt problem (\w+) ", line)
         if p:
             probs.append(p.group(1))

@@ -49,7 +49,7 @@ act(T *y, const T *x, unsigned n)
 #ifndef __CUDACC_RTC__
 template <typename T>
 struct ActKernel {
-	static constexpr unsigned kBlockSize = BLOCK_SIZE;
+	static constexpr unsigned kBlockSize = ((unsigned)(BLOCK_SIZE));
 	static constexpr auto gelu = act<T, Act::kGelu>;
 
 	static auto select(bool silu) -> decltype(&act<T, Act::kSilu>)
