@@ -91,7 +91,9 @@ static bool member_operator(const fe_ast *a, int n)
  * launch = [&](auto kernel) { kernel<<<g, b>>>(...); };`), or -1. */
 static int lambda_called(const fe_ast *a, int call)
 {
-	if (a->n[call].kind != CXCursor_CallExpr || !member_operator(a, call))
+	/* `launch(k)` in a template, where k's type depends on it: a plain
+	 * call whose callee names the closure */
+	if (a->n[call].kind != CXCursor_CallExpr)
 		return -1;
 	int obj = fe_strip(a, a->n[call].first);
 	int v = obj >= 0 && a->n[obj].kind == CXCursor_DeclRefExpr

@@ -345,6 +345,8 @@ static bool device_attr_local(planner *P, int d, int n, kt_str *out)
 static bool inlined_parm(planner *P, int d, kt_str *out, pl_names *problems,
                          bool *done);
 
+static bool chain_expr(planner *P, int var, kt_str *out, pl_names *problems);
+
 static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 {
 	const fe_ast *a = P->a;
@@ -397,6 +399,8 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	    fold(P, n, &v, 0))
 		return !kt_str_addf(out, "%lld", (long long)v);
 	if (decl->kind == CXCursor_VarDecl && device_attr_local(P, d, n, out))
+		return true;
+	if (decl->kind == CXCursor_VarDecl && chain_expr(P, d, out, problems))
 		return true;
 	int def = decl->kind == CXCursor_VarDecl
 	              ? fe_def_before(a, d, a->n[n].b)
@@ -594,6 +598,40 @@ static bool sizeof_expr(planner *P, int n, kt_str *out)
 		kt_str_addf(out, "%lld", clang_EvalResult_getAsLongLong(r));
 	if (r)
 		clang_EvalResult_dispose(r);
+	return ok;
+}
+
+/* A local an if-chain sets to the largest power of two up to T that
+ * divides E (pl_chain_ladder): `(E % GPB == 0 ? GPB : E & -E)` where a
+ * groups_per_block refactor rewrote the chain, else the chain as one
+ * expression, `(E % T == 0 ? T : ... : E % 2 == 0 ? 2 : 1)`. */
+static bool chain_expr(planner *P, int var, kt_str *out, pl_names *problems)
+{
+	int e, ifs;
+	int64_t top = pl_chain_ladder(P->a, var, &e, &ifs);
+	const kt_plan_refactor *r = NULL;
+	for (size_t i = 0; i < P->refactors.len && top && !P->as_written; i++)
+		if (P->refactors.items[i].kind ==
+		        KT_REFACTOR_GROUPS_PER_BLOCK &&
+		    P->refactors.items[i].index_var &&
+		    P->refactors.items[i].region.begin.offset == P->a->n[ifs].b)
+			r = &P->refactors.items[i];
+	kt_str x = KT_STR_INIT, o = KT_STR_INIT;
+	bool ok = top && pl_expr(P, e, &x, problems);
+	if (ok)
+		pl_operand(x.ptr, &o);
+	if (ok && r)
+		kt_str_addf(out, "(%s %% %s == 0 ? %s : %s & -%s)", o.ptr,
+		            r->param, r->param, o.ptr, o.ptr);
+	else if (ok) {
+		kt_str_addc(out, '(');
+		for (int64_t v = top; v >= 2; v /= 2)
+			kt_str_addf(out, "%s %% %lld == 0 ? %lld : ", o.ptr,
+			            (long long)v, (long long)v);
+		kt_str_adds(out, "1)");
+	}
+	kt_str_release(&x);
+	kt_str_release(&o);
 	return ok;
 }
 

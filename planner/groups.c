@@ -672,15 +672,36 @@ static bool confined(grp *g, int blk)
 	return true;
 }
 
-/* The launch's block `X * G` (through a local): the node naming G and X;
- * false when it is not that. */
+/* A launch's block operand through locals and a one-dimensional `dim3
+ * block(threads)`: the expression that computes it. */
+static int block_expr(const fe_ast *a, const fe_launch *L)
+{
+	int n = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
+	for (int hop = 0; n >= 0 && hop < 4; hop++) {
+		if (a->n[n].kind == CXCursor_DeclRefExpr && a->n[n].ref >= 0 &&
+		    a->n[a->n[n].ref].kind == CXCursor_VarDecl)
+			n = fe_strip(a,
+			             fe_def_before(a, a->n[n].ref, a->n[n].b));
+		else if (a->n[n].kind == CXCursor_CallExpr &&
+		         !strcmp(a->n[n].name, "dim3") &&
+		         fe_nwritten(a, n) >= 1 &&
+		         (fe_nwritten(a, n) < 2 ||
+		          lit_of(a, fe_written(a, n, 1), 1) >= 0) &&
+		         (fe_nwritten(a, n) < 3 ||
+		          lit_of(a, fe_written(a, n, 2), 1) >= 0))
+			n = fe_strip(a, fe_written(a, n, 0));
+		else
+			break;
+	}
+	return n;
+}
+
+/* The launch's block `X * G` (through locals, block_expr): the node
+ * naming G and X; false when it is not that. */
 static bool block_of_groups(grp *g, const fe_launch *L, int *gn, int *x)
 {
 	const fe_ast *a = g->P->a;
-	int n = L->op[1] >= 0 ? fe_strip(a, L->op[1]) : -1;
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl)
-		n = fe_strip(a, fe_def_before(a, a->n[n].ref, a->n[n].b));
+	int n = block_expr(a, L);
 	if (n < 0 || a->n[n].kind != CXCursor_BinaryOperator ||
 	    a->n[n].op != CXBinaryOperator_Mul)
 		return false;
@@ -741,19 +762,127 @@ static int64_t ladder(const fe_ast *a, int n, int *e)
 	return l1 == l2 && !memcmp(t1, t2, l1) ? P : 0;
 }
 
+/* `X = v;` (braced or not) with X var: true. */
+static bool sets_to(const fe_ast *a, int s, int var, int64_t v)
+{
+	if (s >= 0 && a->n[s].kind == CXCursor_CompoundStmt &&
+	    fe_nchildren(a, s) == 1)
+		s = a->n[s].first;
+	s = fe_strip(a, s);
+	if (s < 0 || a->n[s].kind != CXCursor_BinaryOperator ||
+	    a->n[s].op != CXBinaryOperator_Assign)
+		return false;
+	int l = fe_strip(a, fe_child(a, s, 0));
+	return l >= 0 && a->n[l].kind == CXCursor_DeclRefExpr &&
+	       a->n[l].ref == var && lit_of(a, fe_child(a, s, 1), v) >= 0;
+}
+
+/* How many times var is written other than by its initialiser, or -1
+ * where it is written other than by `=` or has its address taken. */
+static int writes_of(const fe_ast *a, int var)
+{
+	int k = 0;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr || a->n[i].ref != var)
+			continue;
+		int up = fe_up(a, (int)i);
+		if (up < 0)
+			continue;
+		const fe_node *u = &a->n[up];
+		bool lhs = fe_strip(a, fe_child(a, up, 0)) == (int)i;
+		if (u->kind == CXCursor_BinaryOperator &&
+		    u->op == CXBinaryOperator_Assign && lhs)
+			k++;
+		else if ((u->kind == CXCursor_CompoundAssignOperator && lhs) ||
+		         (u->kind == CXCursor_UnaryOperator &&
+		          u->op != CXUnaryOperator_Minus &&
+		          u->op != CXUnaryOperator_Plus &&
+		          u->op != CXUnaryOperator_Not &&
+		          u->op != CXUnaryOperator_LNot))
+			return -1;
+	}
+	return k;
+}
+
+int64_t pl_chain_ladder(const fe_ast *a, int var, int *e, int *ifs)
+{
+	if (var < 0 || a->n[var].kind != CXCursor_VarDecl ||
+	    lit_of(a, fe_var_init(a, var), 1) < 0)
+		return 0;
+	int stmt = a->n[var].parent;
+	if (stmt < 0 || a->n[stmt].kind != CXCursor_DeclStmt ||
+	    a->n[stmt].first != var || a->n[var].next >= 0)
+		return 0;
+	int s = a->n[stmt].next;
+	*ifs = s;
+	int64_t top = 0, want = 0;
+	int n = 0, e0 = -1;
+	while (s >= 0 && a->n[s].kind == CXCursor_IfStmt) {
+		int nc = fe_nchildren(a, s);
+		int c =
+		    nc == 2 || nc == 3 ? fe_strip(a, fe_child(a, s, 0)) : -1;
+		if (c < 0 || a->n[c].kind != CXCursor_BinaryOperator ||
+		    a->n[c].op != CXBinaryOperator_EQ ||
+		    lit_of(a, fe_child(a, c, 1), 0) < 0)
+			return 0;
+		int r = fe_strip(a, fe_child(a, c, 0));
+		int p = r >= 0 && a->n[r].kind == CXCursor_BinaryOperator &&
+		                a->n[r].op == CXBinaryOperator_Rem
+		            ? fe_strip(a, fe_child(a, r, 1))
+		            : -1;
+		if (p < 0 || a->n[p].kind != CXCursor_IntegerLiteral ||
+		    !pow2(a->n[p].ival) || a->n[p].ival < 2 ||
+		    (want && a->n[p].ival != want) ||
+		    !sets_to(a, fe_child(a, s, 1), var, a->n[p].ival))
+			return 0;
+		/* E written alike in every condition */
+		int ei = fe_strip(a, fe_child(a, r, 0));
+		size_t l1, l2;
+		const char *t1 = e0 >= 0 ? fe_text(a, e0, &l1) : NULL;
+		const char *t2 = fe_text(a, ei, &l2);
+		if (!t2 || (e0 >= 0 && (!t1 || l1 != l2 || memcmp(t1, t2, l1))))
+			return 0;
+		e0 = ei;
+		if (!top)
+			top = a->n[p].ival;
+		want = a->n[p].ival / 2;
+		n++;
+		s = nc == 3 ? fe_child(a, s, 2) : -1;
+		if (want == 1 && s >= 0) { /* `else X = 1;` */
+			if (!sets_to(a, s, var, 1))
+				return 0;
+			n++;
+			s = -1;
+		}
+		if (want == 1)
+			break;
+	}
+	if (want != 1 || s >= 0 || top < 4 || writes_of(a, var) != n)
+		return 0;
+	*e = e0;
+	return top;
+}
+
 /* X, the block's groups: a ladder (through a local), as written in the
- * file, not in a macro: the GPB refactor. */
+ * file, not in a macro, or the if-chain that sets the local (its `X =
+ * ...` then in the refactor's index_var): the GPB refactor. */
 static int groups_per_block(grp *g, int x, int tpg)
 {
 	planner *P = g->P;
 	const fe_ast *a = P->a;
-	int n = fe_strip(a, x);
+	int n = fe_strip(a, x), var = -1, ifs = -1;
 	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl)
-		n = fe_strip(a, fe_def_before(a, a->n[n].ref, a->n[n].b));
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl) {
+		var = a->n[n].ref;
+		n = fe_strip(a, fe_def_before(a, var, a->n[n].b));
+	}
 	int e;
 	int64_t top = n >= 0 ? ladder(a, n, &e) : 0;
-	if (top < 4 || !a->n[n].spelled || !a->n[n].in_main)
+	if (!top && var >= 0 && (top = pl_chain_ladder(a, var, &e, &ifs)))
+		n = ifs;
+	else
+		var = -1;
+	if (top < 4 || n < 0 || !a->n[n].spelled || !a->n[n].in_main)
 		return KT_OK;
 	int64_t v[12];
 	size_t nv = 0;
@@ -773,7 +902,8 @@ static int groups_per_block(grp *g, int x, int tpg)
 	pl_operand(et, &op);
 	const char *E = pl_say(P, "%s", op.ptr ? op.ptr : et);
 	kt_str_release(&op);
-	CXString ts = clang_getTypeSpelling(clang_getCursorType(a->n[n].cur));
+	CXString ts = clang_getTypeSpelling(
+	    clang_getCursorType(a->n[var >= 0 ? var : n].cur));
 	const char *type = pl_say(P, "%s", clang_getCString(ts));
 	clang_disposeString(ts);
 	ed->range = pl_range(P, n);
@@ -791,6 +921,7 @@ static int groups_per_block(grp *g, int x, int tpg)
 	    .region = pl_range(P, n),
 	    .edits = ed,
 	    .nedits = 1,
+	    .index_var = var >= 0 ? pl_dup(P, a->n[var].name) : NULL,
 	    .bound = E,
 	    .elem_type = type,
 	    .launch = 0,
@@ -852,6 +983,16 @@ static bool every_use(grp *g, int body)
 		if (up >= 0 && a->n[up].kind == CXCursor_VarDecl &&
 		    const_init(a, up) == (int)i)
 			continue;
+		/* bytes, not threads: the 16 of `16 / sizeof(T)`, a vector's
+		 * elements (a literal, not a name that may be G's) */
+		if (a->n[i].kind == CXCursor_IntegerLiteral && up >= 0 &&
+		    a->n[up].kind == CXCursor_BinaryOperator &&
+		    a->n[up].op == CXBinaryOperator_Div &&
+		    fe_strip(a, fe_child(a, up, 0)) == (int)i &&
+		    fe_strip(a, fe_child(a, up, 1)) >= 0 &&
+		    a->n[fe_strip(a, fe_child(a, up, 1))].kind ==
+		        CXCursor_UnaryExpr)
+			continue;
 		if (!g_use(g, (int)i, b, e))
 			return false;
 	}
@@ -903,8 +1044,14 @@ static bool sound(grp *g, int *gn)
 	const fe_ast *a = g->P->a;
 	const fe_kern *K = g->K;
 	int body = K->body, x = -1;
-	if (K->launches.len != 1 || K->launches.items[0].shared >= 0 ||
-	    !block_of_groups(g, &K->launches.items[0], gn, &x))
+	/* several launches (a dispatch over types, a macro expanded per
+	 * branch) all with the one block expression: one edit serves them */
+	bool one = K->launches.len >= 1;
+	for (size_t i = 0; one && i < K->launches.len; i++)
+		one = K->launches.items[i].shared < 0 &&
+		      block_expr(a, &K->launches.items[i]) ==
+		          block_expr(a, &K->launches.items[0]);
+	if (!one || !block_of_groups(g, &K->launches.items[0], gn, &x))
 		return fail(g, g->lane,
 		            "its launch's block is not the groups of a block "
 		            "times the group");

@@ -818,6 +818,16 @@ static void check_refactor_args(ck *c, const char *path,
 			     "edits[0]: a 'groups_per_block' edit's 'with' is "
 			     "the parameter's name '%s'",
 			     f->param ? f->param : "?");
+		/* the if-chain form: one local, an `if` statement replaced */
+		if (f->index_var &&
+		    (!kt_is_ident(f->index_var) || f->nedits != 1 ||
+		     !f->edits[0].text || strncmp(f->edits[0].text, "if", 2) ||
+		     isalnum((unsigned char)f->edits[0].text[2]) ||
+		     f->edits[0].text[2] == '_'))
+			fail(c, path,
+			     "a 'groups_per_block' with 'index_var' names one "
+			     "local ('%s') and replaces an 'if' statement",
+			     f->index_var);
 		break;
 	case KT_REFACTOR_WARP_PER_ROW:
 		needs(c, path, f->block.begin.line > 0, "block", kind);

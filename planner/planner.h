@@ -194,5 +194,11 @@ int pl_group_refactors(planner *P, int k);
  * S / 2 .. 1. */
 bool pl_group_combines(planner *P, int body, int var, int64_t S, const char *op,
                        uint32_t after);
+/* A local the if-chain after its declaration sets to the largest power
+ * of two up to P that divides a count E (`int X = 1; if (E % P == 0) X =
+ * P; else if (E % (P/2) == 0) X = P/2; ... else if (E % 2 == 0) X = 2;`),
+ * assigned nowhere else: P, with E in *e and the if statement in *ifs;
+ * 0 otherwise. */
+int64_t pl_chain_ladder(const fe_ast *a, int var, int *e, int *ifs);
 
 #endif

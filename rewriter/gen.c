@@ -2109,6 +2109,14 @@ static int groups_per_block(gen *g, size_t i, const kt_plan_refactor *r)
 	char *text =
 	    kt_arena_printf(g->arena, "(%s %% %s == 0 ? %s : (%s)(%s & -%s))",
 	                    E, P, P, r->elem_type, E, E);
+	/* the if-chain that set index_var: one assignment in its place (its
+	 * last branch's `;` stays, or is written after a brace) */
+	size_t b = r->edits[0].range.begin.offset,
+	       e = r->edits[0].range.end.offset;
+	if (text && r->index_var)
+		text = kt_arena_printf(
+		    g->arena, "%s = %s%s", r->index_var, text,
+		    e > b && g->f->text[e - 1] == '}' ? ";" : "");
 	if (!text)
 		return KT_ENOMEM;
 	return add_edit(g, r->edits[0].range.begin.offset,

@@ -361,6 +361,28 @@ static void test_row_refactors_need_their_arguments(void)
 	    "a 'pack_stores' refactor has one array, stored and not loaded");
 }
 
+/* A groups_per_block refactor's if-chain form names one local and
+ * replaces an `if` statement, nothing else. */
+static void test_groups_per_block_chain_form(void)
+{
+	char edit[160], fields[480];
+	snprintf(fields, sizeof(fields),
+	         "\"kind\": \"groups_per_block\", \"index_var\": \"i\", "
+	         "\"bound\": \"n\", \"elem_type\": \"int\", \"launch\": 0, "
+	         "\"edits\": [{\"range\": %s, \"text\": \"i < n\", "
+	         "\"with\": \"BLOCK\"}]",
+	         range_text(edit, sizeof(edit), "i < n", 0));
+	expect_refactor_error(fields, "names one local ('i') and replaces an "
+	                              "'if' statement");
+	snprintf(fields, sizeof(fields),
+	         "\"kind\": \"groups_per_block\", \"index_var\": \"y[0]\", "
+	         "\"bound\": \"n\", \"elem_type\": \"int\", \"launch\": 0, "
+	         "\"edits\": [{\"range\": %s, \"text\": \"if (i < n)\", "
+	         "\"with\": \"BLOCK\"}]",
+	         range_text(edit, sizeof(edit), "if (i < n)", 0));
+	expect_refactor_error(fields, "names one local ('y[0]')");
+}
+
 /* What the rewriter writes into the code from a plan is one expression
  * or type: no statements, directives, comments or asm ride along. */
 static void test_code_fields_carry_no_code(void)
@@ -661,6 +683,7 @@ int main(void)
 {
 	RUN(test_built_plan_validates_against_its_file);
 	RUN(test_json_round_trip_is_identical);
+	RUN(test_groups_per_block_chain_form);
 	RUN(test_unknown_field_is_an_error);
 	RUN(test_wrong_type_is_an_error);
 	RUN(test_missing_field_is_an_error);

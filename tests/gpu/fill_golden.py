@@ -19,9 +19,16 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "heads": "1, 8, 33", "dim": "2, 64, 128, 1002",
             "groups": "1, 3, 7, 64", "hidden": "128, 384, 7168",
             "num_tokens": "1, 3, 1000", "split": "1",
-            "width": "1, 33, 1000"}
-TEMPLATES = {"act": '"float", "Act::kSilu"', "copy_rows": '1, "int"'}
-LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1"}
+            "width": "1, 33, 1000", "group_size": "64, 128",
+            "n_group": "1, 8"}
+# preconditions the host code keeps and the template must say, so that
+# `ktc check`'s unchecked size (half of each problem, odd) keeps them
+CONSTRAINTS = {"group_quant": "hidden % group_size == 0"}
+TEMPLATES = {"act": '"float", "Act::kSilu"', "copy_rows": '1, "int"',
+             "pair_sum": '"float", "kNone"'}
+LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1",
+           "input": "num_tokens * hidden", "output_q": "num_tokens * hidden",
+           "output_s": "num_tokens * hidden / group_size"}
 
 
 def fill(line, probs, kernel):
@@ -60,6 +67,13 @@ def fill_all(text):
             probs.append(p.group(1))
         if "__global__" in line:
             probs = []
+            k = re.search(r"(\w+)\s*\($", line) or re.search(
+                r"__global__ void\s+(?:\w+\s+)?(\w+)\s*\(", line)
+            if k and k.group(1) in CONSTRAINTS:
+                at = len(out)
+                while at > 0 and not out[at - 1].startswith("#pragma kt"):
+                    at -= 1
+                out.insert(at, f"#pragma kt constraint {CONSTRAINTS[k.group(1)]}")
         out.append(line)
     return "\n".join(out)
 
