@@ -23,7 +23,8 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "n_group": "1, 8"}
 # preconditions the host code keeps and the template must say, so that
 # `ktc check`'s unchecked size (half of each problem, odd) keeps them
-CONSTRAINTS = {"group_quant": "hidden % group_size == 0"}
+CONSTRAINTS = {"group_quant": ["hidden % group_size == 0",
+                               "group_size % 8 == 0"]}
 TEMPLATES = {"act": '"float", "Act::kSilu"', "copy_rows": '1, "int"',
              "pair_sum": '"float", "kNone"'}
 LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1",
@@ -73,7 +74,8 @@ def fill_all(text):
                 at = len(out)
                 while at > 0 and not out[at - 1].startswith("#pragma kt"):
                     at -= 1
-                out.insert(at, f"#pragma kt constraint {CONSTRAINTS[k.group(1)]}")
+                for c in CONSTRAINTS[k.group(1)]:
+                    out.insert(at, f"#pragma kt constraint {c}")
         out.append(line)
     return "\n".join(out)
 
