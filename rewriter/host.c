@@ -175,10 +175,30 @@ static bool integral_decl(const char *b, const char *e)
 	return names == 1;
 }
 
-/* Whether t (at a `constexpr`) declares `constexpr TYPE NAME = P;` with
- * TYPE an integer type and P one of the probed parameters. */
+/* Names relax_constexpr made `const`: their uses stand for a probe too. */
+typedef struct relaxed {
+	const char *name[64];
+	size_t len[64];
+	size_t n;
+} relaxed;
+
+/* Whether [b, e) holds name as a whole identifier. */
+static bool names_in(const char *b, const char *e, const char *name, size_t n)
+{
+	for (const char *h = b; h + n <= e; h++)
+		if (!strncmp(h, name, n) && (h == b || !ident_char(h[-1])) &&
+		    (h + n == e || !ident_char(h[n])))
+			return true;
+	return false;
+}
+
+/* Whether t (at a `constexpr`) declares `constexpr TYPE NAME = E;` with
+ * TYPE an integer type and E, on one line, naming one of the probed
+ * parameters or a name relaxed before it (`constexpr int kWarps = BLOCK
+ * / 32;`, `constexpr auto kBlock = ((unsigned)(BLOCK));`); NAME is then
+ * added to r. */
 static bool constexpr_of_param(const char *t, const kt_plan *p,
-                               const bool *which)
+                               const bool *which, relaxed *r)
 {
 	size_t k = 9; /* strlen("constexpr") */
 	while (t[k] && t[k] != '=' && t[k] != ';' && t[k] != '{' &&
@@ -186,28 +206,41 @@ static bool constexpr_of_param(const char *t, const kt_plan *p,
 		k++;
 	if (t[k] != '=' || !integral_decl(t + 9, t + k))
 		return false;
-	k++;
-	while (t[k] == ' ' || t[k] == '\t')
-		k++;
-	for (size_t i = 0; i < p->nparams; i++) {
-		size_t n = strlen(p->params[i].name);
-		if (!which[i] || strncmp(t + k, p->params[i].name, n) ||
-		    ident_char(t[k + n]))
-			continue;
-		size_t e = k + n;
-		while (t[e] == ' ' || t[e] == '\t')
-			e++;
-		if (t[e] == ';')
-			return true;
+	size_t e = k + 1;
+	while (t[e] && t[e] != ';' && t[e] != '\n' && t[e] != '{' &&
+	       t[e] != '}' && e < k + 400)
+		e++;
+	if (t[e] != ';')
+		return false;
+	bool hit = false;
+	for (size_t i = 0; i < p->nparams && !hit; i++)
+		hit = which[i] && names_in(t + k + 1, t + e, p->params[i].name,
+		                           strlen(p->params[i].name));
+	for (size_t i = 0; i < r->n && !hit; i++)
+		hit = names_in(t + k + 1, t + e, r->name[i], r->len[i]);
+	if (!hit)
+		return false;
+	/* NAME: the last word before `=` */
+	size_t ne = k;
+	while (ne > 9 && !ident_char(t[ne - 1]))
+		ne--;
+	size_t nb = ne;
+	while (nb > 9 && ident_char(t[nb - 1]))
+		nb--;
+	if (nb < ne && r->n < sizeof(r->name) / sizeof(r->name[0])) {
+		r->name[r->n] = t + nb;
+		r->len[r->n++] = ne - nb;
 	}
-	return false;
+	return true;
 }
 
 /*
- * The text with `constexpr TYPE NAME = P;` (TYPE an integer type, P a
- * probed parameter: sglang's `constexpr size_t kBlockSize = BLOCK_SIZE;`)
- * written `const`: a constexpr variable needs a constant initialiser,
- * which the probe's call is not, while a `const` one takes any value (an
+ * The text with `constexpr TYPE NAME = E;` (TYPE an integer type, E
+ * naming a probed parameter P, or a name relaxed before it: sglang's
+ * `constexpr size_t kBlockSize = BLOCK_SIZE;`, vLLM's `constexpr int32_t
+ * NUM_WARPS_PER_BLOCK = BLOCK_SIZE / WARP_SIZE;` after it) written
+ * `const`: a constexpr variable needs a constant initialiser, which the
+ * probe's call is not, while a `const` one takes any value (an
  * integer's copy-initialisation from any int compiles); a use of NAME
  * that needs a constant (an array size, a template argument) still fails
  * the probe, as a use of P would. Columns and lines stay.
@@ -216,11 +249,12 @@ static int relax_constexpr(kt_str *s, const char *text, const kt_plan *p,
                            const bool *which)
 {
 	const char *at = text;
+	relaxed r = {0};
 	int rc = 0;
 	for (const char *c = strstr(text, "constexpr"); c && !rc;
 	     c = strstr(c + 9, "constexpr")) {
 		if ((c > text && ident_char(c[-1])) || ident_char(c[9]) ||
-		    !constexpr_of_param(c, p, which))
+		    !constexpr_of_param(c, p, which, &r))
 			continue;
 		rc = kt_str_add(s, at, (size_t)(c - at));
 		if (!rc)

@@ -339,9 +339,29 @@ static void host_probe_proves_launch_bounds_and_constexpr_values(void)
 	    "void launch(float *y, int n)\n"
 	    "{\n\tchar flags[kB];\n\tflags[0] = 0;\n\t(void)flags;\n"
 	    "\tk<<<(n + kB - 1) / kB, kB>>>(y);\n}\n";
+	/* a constexpr over one relaxed before it (vLLM's `NUM_WARPS_PER_BLOCK
+	 * = BLOCK_SIZE / WARP_SIZE`), and B cast to its literal's type
+	 * (`((unsigned)(B))`, how annotate writes `256u`) */
+	static const char chained[] =
+	    "#ifndef B\n#define B 256\n#endif\n"
+	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
+	    "constexpr auto kB = ((unsigned)(B));\n"
+	    "constexpr int kWarps = kB / 32;\n"
+	    "void launch(float *y, int n) { k<<<(n + kWarps - 1) / kWarps, "
+	    "kB>>>(y); }\n";
+	static const char chained_sized[] =
+	    "#ifndef B\n#define B 256\n#endif\n"
+	    "__global__ void k(float *y) { y[threadIdx.x] = 0; }\n"
+	    "constexpr auto kB = ((unsigned)(B));\n"
+	    "constexpr int kWarps = kB / 32;\n"
+	    "void launch(float *y, int n)\n"
+	    "{\n\tchar flags[kWarps];\n\tflags[0] = 0;\n\t(void)flags;\n"
+	    "\tk<<<(n + kWarps - 1) / kWarps, kB>>>(y);\n}\n";
 	CHECK_EQ_INT(values_compiled(bounded), 0);
 	CHECK_EQ_INT(values_compiled(named), 0);
 	CHECK_EQ_INT(values_compiled(sized), 4); /* every value but 256 */
+	CHECK_EQ_INT(values_compiled(chained), 0);
+	CHECK_EQ_INT(values_compiled(chained_sized), 4);
 }
 
 /* A parameter only __launch_bounds__ uses besides expressions is checked
