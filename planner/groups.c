@@ -729,15 +729,11 @@ static bool block_of_groups(grp *g, const fe_launch *L, int *gn, int *x)
 	return add_edit(g, b[k], e[k], "$");
 }
 
-/* `E % P == 0 ? P : E % (P/2) == 0 ? P/2 : ... : 1` down to 2 then 1,
- * P at least 4: P, and E in *e. */
-static int64_t ladder(const fe_ast *a, int n, int *e)
+/* `E % P == 0`, P a literal power of two from 2: P, and E in *e; else
+ * 0. */
+static int64_t divides(const fe_ast *a, int c, int *e)
 {
-	n = fe_strip(a, n);
-	if (n < 0 || a->n[n].kind != CXCursor_ConditionalOperator)
-		return 0;
-	int c = fe_strip(a, fe_child(a, n, 0)), t = fe_child(a, n, 1);
-	int f = fe_child(a, n, 2);
+	c = fe_strip(a, c);
 	if (c < 0 || a->n[c].kind != CXCursor_BinaryOperator ||
 	    a->n[c].op != CXBinaryOperator_EQ ||
 	    lit_of(a, fe_child(a, c, 1), 0) < 0)
@@ -747,19 +743,34 @@ static int64_t ladder(const fe_ast *a, int n, int *e)
 	                a->n[r].op == CXBinaryOperator_Rem
 	            ? fe_strip(a, fe_child(a, r, 1))
 	            : -1;
-	if (p < 0 || !a->n[p].is_int || !pow2(a->n[p].ival) ||
-	    a->n[p].ival < 2 || lit_of(a, t, a->n[p].ival) < 0)
+	if (p < 0 || !a->n[p].is_int || !pow2(a->n[p].ival) || a->n[p].ival < 2)
 		return 0;
-	int64_t P = a->n[p].ival;
 	*e = fe_strip(a, fe_child(a, r, 0));
+	return a->n[p].ival;
+}
+
+/* Nodes written alike (`n` in every step of a ladder). */
+static bool same_text(const fe_ast *a, int x, int y)
+{
+	size_t l1, l2;
+	const char *t1 = fe_text(a, x, &l1), *t2 = fe_text(a, y, &l2);
+	return t1 && t2 && l1 == l2 && !memcmp(t1, t2, l1);
+}
+
+/* `E % P == 0 ? P : E % (P/2) == 0 ? P/2 : ... : 1` down to 2 then 1,
+ * P at least 4: P, and E in *e. */
+static int64_t ladder(const fe_ast *a, int n, int *e)
+{
+	n = fe_strip(a, n);
+	if (n < 0 || a->n[n].kind != CXCursor_ConditionalOperator)
+		return 0;
+	int64_t P = divides(a, fe_child(a, n, 0), e);
+	if (!P || lit_of(a, fe_child(a, n, 1), P) < 0)
+		return 0;
+	int f = fe_child(a, n, 2), e2;
 	if (P == 2)
 		return lit_of(a, f, 1) >= 0 ? 2 : 0;
-	int e2;
-	if (ladder(a, f, &e2) != P / 2)
-		return 0;
-	size_t l1, l2;
-	const char *t1 = fe_text(a, *e, &l1), *t2 = fe_text(a, e2, &l2);
-	return l1 == l2 && !memcmp(t1, t2, l1) ? P : 0;
+	return ladder(a, f, &e2) == P / 2 && same_text(a, *e, e2) ? P : 0;
 }
 
 /* `X = v;` (braced or not) with X var: true. */
@@ -818,34 +829,18 @@ int64_t pl_chain_ladder(const fe_ast *a, int var, int *e, int *ifs)
 	int64_t top = 0, want = 0;
 	int n = 0, e0 = -1;
 	while (s >= 0 && a->n[s].kind == CXCursor_IfStmt) {
-		int nc = fe_nchildren(a, s);
-		int c =
-		    nc == 2 || nc == 3 ? fe_strip(a, fe_child(a, s, 0)) : -1;
-		if (c < 0 || a->n[c].kind != CXCursor_BinaryOperator ||
-		    a->n[c].op != CXBinaryOperator_EQ ||
-		    lit_of(a, fe_child(a, c, 1), 0) < 0)
-			return 0;
-		int r = fe_strip(a, fe_child(a, c, 0));
-		int p = r >= 0 && a->n[r].kind == CXCursor_BinaryOperator &&
-		                a->n[r].op == CXBinaryOperator_Rem
-		            ? fe_strip(a, fe_child(a, r, 1))
-		            : -1;
-		if (p < 0 || a->n[p].kind != CXCursor_IntegerLiteral ||
-		    !pow2(a->n[p].ival) || a->n[p].ival < 2 ||
-		    (want && a->n[p].ival != want) ||
-		    !sets_to(a, fe_child(a, s, 1), var, a->n[p].ival))
-			return 0;
-		/* E written alike in every condition */
-		int ei = fe_strip(a, fe_child(a, r, 0));
-		size_t l1, l2;
-		const char *t1 = e0 >= 0 ? fe_text(a, e0, &l1) : NULL;
-		const char *t2 = fe_text(a, ei, &l2);
-		if (!t2 || (e0 >= 0 && (!t1 || l1 != l2 || memcmp(t1, t2, l1))))
+		int nc = fe_nchildren(a, s), ei = -1;
+		int64_t P =
+		    nc == 2 || nc == 3 ? divides(a, fe_child(a, s, 0), &ei) : 0;
+		/* each step half the one before, E written alike in each */
+		if (!P || (want && P != want) ||
+		    !sets_to(a, fe_child(a, s, 1), var, P) ||
+		    (e0 >= 0 && !same_text(a, e0, ei)))
 			return 0;
 		e0 = ei;
 		if (!top)
-			top = a->n[p].ival;
-		want = a->n[p].ival / 2;
+			top = P;
+		want = P / 2;
 		n++;
 		s = nc == 3 ? fe_child(a, s, 2) : -1;
 		if (want == 1 && s >= 0) { /* `else X = 1;` */
