@@ -482,6 +482,21 @@ bool fe_header_constant(const fe_ast *a, int n, int64_t *v)
 	return ok;
 }
 
+unsigned fe_var_template_init(kt_tu *tu, const CXToken *t, unsigned nt)
+{
+	int depth = 0;
+	for (unsigned i = 0; i < nt; i++) {
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		const char *s = clang_getCString(sp);
+		bool eq = depth == 0 && !strcmp(s, "=");
+		depth += !strcmp(s, "<") - !strcmp(s, ">");
+		clang_disposeString(sp);
+		if (eq)
+			return i + 1;
+	}
+	return nt;
+}
+
 int fe_callee(const fe_ast *a, int n)
 {
 	CXCursor op = fe_dependent_call_op(a->n[n].cur);

@@ -46,6 +46,11 @@ void fe_ast_release(fe_ast *a);
 /* Reference node n names an integer constant another file declares
  * (`device::kWarpThreads` of a project header): true, its value in *v. */
 bool fe_header_constant(const fe_ast *a, int n, int64_t *v);
+/* Tokens t[0, nt) of a variable template's declaration (`template <Act
+ * kA> static constexpr auto kern = k<T, kA>;`, whose initializer
+ * libclang does not walk): the index of the first token of the
+ * initializer, after the top-level `=`; nt when there is none. */
+unsigned fe_var_template_init(kt_tu *tu, const CXToken *t, unsigned nt);
 
 /* The k-th child (0-based) or -1; the number of children. */
 int fe_child(const fe_ast *a, int n, int k);

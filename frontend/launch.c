@@ -20,7 +20,6 @@
 #include "frontend/find.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Where a wrapper's parameters are bound: the call into it. */
@@ -889,36 +888,30 @@ static int var_template_kernel(finder *F, int v)
 	CXToken *t = NULL;
 	unsigned nt = 0;
 	clang_tokenize(tu->tu, clang_getCursorExtent(F->a->n[v].cur), &t, &nt);
-	char **sp = calloc(nt + 1, sizeof *sp);
-	for (unsigned i = 0; sp && i < nt; i++) {
-		CXString x = clang_getTokenSpelling(tu->tu, t[i]);
-		sp[i] = strdup(clang_getCString(x));
-		clang_disposeString(x);
-	}
-	unsigned i = 0;
-	for (int depth = 0; sp && i < nt; i++) {
-		if (!sp[i] || (depth == 0 && !strcmp(sp[i], "=")))
-			break;
-		depth += !strcmp(sp[i], "<") - !strcmp(sp[i], ">");
-	}
-	/* `= ns::k<...>;`: the name before `<` or `;` */
 	int k = -1;
-	for (i++; sp && i < nt && sp[i] &&
-	          clang_getTokenKind(t[i]) == CXToken_Identifier;
+	/* `= ns::k<...>;`: the name before `<` or `;` */
+	for (unsigned i = fe_var_template_init(tu, t, nt);
+	     i < nt && k == -1 &&
+	     clang_getTokenKind(t[i]) == CXToken_Identifier;
 	     i += 2) {
-		const char *next = i + 1 < nt && sp[i + 1] ? sp[i + 1] : "";
-		if (!strcmp(next, "::"))
-			continue;
-		if (strcmp(next, "<") && strcmp(next, ";"))
-			break;
-		for (size_t j = 0; j < F->f->kernels.len; j++)
-			if (!strcmp(F->f->kernels.items[j].name, sp[i]))
-				k = k == -1 ? (int)j : -2; /* two of one name */
-		break;
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		CXString nx =
+		    clang_getTokenSpelling(tu->tu, t[i + 1 < nt ? i + 1 : i]);
+		const char *name = clang_getCString(sp);
+		const char *next = i + 1 < nt ? clang_getCString(nx) : "";
+		if (strcmp(next, "::") &&
+		    (!strcmp(next, "<") || !strcmp(next, ";"))) {
+			for (size_t j = 0; j < F->f->kernels.len; j++)
+				if (!strcmp(F->f->kernels.items[j].name, name))
+					k = k == -1 ? (int)j
+					            : -2; /* two of one name */
+			k = k == -1 ? -2 : k;
+		} else if (strcmp(next, "::")) {
+			k = -2;
+		}
+		clang_disposeString(sp);
+		clang_disposeString(nx);
 	}
-	for (unsigned j = 0; sp && j < nt; j++)
-		free(sp[j]);
-	free(sp);
 	clang_disposeTokens(tu->tu, t, nt);
 	return k >= 0 ? k : -1;
 }

@@ -831,21 +831,10 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 	clang_tokenize(tu->tu, clang_getCursorExtent(a->n[callee].cur), &t,
 	               &nt);
 	int n = 0, depth = 0;
-	unsigned i = 0;
-	/* a variable template holding the kernel (`template <Act kA>
-	 * static constexpr auto kern = k<T, kA>;`): its initializer's */
-	for (int d = 0; a->n[callee].kind == CXCursor_UnexposedDecl && i < nt;
-	     i++) {
-		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
-		const char *s = clang_getCString(sp);
-		bool eq = d == 0 && !strcmp(s, "=");
-		d += !strcmp(s, "<") - !strcmp(s, ">");
-		clang_disposeString(sp);
-		if (eq) {
-			i++;
-			break;
-		}
-	}
+	/* a variable template holding the kernel: its initializer's */
+	unsigned i = a->n[callee].kind == CXCursor_UnexposedDecl
+	                 ? fe_var_template_init(tu, t, nt)
+	                 : 0;
 	for (; i < nt && n < max; i++) {
 		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
 		const char *s = clang_getCString(sp);
@@ -1043,6 +1032,19 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 /* Whether text names a template parameter of a template around node n
  * (a class's, a variable template's, a function's) other than skip's
  * (its word, not part of a longer name). */
+/* Whether text holds name as a whole identifier. */
+static bool word_in(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *h = strstr(text, name); h && len;
+	     h = strstr(h + 1, name))
+		if ((h == text ||
+		     !(isalnum((unsigned char)h[-1]) || h[-1] == '_')) &&
+		    !(isalnum((unsigned char)h[len]) || h[len] == '_'))
+			return true;
+	return false;
+}
+
 static bool tparam_in(planner *P, int n, int skip, const char *text)
 {
 	const fe_ast *a = P->a;
@@ -1053,15 +1055,8 @@ static bool tparam_in(planner *P, int n, int skip, const char *text)
 			if (a->n[p].kind != CXCursor_TemplateTypeParameter &&
 			    a->n[p].kind != CXCursor_NonTypeTemplateParameter)
 				continue;
-			size_t len = strlen(a->n[p].name);
-			for (const char *h = strstr(text, a->n[p].name);
-			     h && len; h = strstr(h + 1, a->n[p].name))
-				if ((h == text ||
-				     !(isalnum((unsigned char)h[-1]) ||
-				       h[-1] == '_')) &&
-				    !(isalnum((unsigned char)h[len]) ||
-				      h[len] == '_'))
-					return true;
+			if (word_in(text, a->n[p].name))
+				return true;
 		}
 	}
 	return false;
@@ -1090,14 +1085,7 @@ static bool var_tparam_in(planner *P, int n, const char *text)
 		if (depth == 1 &&
 		    clang_getTokenKind(t[i]) == CXToken_Identifier &&
 		    (!strcmp(y, ",") || !strcmp(y, ">") || !strcmp(y, "="))) {
-			size_t len = strlen(x);
-			for (const char *h = strstr(text, x); h && len && !hit;
-			     h = strstr(h + 1, x))
-				hit = (h == text ||
-				       !(isalnum((unsigned char)h[-1]) ||
-				         h[-1] == '_')) &&
-				      !(isalnum((unsigned char)h[len]) ||
-				        h[len] == '_');
+			hit = word_in(text, x);
 		}
 		bool end = depth == 0 && !strcmp(x, ">");
 		clang_disposeString(sp);
