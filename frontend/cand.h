@@ -51,6 +51,12 @@ int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i);
  * call in the file instantiates it; the null cursor elsewhere. */
 CXCursor fe_lambda_instance(const fe_ast *a, int kernel);
 
+/* The first launch the file writes (a call of the file, `<<<>>>` or the
+ * runtime's), with the function its kernel operand names: for the message
+ * on a file that defines no kernel. False where the file launches none
+ * (or launches only through a parameter or a variable). */
+bool fe_foreign_launch(const fe_ast *a, CXCursor *kernel, int *call);
+
 /* Internal twin of kt_candidates.items[i]. */
 typedef struct fe_cand {
 	int node;       /* literal node, macro definition, or -1 */

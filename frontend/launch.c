@@ -1213,3 +1213,24 @@ int fe_launch_arg(const fe_ast *a, const fe_launch *L, int i)
 		return -1;
 	return a->n[n].first;
 }
+
+bool fe_foreign_launch(const fe_ast *a, CXCursor *kernel, int *call)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		shape s;
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    !launch_shape(a, (int)i, &s))
+			continue;
+		int kx = kernel_ref(a, s.kx);
+		CXCursor r = kx >= 0 ? clang_getCursorReferenced(a->n[kx].cur)
+		                     : clang_getNullCursor();
+		if (clang_Cursor_isNull(r) ||
+		    clang_getCursorKind(r) == CXCursor_ParmDecl ||
+		    clang_getCursorKind(r) == CXCursor_VarDecl)
+			continue;
+		*kernel = r;
+		*call = (int)i;
+		return true;
+	}
+	return false;
+}

@@ -19,7 +19,11 @@
 # fetches nothing).
 #
 # Results: annotated (exit 0, at least one parameter), verified-0 (exit 0,
-# no parameter), no-kernel (ktc found no __global__ kernel), timeout,
+# no parameter), host-only (ktc found no __global__ kernel and the file's
+# text has neither the word __global__ nor a launch, `<<<` or a
+# cudaLaunchKernel/cuLaunchKernel call: host code with nothing to
+# annotate, outside the measure like nvcc-fails), no-kernel (ktc found no
+# __global__ kernel in a file that has one or launches one), timeout,
 # crash (killed by a signal), nvcc-fails (the file as it is does not
 # compile with nvcc and the database's flags: outside the issue's measure,
 # "the files nvcc compiles", and listed apart), missing-header (a header
@@ -127,8 +131,12 @@ while IFS='	' read -r f bd; do
 		result=annotated
 	elif [ $rc = 0 ]; then
 		result=verified-0
+	elif grep -q 'no __global__ kernel' "$tmp/err" &&
+		! grep -Eq '__global__|<<<|cu(da)?Launch[A-Za-z]*Kernel' "$f"; then
+		result=host-only
 	elif grep -q 'no __global__ kernel' "$tmp/err"; then
 		result=no-kernel
+		note=$(grep -v '^ ' "$tmp/err" | tail -1 | cut -c1-240)
 	elif grep -q 'does not compile with nvcc as it is' "$tmp/err"; then
 		result=nvcc-fails
 		note=$(grep -v '^ ' "$tmp/err" | grep -v '^note:' | tail -1 |
@@ -172,10 +180,11 @@ def pct(p):
 print()
 print("files %d: %s" % (n, ", ".join("%s %d" % (k, by[k]) for k in sorted(by))))
 print("annotated and verified: %d of %d (%.0f%%)" % (len(ann), n, 100.0 * len(ann) / n))
-m = n - by.get("nvcc-fails", 0) - by.get("missing-header", 0)
+m = n - by.get("nvcc-fails", 0) - by.get("missing-header", 0) - \
+    by.get("host-only", 0)
 if m and m != n:
-    print("annotated and verified of the %d files nvcc compiles: %d (%.0f%%)" %
-          (m, len(ann), 100.0 * len(ann) / m))
+    print("annotated and verified of the %d kernel files nvcc compiles: "
+          "%d (%.0f%%)" % (m, len(ann), 100.0 * len(ann) / m))
 print("parameters per kernel (verified files): %s" %
       ("%.2f (%d / %d)" % (params / kern_ok, params, kern_ok) if kern_ok else "-"))
 print("lines left to complete (verified files): %d" % sum(int(r[3]) for r in ok))

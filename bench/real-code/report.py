@@ -3,9 +3,10 @@
 
 Reads OUT/<project>.txt (scripts/annotate-all.sh's rows: file, result,
 parameters, kernels, lines to complete, seconds) and prints, as Markdown,
-one row per project and the totals: files, the files nvcc compiles (all
-but nvcc-fails and missing-header), annotated and verified (share of
-those), verified with no parameter, no kernel, failed, timeout, crash,
+one row per project and the totals: files, host-only files (no kernel
+and no launch: nothing to annotate), the kernel files nvcc compiles (all
+but host-only, nvcc-fails and missing-header), annotated and verified
+(share of those), verified with no parameter, no kernel, failed, timeout, crash,
 parameters per kernel and lines left to complete (in verified files),
 seconds per file (p50, p95, max), and how many annotated files took longer
 than 30 s (the cap of the earlier runs in docs/real-code.md); then the
@@ -15,7 +16,7 @@ lines left to complete by kind, from the annotated files the run kept
 import os
 import sys
 
-RESULTS = ("annotated", "verified-0", "no-kernel", "nvcc-fails",
+RESULTS = ("annotated", "verified-0", "no-kernel", "host-only", "nvcc-fails",
            "missing-header", "failed", "timeout", "crash")
 
 
@@ -36,7 +37,7 @@ def pct(t, p):
 def line(name, rows):
     by = {r: sum(1 for x in rows if x[1] == r) for r in RESULTS}
     n = len(rows)
-    m = n - by["nvcc-fails"] - by["missing-header"]
+    m = n - by["nvcc-fails"] - by["missing-header"] - by["host-only"]
     ann = by["annotated"]
     ok = [x for x in rows if x[1] in ("annotated", "verified-0")]
     params = sum(x[2] for x in ok)
@@ -47,9 +48,10 @@ def line(name, rows):
     ppk = "%.2f (%d/%d)" % (params / kernels, params, kernels) if kernels \
         else "-"
     share = "%d (%.0f%%)" % (ann, 100.0 * ann / m) if m else "-"
-    return ("| %s | %d | %d | %s | %d | %d | %d | %d | %d | %s | %d | "
+    return ("| %s | %d | %d | %d | %s | %d | %d | %d | %d | %d | %s | %d | "
             "%.1f / %.1f / %.1f | %d |" %
-            (name, n, m, share, by["verified-0"], by["no-kernel"],
+            (name, n, by["host-only"], m, share, by["verified-0"],
+             by["no-kernel"],
              by["failed"], by["timeout"], by["crash"], ppk, complete,
              pct(t, 0.5), pct(t, 0.95), t[-1] if t else 0.0, slow))
 
@@ -82,11 +84,13 @@ def kinds(out, project, rows):
 
 
 def main(out, projects):
-    print("| project | files | nvcc compiles | annotated+verified | "
+    print("| project | files | host only | kernel files nvcc compiles | "
+          "annotated+verified | "
           "verified, 0 params | no kernel | failed | timeout | crash | "
           "params/kernel (verified) | complete lines | p50 / p95 / max s | "
           "annotated > 30 s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|")
     everything = []
     by_kind = []
     for p in projects:

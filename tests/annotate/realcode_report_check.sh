@@ -15,6 +15,8 @@ file                      result     params kernels complete seconds  note
 /s/b.cu                   verified-0      0       2        1    2.50
 /s/c.cu                   nvcc-fails      0       1        0    0.50
 /s/d.cu                   timeout         0       1        0   60.00
+/s/e.cu                   host-only       0       0        0    0.40
+/s/f.cu                   no-kernel       0       0        0    0.60
 ROWS
 cat > "$tmp/kept/p/s_a.cu.out" <<'OUT'
 // ktc: complete and uncomment: #pragma kt problem n values(?)
@@ -32,9 +34,10 @@ want() {
 	grep -F -- "$1" "$tmp/r.md" > /dev/null ||
 		{ echo "FAIL: no '$1' in:"; cat "$tmp/r.md"; fail=1; }
 }
-# 4 files, 3 nvcc compiles, 1 annotated (33%), 1 verified with none,
-# 3 parameters over 3 kernels of verified files, 5 lines to complete
-want "| p | 4 | 3 | 1 (33%) | 1 | 0 | 0 | 1 | 0 | 1.00 (3/3) | 5 |"
+# 6 files, 1 host only, 4 kernel files nvcc compiles, 1 annotated (25%),
+# 1 verified with none, 1 no kernel, 3 parameters over 3 kernels of
+# verified files, 5 lines to complete
+want "| p | 6 | 1 | 4 | 1 (25%) | 1 | 1 | 0 | 1 | 0 | 1.00 (3/3) | 5 |"
 # by kind: 1 problem, 2 buffers (a length, an element type), 1 value,
 # 0 launches, 1 template
 want "| p | 1 | 2 | 1 | 0 | 1 |"
