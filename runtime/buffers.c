@@ -9,8 +9,10 @@
 #include "runtime/buffers.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/rng.h"
 
@@ -357,43 +359,112 @@ void kt_buf_default_range(kt_type t, double *lo, double *hi)
 	}
 }
 
+/*
+ * Random fills: the buffer is cut into chunks of FILL_CHUNK elements, and
+ * chunk c draws from a generator of its own, seeded from the buffer's key
+ * and c. A chunk's contents thus depend on the seed, the buffer and the
+ * chunk's place only, so threads may fill chunks in any order and the
+ * buffer is the same whatever the number of threads: inputs of a
+ * billion-element problem are made on every core instead of one.
+ */
+enum { FILL_CHUNK = 1 << 16, FILL_THREADS_MAX = 64 };
+
+typedef struct fill_job {
+	void *data;
+	kt_type t;
+	size_t n;
+	double lo, hi;
+	uint64_t key;
+	size_t next, step; /* this thread's first chunk and its stride */
+} fill_job;
+
+static void fill_chunk(const fill_job *j, size_t c)
+{
+	kt_rng r;
+	kt_rng_seed(&r, j->key ^ ((c + 1) * 0xd1b54a32d192ed03ULL));
+	size_t b = c * FILL_CHUNK,
+	       e = b + FILL_CHUNK < j->n ? b + FILL_CHUNK : j->n;
+	double lo = j->lo, w = j->hi - j->lo;
+	if (j->t == KT_TYPE_F32) {
+		float *f = j->data;
+		for (size_t i = b; i < e; i++)
+			f[i] = (float)(lo + w * kt_rng_double(&r));
+	} else if (j->t == KT_TYPE_BF16 || j->t == KT_TYPE_F16) {
+		/* through float, as kt_buf_set does for these two */
+		uint16_t *h = j->data;
+		bool bf = j->t == KT_TYPE_BF16;
+		for (size_t i = b; i < e; i++) {
+			float f = (float)(lo + w * kt_rng_double(&r));
+			h[i] = bf ? kt_f32_to_bf16(f) : kt_f32_to_f16(f);
+		}
+	} else if (kt_type_is_float(j->t)) {
+		for (size_t i = b; i < e; i++)
+			kt_buf_set(j->data, j->t, i,
+			           lo + w * kt_rng_double(&r));
+	} else {
+		double a = ceil(j->lo), z = floor(j->hi);
+		/* span 0 stands for the whole 64-bit range */
+		uint64_t span = z < a                 ? 1
+		                : z - a >= 0x1p64 - 1 ? 0
+		                                      : (uint64_t)(z - a) + 1;
+		for (size_t i = b; i < e; i++) {
+			uint64_t k =
+			    span ? kt_rng_below(&r, span) : kt_rng_next(&r);
+			kt_buf_set(j->data, j->t, i, a + (double)k);
+		}
+	}
+}
+
+static void *fill_thread(void *arg)
+{
+	fill_job *j = arg;
+	size_t chunks = (j->n + FILL_CHUNK - 1) / FILL_CHUNK;
+	for (size_t c = j->next; c < chunks; c += j->step)
+		fill_chunk(j, c);
+	return NULL;
+}
+
 static void fill_random(void *data, kt_type t, size_t n, double lo, double hi,
-                        kt_rng *r)
+                        uint64_t key)
 {
 	if (lo == 0 && hi == 0)
 		kt_buf_default_range(t, &lo, &hi);
-	if (t == KT_TYPE_F32) {
-		float *f = data;
-		for (size_t i = 0; i < n; i++)
-			f[i] = (float)(lo + (hi - lo) * kt_rng_double(r));
-	} else if (kt_type_is_float(t)) {
-		for (size_t i = 0; i < n; i++)
-			kt_buf_set(data, t, i,
-			           lo + (hi - lo) * kt_rng_double(r));
-	} else {
-		double a = ceil(lo), b = floor(hi);
-		/* span 0 stands for the whole 64-bit range */
-		uint64_t span = b < a                 ? 1
-		                : b - a >= 0x1p64 - 1 ? 0
-		                                      : (uint64_t)(b - a) + 1;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t k =
-			    span ? kt_rng_below(r, span) : kt_rng_next(r);
-			kt_buf_set(data, t, i, a + (double)k);
-		}
+	fill_job base = {data, t, n, lo, hi, key, 0, 1};
+	size_t chunks = (n + FILL_CHUNK - 1) / FILL_CHUNK;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t k = cpus > 1 ? (size_t)cpus : 1;
+	if (k > FILL_THREADS_MAX)
+		k = FILL_THREADS_MAX;
+	if (k > chunks / 4) /* small buffers: not worth a thread */
+		k = chunks / 4 ? chunks / 4 : 1;
+	fill_job jobs[FILL_THREADS_MAX];
+	pthread_t tid[FILL_THREADS_MAX];
+	bool started[FILL_THREADS_MAX] = {false};
+	for (size_t i = 1; i < k; i++) {
+		jobs[i] = base;
+		jobs[i].next = i;
+		jobs[i].step = k;
+		started[i] =
+		    !pthread_create(&tid[i], NULL, fill_thread, &jobs[i]);
 	}
+	/* this thread takes chunk 0 mod k, and those of a thread that did
+	 * not start */
+	for (size_t c = 0; c < chunks; c++)
+		if (c % k == 0 || !started[c % k])
+			fill_chunk(&base, c);
+	for (size_t i = 1; i < k; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
 }
 
 void kt_buf_fill(void *data, kt_type t, size_t n, const kt_init *init,
                  uint64_t seed, uint64_t stream)
 {
 	switch (init->kind) {
-	case KT_INIT_RANDOM: {
-		kt_rng r;
-		kt_rng_seed(&r, seed ^ (stream * 0x9e3779b97f4a7c15ULL + 1));
-		fill_random(data, t, n, init->lo, init->hi, &r);
+	case KT_INIT_RANDOM:
+		fill_random(data, t, n, init->lo, init->hi,
+		            seed ^ (stream * 0x9e3779b97f4a7c15ULL + 1));
 		break;
-	}
 	case KT_INIT_ZEROS: memset(data, 0, n * kt_type_size(t)); break;
 	case KT_INIT_IOTA:
 		for (size_t i = 0; i < n; i++)

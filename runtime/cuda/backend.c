@@ -106,9 +106,11 @@ static void free_sizes(kt_cu_backend *b)
 static void cuda_free(kt_backend *base)
 {
 	kt_cu_backend *b = (kt_cu_backend *)base;
+	/* all processes told to end first, then reaped: they exit side by
+	 * side (the worker's context teardown takes the longest) */
+	kt_cu_worker_quit(b);
+	kt_cu_compilers_stop(b->compilers, b->threads);
 	kt_cu_worker_stop(b);
-	for (int i = 0; b->compilers && i < b->threads; i++)
-		kt_cu_compiler_stop(&b->compilers[i]);
 	kt_free(b->compilers);
 	free_sizes(b);
 	kt_str_release(&b->problem_msg);
@@ -305,6 +307,8 @@ static int cuda_set_problem(kt_backend *base, const kt_value *problem)
 	kt_free(p);
 	if (!rc && !b->opt.compile_only)
 		rc = build_problem_msg(b);
+	if (!rc && b->opt.compile_only)
+		kt_cu_compilers_start(b->compilers, b->threads);
 	if (!rc && !b->opt.compile_only)
 		rc = kt_cu_worker_ready(b);
 	return rc;

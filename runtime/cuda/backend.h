@@ -46,7 +46,13 @@ typedef struct kt_cu_compiler {
  */
 int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
                        const kt_cu_source *src, const char *cache_dir);
-void kt_cu_compiler_stop(kt_cu_compiler *c);
+/* Starts those of the n compiler processes of c that do not run, so the
+ * first batch does not wait for them (a failed start is left to the
+ * compile that needs the process, which reports it). */
+void kt_cu_compilers_start(kt_cu_compiler *c, int n);
+/* Ends the n compiler processes of c: QUIT to each, then each reaped, so
+ * they exit side by side rather than one after another. */
+void kt_cu_compilers_stop(kt_cu_compiler *c, int n);
 /* The compiler process's loop (`__cuda-worker --compile FD`). */
 int kt_cu_compiler_main(int fd);
 
@@ -78,6 +84,7 @@ typedef struct kt_cu_backend {
 	int fd;
 	kt_str problem_msg; /* PROBLEM as last sent, for a restarted worker */
 	bool problem_sent;  /* the running worker has it */
+	bool quit_sent;     /* the running worker was sent QUIT */
 	int died_of;        /* the signal the last worker died of, or 0 */
 	uint64_t total_mem; /* the device's memory (cuDeviceTotalMem) */
 	bool note_printed;
@@ -106,7 +113,11 @@ int kt_cu_reap(pid_t pid, const char *what, kt_str *why);
 
 /* Starts the worker and opens the device (measure: copy bandwidth too). */
 int kt_cu_worker_start(kt_cu_backend *b, bool measure);
-/* Ends the worker: QUIT, then a kill if it does not go. */
+/* Asks the worker to end (QUIT) without waiting: it frees its problem and
+ * exits while the caller does other work; kt_cu_worker_stop then reaps it. */
+void kt_cu_worker_quit(kt_cu_backend *b);
+/* Ends the worker: QUIT (unless kt_cu_worker_quit sent it), then a kill if
+ * it does not go. */
 void kt_cu_worker_stop(kt_cu_backend *b);
 /* Starts a worker if none runs and sends it the problem if it lacks it. */
 int kt_cu_worker_ready(kt_cu_backend *b);

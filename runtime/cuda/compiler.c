@@ -202,13 +202,25 @@ int kt_cu_compiler_run(kt_cu_compiler *c, kt_cu_binary *out,
 	}
 }
 
-void kt_cu_compiler_stop(kt_cu_compiler *c)
+void kt_cu_compilers_start(kt_cu_compiler *c, int n)
 {
-	if (!c->pid)
-		return;
-	kt_cu_send(c->fd, KT_CU_QUIT, NULL);
-	kt_cu_reap(c->pid, "compiler", NULL);
-	close(c->fd);
-	c->pid = 0;
-	c->fd = -1;
+	for (int i = 0; c && i < n; i++)
+		if (!c[i].pid &&
+		    kt_cu_spawn(&c[i].pid, &c[i].fd, true, c[i].exe))
+			c[i].pid = 0;
+}
+
+void kt_cu_compilers_stop(kt_cu_compiler *c, int n)
+{
+	for (int i = 0; c && i < n; i++)
+		if (c[i].pid)
+			kt_cu_send(c[i].fd, KT_CU_QUIT, NULL);
+	for (int i = 0; c && i < n; i++) {
+		if (!c[i].pid)
+			continue;
+		kt_cu_reap(c[i].pid, "compiler", NULL);
+		close(c[i].fd);
+		c[i].pid = 0;
+		c[i].fd = -1;
+	}
 }

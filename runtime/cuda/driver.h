@@ -42,8 +42,6 @@
 	X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                         \
 	X(cuMemAlloc)                                                          \
 	X(cuMemFree)                                                           \
-	X(cuMemAllocHost)                                                      \
-	X(cuMemFreeHost)                                                       \
 	X(cuMemGetInfo)                                                        \
 	X(cuMemcpyHtoD)                                                        \
 	X(cuMemcpyDtoH)                                                        \

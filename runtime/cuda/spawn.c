@@ -99,13 +99,21 @@ static void reap(kt_cu_backend *b, kt_str *why)
 	b->fd = -1;
 	b->pid = 0;
 	b->problem_sent = false;
+	b->quit_sent = false;
+}
+
+void kt_cu_worker_quit(kt_cu_backend *b)
+{
+	if (b->pid && !b->quit_sent)
+		kt_cu_send(b->fd, KT_CU_QUIT, NULL);
+	b->quit_sent = b->pid != 0;
 }
 
 void kt_cu_worker_stop(kt_cu_backend *b)
 {
 	if (!b->pid)
 		return;
-	kt_cu_send(b->fd, KT_CU_QUIT, NULL);
+	kt_cu_worker_quit(b);
 	reap(b, NULL);
 }
 
@@ -210,6 +218,10 @@ int kt_cu_worker_ready(kt_cu_backend *b)
 	if (rc || b->problem_sent || !b->problem_msg.len)
 		return rc;
 	rc = kt_cu_send(b->fd, KT_CU_PROBLEM, &b->problem_msg);
+	/* the compiler processes start while the worker sets the problem up
+	 * (inputs, references): the first batch then finds them running */
+	if (!rc)
+		kt_cu_compilers_start(b->compilers, b->threads);
 	uint32_t type = 0;
 	char *msg = NULL;
 	size_t len = 0;

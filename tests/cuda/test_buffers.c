@@ -179,6 +179,50 @@ static void random_fill_is_seeded_and_never_zero(void)
 		CHECK(seen[k]);
 }
 
+/* A buffer of millions of elements is filled on several threads, chunk by
+ * chunk: the same seed gives the same buffer every time, a prefix of a
+ * longer buffer is the shorter buffer (a chunk depends on its place only),
+ * and the chunks differ from each other (each has a generator of its
+ * own), in the fast float paths and the generic ones alike. */
+static void large_fills_are_the_same_on_any_threads(void)
+{
+	enum { N = 5 * 65536 + 123, M = 2 * 65536 + 7 };
+	static uint16_t a[N], b[N], c[M];
+	static float f[N], g[N];
+	static int32_t i[N], j[M];
+	static uint8_t e[N], e2[M];
+	kt_init init = {.kind = KT_INIT_RANDOM};
+	kt_buf_fill(a, KT_TYPE_BF16, N, &init, 9, 2);
+	kt_buf_fill(b, KT_TYPE_BF16, N, &init, 9, 2);
+	kt_buf_fill(c, KT_TYPE_BF16, M, &init, 9, 2);
+	CHECK(!memcmp(a, b, sizeof(a)));
+	CHECK(!memcmp(a, c, sizeof(c)));
+	CHECK(memcmp(a, a + 65536, 64 * sizeof(a[0])));
+	size_t outside = 0;
+	for (size_t k = 0; k < N; k++) {
+		float x = kt_bf16_to_f32(a[k]);
+		outside += !(x >= -1.0f && x <= 1.0f);
+	}
+	CHECK_EQ_INT(outside, 0);
+	kt_buf_fill(f, KT_TYPE_F32, N, &init, 9, 2);
+	kt_buf_fill(g, KT_TYPE_F32, N, &init, 9, 2);
+	CHECK(!memcmp(f, g, sizeof(f)));
+	CHECK(memcmp(f + 65536, f + 3 * 65536, 64 * sizeof(f[0])));
+	init.lo = -5;
+	init.hi = 5;
+	kt_buf_fill(i, KT_TYPE_I32, N, &init, 3, 0);
+	kt_buf_fill(j, KT_TYPE_I32, M, &init, 3, 0);
+	CHECK(!memcmp(i, j, sizeof(j)));
+	outside = 0;
+	for (size_t k = 0; k < N; k++)
+		outside += i[k] < -5 || i[k] > 5;
+	CHECK_EQ_INT(outside, 0);
+	init.lo = init.hi = 0;
+	kt_buf_fill(e, KT_TYPE_FP8_E4M3, N, &init, 4, 1);
+	kt_buf_fill(e2, KT_TYPE_FP8_E4M3, M, &init, 4, 1);
+	CHECK(!memcmp(e, e2, sizeof(e2)));
+}
+
 static void other_fills(void)
 {
 	double d[4];
@@ -258,6 +302,7 @@ int main(void)
 	RUN(scalars_must_fit_their_integer_type);
 	RUN(buffer_bytes_are_checked);
 	RUN(random_fill_is_seeded_and_never_zero);
+	RUN(large_fills_are_the_same_on_any_threads);
 	RUN(other_fills);
 	RUN(specials_are_mixed_into_floats_only);
 	return check_summary();

@@ -200,7 +200,7 @@ static void a_compiler_process_compiles_and_survives_a_crash(void)
 	CHECK(there.ok); /* and the next starts a new one */
 	kt_cu_binary_release(&there);
 	kt_cu_binary_release(&here);
-	kt_cu_compiler_stop(&c);
+	kt_cu_compilers_stop(&c, 1);
 	CHECK_EQ_INT(c.pid, 0);
 }
 
