@@ -17,7 +17,10 @@
  * host code fully); the k-th values of all such parameters share one
  * compile, `width` compiles at a time. A compile that fails proves
  * nothing about its values, so each of them is compiled again alone, and
- * only a value's own compile can drop it.
+ * only a value's own compile can drop it. The probe itself may start
+ * earlier, beside the checks of the template at its defaults
+ * (kt_rw_probe_start), since it needs nothing they find; its verdict is
+ * taken for the same text and any subset of its parameters.
  */
 #include "rewriter/rewriter.h"
 
@@ -301,22 +304,90 @@ static int probe_make(compile *c, const kt_plan *p, const bool *which,
 	return rc;
 }
 
+int kt_rw_probe_start(kt_rw_probe *pr, const kt_plan *p, const bool *on,
+                      const kt_verify_opts *o, const char *text,
+                      const char *name)
+{
+	memset(pr, 0, sizeof(*pr));
+	size_t n = 0, np = p->nparams;
+	pr->which = kt_calloc(np + 1, sizeof(bool));
+	if (!pr->which)
+		return kt_error(KT_ENOMEM, "out of memory");
+	for (size_t i = 0; i < np; i++) {
+		pr->which[i] =
+		    on[i] && host_used(p, i) && p->params[i].nvalues > 1;
+		n += pr->which[i];
+	}
+	if (!n || !probe_allowed(o))
+		return 0;
+	compile c = {0};
+	int rc = probe_make(&c, p, pr->which, text);
+	if (!rc && !(pr->text = kt_strdup(text)))
+		rc = kt_error(KT_ENOMEM, "out of memory");
+	/* nvcc has the text and the arguments once it started */
+	if (!rc)
+		rc = kt_nvcc_start(&pr->job, o, c.text, strlen(c.text), name,
+		                   c.args, c.nargs);
+	pr->started = rc == 0;
+	compile_release(&c);
+	return rc;
+}
+
+void kt_rw_probe_release(kt_rw_probe *pr)
+{
+	if (pr->started)
+		kt_nvcc_job_release(&pr->job);
+	kt_free(pr->which);
+	kt_free(pr->text);
+	memset(pr, 0, sizeof(*pr));
+}
+
+/* The early probe's verdict on hostp in text: 1 it compiled (every
+ * parameter of hostp proven), 0 it failed on exactly hostp, -1 it does not
+ * apply (another text, a parameter it lacks) or failed on more. */
+static int early_verdict(kt_rw_probe *pr, const bool *hostp, size_t np,
+                         const char *text, int *rc)
+{
+	*rc = 0;
+	if (!pr || !pr->started || strcmp(pr->text, text))
+		return -1;
+	bool same = true;
+	for (size_t i = 0; i < np; i++) {
+		if (hostp[i] && !pr->which[i])
+			return -1;
+		same = same && hostp[i] == pr->which[i];
+	}
+	*rc = kt_nvcc_finish(&pr->job);
+	bool ok = !*rc && pr->job.ok;
+	kt_nvcc_job_release(&pr->job);
+	pr->started = false;
+	return *rc ? -1 : ok ? 1 : same ? 0 : -1;
+}
+
 /* Marks in proven[] the host-used parameters a probe proves. */
 static int probe(bool *proven, const bool *hostp, const kt_plan *p,
                  const kt_verify_opts *o, const char *text, const char *name,
-                 size_t width)
+                 size_t width, kt_rw_probe *early)
 {
 	size_t n = 0, np = p->nparams;
 	for (size_t i = 0; i < np; i++)
 		n += hostp[i];
 	if (!n || !probe_allowed(o))
 		return 0;
+	int rc = 0, verdict = early_verdict(early, hostp, np, text, &rc);
+	if (rc || verdict == 1) {
+		if (verdict == 1)
+			memcpy(proven, hostp, np * sizeof(bool));
+		return rc;
+	}
 	compile *c = kt_calloc(np + 1, sizeof(compile));
 	bool *one = kt_calloc(np + 1, sizeof(bool));
-	int rc = c && one ? 0 : kt_error(KT_ENOMEM, "out of memory");
-	if (!rc)
+	rc = c && one ? 0 : kt_error(KT_ENOMEM, "out of memory");
+	/* the early probe of these very parameters failed: no need to
+	 * compile them together again */
+	if (!rc && verdict < 0)
 		rc = probe_make(&c[0], p, hostp, text);
-	if (!rc)
+	if (!rc && verdict < 0)
 		rc = run(c, 1, o, name, 1);
 	if (!rc && c[0].ok)
 		memcpy(proven, hostp, np * sizeof(bool));
@@ -346,7 +417,7 @@ static int probe(bool *proven, const bool *hostp, const kt_plan *p,
 int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
                       int64_t *const *values, const size_t *nvalues,
                       const kt_verify_opts *o, const char *text,
-                      const char *name, int width)
+                      const char *name, int width, kt_rw_probe *early)
 {
 	memset(v, 0, sizeof(*v));
 	size_t np = p->nparams, total = 0, nhost = 0;
@@ -365,7 +436,7 @@ int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
 		              nhost, KT_RW_HOST_MAX_PARAMS);
 	size_t w = width > 0 ? (size_t)width : 1;
 	if (!rc)
-		rc = probe(proven, hostp, p, o, text, name, w);
+		rc = probe(proven, hostp, p, o, text, name, w, early);
 	if (rc || !total) {
 		kt_free(hostp);
 		kt_free(proven);

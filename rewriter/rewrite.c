@@ -384,12 +384,12 @@ static int batches(const rw *r)
 
 /* Drops from the domains the values at which the host code (nvcc) does
  * not compile. */
-static int filter_host_values(rw *r, const char *text)
+static int filter_host_values(rw *r, const char *text, kt_rw_probe *early)
 {
 	kt_rw_values v;
 	int rc = kt_rw_host_values(&v, r->p, r->sel.on, r->sel.values,
 	                           r->sel.nvalues, &r->vo, text, r->f->path,
-	                           batches(r));
+	                           batches(r), early);
 	for (size_t j = 0; j < v.n && !rc; j++) {
 		if (v.ok[j])
 			continue;
@@ -433,13 +433,21 @@ static int verify_loop(rw *r, kt_str *text)
 {
 	bool renumbered = false; /* keep_lines tried on the whole file */
 	bool just = false;       /* ... in the check just made */
-	for (;;) {
+	for (size_t pass = 0;; pass++) {
 		bool after_renumber = just;
 		just = false;
 		kt_rw_values v;
 		check c = {0};
-		int rc = kt_rw_values_make(&v, r->p, r->sel.on, r->f, text->ptr,
-		                           batches(r));
+		/* the first pass, which usually holds: the host code's probe
+		 * compiles beside the checks instead of after them */
+		kt_rw_probe early = {0};
+		int rc = pass == 0
+		             ? kt_rw_probe_start(&early, r->p, r->sel.on,
+		                                 &r->vo, text->ptr, r->f->path)
+		             : 0;
+		if (!rc)
+			rc = kt_rw_values_make(&v, r->p, r->sel.on, r->f,
+			                       text->ptr, batches(r));
 		if (!rc)
 			rc = run_checks(r, text, &c, 1, v.batch, v.nbatch);
 		bool ok = !rc && c.ok;
@@ -454,7 +462,8 @@ static int verify_loop(rw *r, kt_str *text)
 		if (ok && !rc)
 			rc = filter_domains(r, &v);
 		if (ok && !rc)
-			rc = filter_host_values(r, text->ptr);
+			rc = filter_host_values(r, text->ptr, &early);
+		kt_rw_probe_release(&early);
 		/* the file again without a parameter that kept its default
 		 * alone */
 		bool lone = ok && !rc && drop_lone(r);

@@ -193,15 +193,38 @@ void kt_rw_values_release(kt_rw_values *v);
 #define KT_RW_HOST_MAX_PARAMS 64
 
 /*
+ * The probe (host.c) started early: while the checks of text at its
+ * defaults run, one nvcc compile tries every parameter that host code uses
+ * and whose plan domain has several values as a non-constant. Its verdict
+ * serves kt_rw_host_values for the same text and any subset of those
+ * parameters; otherwise it is waited for and dropped.
+ */
+typedef struct kt_rw_probe {
+	bool started;
+	bool *which; /* its parameters */
+	char *text;  /* the text it probes */
+	kt_nvcc_job job;
+} kt_rw_probe;
+
+/* Starts the probe of text for the parameters on; none where no parameter
+ * needs it or flags forbid a probe (pr->started false). */
+int kt_rw_probe_start(kt_rw_probe *pr, const kt_plan *p, const bool *on,
+                      const kt_verify_opts *o, const char *text,
+                      const char *name);
+void kt_rw_probe_release(kt_rw_probe *pr);
+
+/*
  * Compiles text with nvcc (front end) at each value in values[i] of each
  * parameter on that host code uses, `width` compiles at a time; v holds
  * one entry per value with its verdict (ok) and, for a failure, nvcc's
- * log. Only param, value, define, ok and log of v are used.
+ * log. Only param, value, define, ok and log of v are used. early, when
+ * not NULL, is a probe started before (its verdict is used where it
+ * applies).
  */
 int kt_rw_host_values(kt_rw_values *v, const kt_plan *p, const bool *on,
                       int64_t *const *values, const size_t *nvalues,
                       const kt_verify_opts *o, const char *text,
-                      const char *name, int width);
+                      const char *name, int width, kt_rw_probe *early);
 
 /* ---- run.c ---- */
 

@@ -263,7 +263,7 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	kt_verify_opts o = {0};
 	kt_rw_values v;
 	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
-	                               launcher, "l.cu", 2),
+	                               launcher, "l.cu", 2, NULL),
 	             0);
 	/* B: proven by the probe, no value compiled; S: a VLA to the probe,
 	 * so each value compiled, and 1024 (a negative size) fails */
@@ -281,10 +281,81 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	o.nflags = 2;
 	on[1] = false;
 	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
-	                               launcher, "l.cu", 2),
+	                               launcher, "l.cu", 2, NULL),
 	             0);
 	CHECK_EQ_INT(v.n, 4);
 	kt_rw_values_release(&v);
+}
+
+/* The probe started early, beside the checks: its verdict is taken for
+ * the text it probed and a subset of its parameters, and the verdicts are
+ * those of a probe made on the spot: B proven, S's values compiled one by
+ * one (its failure on B and S together does not count against B alone);
+ * another text leaves it unused. */
+static void an_early_probe_serves_the_same_text(void)
+{
+	int64_t bv[] = {64, 128, 256, 512, 1024}, sv[] = {128, 256, 512, 1024};
+	kt_plan_use use = {.host = true, .launch = -1};
+	kt_plan_param pp[2] = {
+	    {.name = "B", .values = bv, .nvalues = 5, .def = 256},
+	    {.name = "S", .values = sv, .nvalues = 4, .def = 256}};
+	for (int i = 0; i < 2; i++) {
+		pp[i].uses = &use;
+		pp[i].nuses = 1;
+	}
+	kt_plan p = {.params = pp, .nparams = 2};
+	int64_t *values[2] = {bv, sv};
+	size_t nvalues[2] = {5, 4};
+	kt_verify_opts o = {0};
+	kt_rw_values v;
+	kt_rw_probe early;
+	bool only_b[2] = {true, false}, both[2] = {true, true};
+
+	CHECK_EQ_INT(
+	    kt_rw_probe_start(&early, &p, only_b, &o, launcher, "l.cu"), 0);
+	CHECK(early.started);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
+	                               launcher, "l.cu", 2, &early),
+	             0);
+	CHECK(!early.started); /* used */
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+	kt_rw_probe_release(&early);
+
+	CHECK_EQ_INT(kt_rw_probe_start(&early, &p, both, &o, launcher, "l.cu"),
+	             0);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
+	                               launcher, "l.cu", 2, &early),
+	             0);
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+	kt_rw_probe_release(&early);
+
+	CHECK_EQ_INT(kt_rw_probe_start(&early, &p, both, &o, launcher, "l.cu"),
+	             0);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, both, values, nvalues, &o,
+	                               launcher, "l.cu", 2, &early),
+	             0);
+	CHECK(!early.started);
+	CHECK_EQ_INT(v.n, 3);
+	for (size_t j = 0; j < v.n; j++) {
+		CHECK_EQ_INT(v.param[j], 1);
+		CHECK_EQ_INT(v.ok[j], v.value[j] != 1024);
+	}
+	kt_rw_values_release(&v);
+	kt_rw_probe_release(&early);
+
+	CHECK_EQ_INT(
+	    kt_rw_probe_start(&early, &p, only_b, &o, launcher, "l.cu"), 0);
+	char other[1024];
+	snprintf(other, sizeof(other), "%s// another text\n", launcher);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
+	                               other, "l.cu", 2, &early),
+	             0);
+	CHECK(early.started); /* not used */
+	CHECK_EQ_INT(v.n, 0);
+	kt_rw_values_release(&v);
+	kt_rw_probe_release(&early);
 }
 
 /* How many of B's values (64..1024, B a host-used block size) text needs
@@ -305,9 +376,9 @@ static size_t values_compiled(const char *text)
 	size_t nvalues[1] = {5};
 	kt_verify_opts o = {0};
 	kt_rw_values v;
-	CHECK_EQ_INT(
-	    kt_rw_host_values(&v, &p, on, values, nvalues, &o, text, "b.cu", 2),
-	    0);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o, text,
+	                               "b.cu", 2, NULL),
+	             0);
 	size_t n = v.n;
 	for (size_t j = 0; j < v.n; j++)
 		CHECK(v.ok[j]);
@@ -470,6 +541,7 @@ int main(void)
 	RUN(nvrtc_compiles_each_job_its_own_text);
 	RUN(nvrtc_skips_host_code_under_the_rtc_guard);
 	RUN(host_values_are_compiled_unless_a_probe_proves_them);
+	RUN(an_early_probe_serves_the_same_text);
 	RUN(host_probe_proves_launch_bounds_and_constexpr_values);
 	RUN(launch_bounds_values_are_a_front_end_check);
 	RUN(batch_copies_declare_an_inlined_header_once);
