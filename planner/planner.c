@@ -743,11 +743,15 @@ static int plan_all(planner *P)
 	return rc ? rc : P->oom ? KT_ENOMEM : KT_OK;
 }
 
-/* The error for a file that defines no kernel but launches one (at `at`)
- * that a header defines: what to annotate instead. */
-static int foreign_kernel(const kt_candidates *c, CXCursor k,
-                          const kt_range *at)
+/* The error for a file that defines no kernel but launches one (call)
+ * that a header defines: what to annotate instead. The call is located
+ * where it is spelled (inside a dispatch macro's argument, not at the
+ * macro). */
+static int foreign_kernel(const kt_candidates *c, CXCursor k, CXCursor call)
 {
+	unsigned line = 0, col = 0;
+	clang_getSpellingLocation(clang_getCursorLocation(call), NULL, &line,
+	                          &col, NULL);
 	CXCursor d = clang_getCursorDefinition(k);
 	CXFile f = NULL;
 	clang_getSpellingLocation(
@@ -756,13 +760,13 @@ static int foreign_kernel(const kt_candidates *c, CXCursor k,
 	CXString name = clang_getCursorSpelling(k);
 	CXString file = f ? clang_getFileName(f) : (CXString){0};
 	const char *fs = f ? clang_getCString(file) : NULL;
-	int rc = kt_error(
-	    KT_EINVALID,
-	    "%s:%d:%d: no __global__ kernel defined in this file: "
-	    "it launches '%s'%s%s%s; a kernel is annotated in the "
-	    "file that defines it",
-	    c->path, at->begin.line, at->begin.col, clang_getCString(name),
-	    fs ? ", defined in '" : "", fs ? fs : "", fs ? "'" : "");
+	int rc =
+	    kt_error(KT_EINVALID,
+	             "%s:%d:%d: no __global__ kernel defined in this file: "
+	             "it launches '%s'%s%s%s; a kernel is annotated in the "
+	             "file that defines it",
+	             c->path, line, col, clang_getCString(name),
+	             fs ? ", defined in '" : "", fs ? fs : "", fs ? "'" : "");
 	clang_disposeString(name);
 	if (f)
 		clang_disposeString(file);
@@ -776,11 +780,8 @@ static int check_input(const kt_candidates *c)
 		ok += !c->facts->kernels.items[k].broken;
 	CXCursor k;
 	int call;
-	kt_range at;
-	if (!c->nkernels && fe_foreign_launch(&c->facts->ast, &k, &call) &&
-	    kt_fe_range(c->facts->tu,
-	                clang_getCursorExtent(c->facts->ast.n[call].cur), &at))
-		return foreign_kernel(c, k, &at);
+	if (!c->nkernels && fe_foreign_launch(&c->facts->ast, &k, &call))
+		return foreign_kernel(c, k, c->facts->ast.n[call].cur);
 	if (!c->nkernels)
 		return kt_error(KT_EINVALID,
 		                "no __global__ kernel defined in "
