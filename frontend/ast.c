@@ -1155,3 +1155,48 @@ int fe_dim3(const fe_ast *a, int op)
 		return n;
 	return -1;
 }
+
+/* An expression that reads the device's SM count: a field or a variable
+ * named for it (`prop.multiProcessorCount`, `nsm`, `num_sms`,
+ * `sm_count`, `numSMs`). The name is what says so: the count reaches the
+ * launcher from another file (a device-info struct, a cached query) as
+ * often as from cudaGetDeviceProperties in the same function. */
+const char *fe_sm_count(const fe_ast *a, int n)
+{
+	static const char *names[] = {"multiprocessorcount",
+	                              "nsm",
+	                              "nsms",
+	                              "sms",
+	                              "numsm",
+	                              "numsms",
+	                              "smcount",
+	                              "numsmcount",
+	                              "nummultiprocessors"};
+	n = fe_strip(a, n);
+	if (n < 0 || (a->n[n].kind != CXCursor_MemberRefExpr &&
+	              a->n[n].kind != CXCursor_DeclRefExpr))
+		return NULL;
+	/* a local cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount,
+	 * dev) fills, whatever its name */
+	int d = a->n[n].ref, count = 0;
+	int call = d >= 0 && a->n[d].kind == CXCursor_VarDecl
+	               ? fe_out_arg_call(a, d, &count)
+	               : -1;
+	int attr = call >= 0 && count == 1 &&
+	                   !strcmp(a->n[call].name, "cudaDeviceGetAttribute")
+	               ? fe_strip(a, fe_written(a, call, 2))
+	               : -1;
+	if (attr >= 0 &&
+	    !strcmp(a->n[attr].name, "cudaDevAttrMultiProcessorCount"))
+		return a->n[n].name;
+	char low[64];
+	size_t j = 0;
+	for (const char *c = a->n[n].name; *c && j + 1 < sizeof(low); c++)
+		if (*c != '_')
+			low[j++] = (char)tolower((unsigned char)*c);
+	low[j] = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(low, names[i]))
+			return a->n[n].name;
+	return NULL;
+}

@@ -61,6 +61,11 @@ int fe_nwritten(const fe_ast *a, int n);
 int fe_written(const fe_ast *a, int n, int k);
 /* Skips implicit wrappers (UnexposedExpr, ParenExpr, dim3 conversions). */
 int fe_strip(const fe_ast *a, int n);
+/* The name of an expression that reads the device's SM count (a field or
+ * a variable named for it: `multiProcessorCount`, `nsm`, `num_sms`,
+ * `sm_count`; a local that cudaDeviceGetAttribute fills with
+ * cudaDevAttrMultiProcessorCount), else NULL. */
+const char *fe_sm_count(const fe_ast *a, int n);
 /* The parent, skipping implicit wrappers. */
 int fe_up(const fe_ast *a, int n);
 /* The nearest ancestor (or n itself) of the given kind, or -1. */

@@ -794,6 +794,100 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	fe_add(F, kc, cx);
 }
 
+/* ------------------------------------------------------ blocks per SM */
+
+/* Literal node n as a factor of an SM count (`4 * nsm`, `(int64_t)4 *
+ * nsm`, `prop.multiProcessorCount * 3`): the count's name, else NULL. */
+static const char *sm_factor(const fe_ast *a, int n)
+{
+	int up = fe_up(a, n);
+	if (up < 0 || a->n[up].kind != CXCursor_BinaryOperator ||
+	    a->n[up].op != CXBinaryOperator_Mul)
+		return NULL;
+	int l = fe_child(a, up, 0), r = fe_child(a, up, 1);
+	if (l < 0 || r < 0)
+		return NULL;
+	return fe_strip(a, l) == n   ? fe_sm_count(a, r)
+	       : fe_strip(a, r) == n ? fe_sm_count(a, l)
+	                             : NULL;
+}
+
+/* Where a host literal stands, for the rewriter: through a local, in a
+ * dim3 constructor, or in the launch's grid operand. */
+static kt_site host_site(const fe_ast *a, int n, bool through_var)
+{
+	int up = fe_up(a, n);
+	return through_var ? KT_SITE_EXPR
+	       : up >= 0 && a->n[up].kind == CXCursor_CallExpr
+	           ? KT_SITE_DIM3
+	           : KT_SITE_LAUNCH_GRID;
+}
+
+/*
+ * A literal k of launch li's grid that multiplies the SM count: the grid
+ * is k blocks per SM, a parameter (a persistent kernel's waves, a
+ * reduction's partial sums). Every other `k * <the same count>` written
+ * in the host function around the launch follows it: the work of a block
+ * is often that product's share of the problem (`dk = (ne + 4*nsm - 1) /
+ * (4*nsm)`), and must move with the grid.
+ */
+static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
+{
+	fe_ast *a = F->a;
+	const fe_node *x = &a->n[l->node];
+	const fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	const char *sm = sm_factor(a, l->node);
+	int w = L->shared;
+	if (!sm || !x->spelled || !x->in_main || l->value < 1 ||
+	    l->value > 64 || l->divisors || fe_cand_at(F, x->b) >= 0 ||
+	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
+		return false;
+	kt_candidate kc = fe_cand_init();
+	kc.kind = KT_CAND_LAUNCH;
+	kc.role = KT_ROLE_GRID;
+	kc.site = host_site(a, l->node, l->var != NULL);
+	kc.range = kt_fe_make_range(F->tu, x->b, x->e);
+	kc.value = l->value;
+	kc.host = true;
+	kc.kernel = F->f->kernels.items[k].name;
+	kc.evidence = fe_say(F,
+	                     "the grid is %lld blocks per SM (a factor of "
+	                     "'%s')",
+	                     (long long)l->value, sm);
+	fe_cand cx = fe_cx_init();
+	cx.node = l->node;
+	cx.kern = k;
+	cx.launch = li;
+	cx.dim = d;
+	int root = fe_add(F, kc, cx);
+	int fn = L->host_fn;
+	for (size_t i = 0; root >= 0 && fn >= 0 && i < a->len; i++) {
+		const fe_node *y = &a->n[i];
+		const char *s2 = NULL;
+		if (y->kind != CXCursor_IntegerLiteral || !y->is_int ||
+		    (int)i == l->node || !y->spelled || !y->in_main ||
+		    y->ival != l->value || y->b < a->n[fn].b ||
+		    y->e > a->n[fn].e || fe_cand_at(F, y->b) >= 0 ||
+		    !(s2 = sm_factor(a, (int)i)) || strcmp(s2, sm))
+			continue;
+		kt_candidate lc = kc;
+		lc.site = fe_ancestor(a, (int)i, CXCursor_VarDecl) >= 0
+		              ? KT_SITE_EXPR
+		              : host_site(a, (int)i, false);
+		lc.range = kt_fe_make_range(F->tu, y->b, y->e);
+		lc.link = root;
+		lc.with = "$";
+		lc.evidence = fe_say(F,
+		                     "the same %lld blocks per SM as the "
+		                     "grid's",
+		                     (long long)l->value);
+		fe_cand lx = cx;
+		lx.node = (int)i;
+		fe_add(F, lc, lx);
+	}
+	return root >= 0;
+}
+
 static void link_grid(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -807,7 +901,8 @@ static void link_grid(finder *F, int k, int li)
 		collect_leaves(F, d3 >= 0 ? fe_written(a, d3, d) : L->op[0],
 		               &lv, NULL, 0, 0);
 		for (size_t i = 0; i < lv.len; i++)
-			grid_leaf(F, k, li, d, &lv.items[i]);
+			if (!sm_leaf(F, k, li, d, &lv.items[i]))
+				grid_leaf(F, k, li, d, &lv.items[i]);
 		kt_vec_release(&lv);
 	}
 }

@@ -311,6 +311,10 @@ static bool device_field(planner *P, int n, kt_str *out)
 	            !strcmp(ts, "struct cudaDeviceProp");
 	clang_disposeString(s);
 	const char *name = prop ? device_const(NULL, a->n[n].name) : NULL;
+	/* another struct's field named for the SM count (a device-info
+	 * cache filled from cudaDeviceProp elsewhere: ggml's `.nsm`) */
+	if (!name && fe_sm_count(a, n))
+		name = "DEVICE_SM_COUNT";
 	return name && !kt_str_adds(out, name);
 }
 

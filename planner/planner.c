@@ -195,6 +195,7 @@ static const char *role_base(const kt_candidate *x, int dim)
 	case KT_ROLE_TILE: return "TILE";
 	case KT_ROLE_VECTOR_WIDTH: return "VEC";
 	case KT_ROLE_GROUP_SIZE: return "GROUP_THREADS";
+	case KT_ROLE_GRID: return "BLOCKS_PER_SM";
 	default: return "PARAM";
 	}
 }
@@ -379,6 +380,7 @@ static void domain(planner *P, int root, i64s *v)
 		break;
 	case KT_ROLE_UNROLL: pow2s(v, 1, 16, &P->oom); break;
 	case KT_ROLE_ITEMS_PER_THREAD: pow2s(v, 1, 8, &P->oom); break;
+	case KT_ROLE_GRID: pow2s(v, 1, 32, &P->oom); break;
 	default: break;
 	}
 	int64_t max = P->f->cx.items[root].max; /* a block size cap's */

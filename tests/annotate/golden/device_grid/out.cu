@@ -13,11 +13,20 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef BLOCKS_PER_SM
+#define BLOCKS_PER_SM 4
+#endif
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 128
 #endif
+#ifndef BLOCKS_PER_SM_2
+#define BLOCKS_PER_SM_2 2
+#endif
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 512
+#endif
+#ifndef BLOCKS_PER_SM_3
+#define BLOCKS_PER_SM_3 8
 #endif
 #ifndef BLOCK_SIZE_4
 #define BLOCK_SIZE_4 256
@@ -60,11 +69,12 @@ template <> struct kt_vec<8> { typedef uint2 t; };
 template <> struct kt_vec<16> { typedef uint4 t; };
 
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param BLOCKS_PER_SM values(1, 2, 4, 8, 16, 32) default(4)
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(DEVICE_SM_COUNT * 4) block(BLOCK_SIZE)
+#pragma kt launch grid(DEVICE_SM_COUNT * BLOCKS_PER_SM) block(BLOCK_SIZE)
 #pragma kt arg out float[n] out
 // ktc: complete and uncomment: #pragma kt arg v float = ?
 #pragma kt arg n int = n
@@ -97,10 +107,11 @@ fill_kernel(float *out, float v, int n)
 }
 
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
+#pragma kt param BLOCKS_PER_SM_2 values(1, 2, 4, 8, 16, 32) default(2)
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((DEVICE_SM_COUNT * 2)) block(BLOCK_SIZE_2)
+#pragma kt launch grid((DEVICE_SM_COUNT * BLOCKS_PER_SM_2)) block(BLOCK_SIZE_2)
 #pragma kt arg out float[n] inout
 #pragma kt arg in float[n] in
 #pragma kt arg n int = n
@@ -116,11 +127,12 @@ add_kernel(float *out, const float *in, int n)
 }
 
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(512)
+#pragma kt param BLOCKS_PER_SM_3 values(1, 2, 4, 8, 16, 32) default(8)
 #pragma kt param VEC_2 values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_3 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid((min(DEVICE_SM_COUNT * 8, (n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3))) block(BLOCK_SIZE_3)
+#pragma kt launch grid((min(DEVICE_SM_COUNT * BLOCKS_PER_SM_3, (n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3))) block(BLOCK_SIZE_3)
 #pragma kt arg out float[n] out
 #pragma kt arg in float[n] in
 // ktc: complete and uncomment: #pragma kt arg a float = ?
@@ -251,21 +263,21 @@ void fill(float *out, float v, int n, cudaStream_t s)
 	int dev = 0, sms = 0;
 	cudaGetDevice(&dev);
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-	fill_kernel<<<sms * 4, BLOCK_SIZE, 0, s>>>(out, v, n);
+	fill_kernel<<<sms * BLOCKS_PER_SM, BLOCK_SIZE, 0, s>>>(out, v, n);
 }
 
 void add(float *out, const float *in, int n, cudaStream_t s)
 {
 	cudaDeviceProp prop;
 	cudaGetDeviceProperties(&prop, 0);
-	const int blocks = prop.multiProcessorCount * 2;
+	const int blocks = prop.multiProcessorCount * BLOCKS_PER_SM_2;
 	add_kernel<<<blocks, BLOCK_SIZE_2, 0, s>>>(out, in, n);
 }
 
 void scale(float *out, const float *in, float a, int n, cudaStream_t s)
 {
 	const cudaDeviceProp *props = device_properties();
-	int grid = std::min(props->multiProcessorCount * 8, (n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3);
+	int grid = std::min(props->multiProcessorCount * BLOCKS_PER_SM_3, (n + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3);
 	scale_kernel<<<grid, BLOCK_SIZE_3, 0, s>>>(out, in, a, n);
 }
 
