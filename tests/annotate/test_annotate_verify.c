@@ -245,24 +245,52 @@ static const char *launcher =
     "\tchar flags[512 - S];\n\tflags[0] = 0;\n\t(void)flags;\n"
     "\tk<<<(n + B - 1) / B, B>>>(y);\n}\n";
 
+/* The launcher's plan: B over 64..1024 and S over 128..1024, both used
+ * by host code. */
+typedef struct launcher_plan {
+	int64_t bv[5], sv[4];
+	kt_plan_use use;
+	kt_plan_param pp[2];
+	kt_plan p;
+	int64_t *values[2];
+	size_t nvalues[2];
+} launcher_plan;
+
+static void launcher_plan_init(launcher_plan *f)
+{
+	static const int64_t bv[] = {64, 128, 256, 512, 1024},
+	                     sv[] = {128, 256, 512, 1024};
+	memset(f, 0, sizeof(*f));
+	memcpy(f->bv, bv, sizeof(bv));
+	memcpy(f->sv, sv, sizeof(sv));
+	f->use = (kt_plan_use){.host = true, .launch = -1};
+	f->pp[0] = (kt_plan_param){.name = "B",
+	                           .values = f->bv,
+	                           .nvalues = 5,
+	                           .def = 256,
+	                           .uses = &f->use,
+	                           .nuses = 1};
+	f->pp[1] = (kt_plan_param){.name = "S",
+	                           .values = f->sv,
+	                           .nvalues = 4,
+	                           .def = 256,
+	                           .uses = &f->use,
+	                           .nuses = 1};
+	f->p = (kt_plan){.params = f->pp, .nparams = 2};
+	f->values[0] = f->bv;
+	f->values[1] = f->sv;
+	f->nvalues[0] = 5;
+	f->nvalues[1] = 4;
+}
+
 static void host_values_are_compiled_unless_a_probe_proves_them(void)
 {
-	int64_t bv[] = {64, 128, 256, 512, 1024}, sv[] = {128, 256, 512, 1024};
-	kt_plan_use use = {.host = true, .launch = -1};
-	kt_plan_param pp[2] = {
-	    {.name = "B", .values = bv, .nvalues = 5, .def = 256},
-	    {.name = "S", .values = sv, .nvalues = 4, .def = 256}};
-	for (int i = 0; i < 2; i++) {
-		pp[i].uses = &use;
-		pp[i].nuses = 1;
-	}
-	kt_plan p = {.params = pp, .nparams = 2};
+	launcher_plan f;
+	launcher_plan_init(&f);
 	bool on[2] = {true, true};
-	int64_t *values[2] = {bv, sv};
-	size_t nvalues[2] = {5, 4};
 	kt_verify_opts o = {0};
 	kt_rw_values v;
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, on, f.values, f.nvalues, &o,
 	                               launcher, "l.cu", 2, NULL),
 	             0);
 	/* B: proven by the probe, no value compiled; S: a VLA to the probe,
@@ -280,7 +308,7 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
 	o.flags = werror;
 	o.nflags = 2;
 	on[1] = false;
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, on, values, nvalues, &o,
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, on, f.values, f.nvalues, &o,
 	                               launcher, "l.cu", 2, NULL),
 	             0);
 	CHECK_EQ_INT(v.n, 4);
@@ -294,46 +322,36 @@ static void host_values_are_compiled_unless_a_probe_proves_them(void)
  * another text leaves it unused. */
 static void an_early_probe_serves_the_same_text(void)
 {
-	int64_t bv[] = {64, 128, 256, 512, 1024}, sv[] = {128, 256, 512, 1024};
-	kt_plan_use use = {.host = true, .launch = -1};
-	kt_plan_param pp[2] = {
-	    {.name = "B", .values = bv, .nvalues = 5, .def = 256},
-	    {.name = "S", .values = sv, .nvalues = 4, .def = 256}};
-	for (int i = 0; i < 2; i++) {
-		pp[i].uses = &use;
-		pp[i].nuses = 1;
-	}
-	kt_plan p = {.params = pp, .nparams = 2};
-	int64_t *values[2] = {bv, sv};
-	size_t nvalues[2] = {5, 4};
+	launcher_plan f;
+	launcher_plan_init(&f);
 	kt_verify_opts o = {0};
 	kt_rw_values v;
 	kt_rw_probe early;
 	bool only_b[2] = {true, false}, both[2] = {true, true};
 
 	CHECK_EQ_INT(
-	    kt_rw_probe_start(&early, &p, only_b, &o, launcher, "l.cu"), 0);
+	    kt_rw_probe_start(&early, &f.p, only_b, &o, launcher, "l.cu"), 0);
 	CHECK(early.started);
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
-	                               launcher, "l.cu", 2, &early),
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, only_b, f.values, f.nvalues,
+	                               &o, launcher, "l.cu", 2, &early),
 	             0);
 	CHECK(!early.started); /* used */
 	CHECK_EQ_INT(v.n, 0);
 	kt_rw_values_release(&v);
 	kt_rw_probe_release(&early);
 
-	CHECK_EQ_INT(kt_rw_probe_start(&early, &p, both, &o, launcher, "l.cu"),
-	             0);
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
-	                               launcher, "l.cu", 2, &early),
+	CHECK_EQ_INT(
+	    kt_rw_probe_start(&early, &f.p, both, &o, launcher, "l.cu"), 0);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, only_b, f.values, f.nvalues,
+	                               &o, launcher, "l.cu", 2, &early),
 	             0);
 	CHECK_EQ_INT(v.n, 0);
 	kt_rw_values_release(&v);
 	kt_rw_probe_release(&early);
 
-	CHECK_EQ_INT(kt_rw_probe_start(&early, &p, both, &o, launcher, "l.cu"),
-	             0);
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, both, values, nvalues, &o,
+	CHECK_EQ_INT(
+	    kt_rw_probe_start(&early, &f.p, both, &o, launcher, "l.cu"), 0);
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, both, f.values, f.nvalues, &o,
 	                               launcher, "l.cu", 2, &early),
 	             0);
 	CHECK(!early.started);
@@ -346,11 +364,11 @@ static void an_early_probe_serves_the_same_text(void)
 	kt_rw_probe_release(&early);
 
 	CHECK_EQ_INT(
-	    kt_rw_probe_start(&early, &p, only_b, &o, launcher, "l.cu"), 0);
+	    kt_rw_probe_start(&early, &f.p, only_b, &o, launcher, "l.cu"), 0);
 	char other[1024];
 	snprintf(other, sizeof(other), "%s// another text\n", launcher);
-	CHECK_EQ_INT(kt_rw_host_values(&v, &p, only_b, values, nvalues, &o,
-	                               other, "l.cu", 2, &early),
+	CHECK_EQ_INT(kt_rw_host_values(&v, &f.p, only_b, f.values, f.nvalues,
+	                               &o, other, "l.cu", 2, &early),
 	             0);
 	CHECK(early.started); /* not used */
 	CHECK_EQ_INT(v.n, 0);
