@@ -826,10 +826,11 @@ static kt_site host_site(const fe_ast *a, int n, bool through_var)
 /*
  * A literal k of launch li's grid that multiplies the SM count: the grid
  * is k blocks per SM, a parameter (a persistent kernel's waves, a
- * reduction's partial sums). Every other `k * <the same count>` written
- * in the host function around the launch follows it: the work of a block
- * is often that product's share of the problem (`dk = (ne + 4*nsm - 1) /
- * (4*nsm)`), and must move with the grid.
+ * reduction's partial sums). Every other `k * <an SM count>` written in
+ * the host function around the launch follows it: the work of a block is
+ * often that product's share of the problem (`dk = (ne + 4*nsm - 1) /
+ * (4*nsm)`), and must move with the grid; where one cannot (inside a
+ * macro's argument), the literal stays, rejected as unsafe.
  */
 static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 {
@@ -842,6 +843,37 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	    l->value > 64 || l->divisors || fe_cand_at(F, x->b) >= 0 ||
 	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
 		return false;
+	/* every other product of the literal and an SM count in the host
+	 * function must be one the rewriter can follow: written in the
+	 * file (not a macro's expansion or argument) and no other
+	 * candidate's; else the parameter would leave it behind */
+	int fn = L->host_fn, blocker = -1;
+	for (size_t i = 0; fn >= 0 && blocker < 0 && i < a->len; i++) {
+		const fe_node *y = &a->n[i];
+		if (y->kind == CXCursor_IntegerLiteral && y->is_int &&
+		    (int)i != l->node && y->in_main && y->ival == l->value &&
+		    y->b >= a->n[fn].b && y->e <= a->n[fn].e &&
+		    sm_factor(a, (int)i) &&
+		    (!y->spelled || fe_cand_at(F, y->b) >= 0))
+			blocker = (int)i;
+	}
+	if (blocker >= 0) {
+		kt_range at =
+		    kt_fe_make_range(F->tu, a->n[blocker].b, a->n[blocker].e);
+		reject_leaf(F, k, li, d, l, KT_REASON_UNSAFE,
+		            fe_say(F,
+		                   "'%lld' times the SM count '%s' also "
+		                   "stands at %d:%d, where a parameter could "
+		                   "not follow (%s): the grid and that "
+		                   "product must move together",
+		                   (long long)l->value, sm, at.begin.line,
+		                   at.begin.col,
+		                   a->n[blocker].spelled
+		                       ? "another parameter's literal"
+		                       : "in the expansion of a macro of "
+		                         "another file"));
+		return true;
+	}
 	kt_candidate kc = fe_cand_init();
 	kc.kind = KT_CAND_LAUNCH;
 	kc.role = KT_ROLE_GRID;
@@ -860,15 +892,13 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	cx.launch = li;
 	cx.dim = d;
 	int root = fe_add(F, kc, cx);
-	int fn = L->host_fn;
 	for (size_t i = 0; root >= 0 && fn >= 0 && i < a->len; i++) {
 		const fe_node *y = &a->n[i];
-		const char *s2 = NULL;
 		if (y->kind != CXCursor_IntegerLiteral || !y->is_int ||
 		    (int)i == l->node || !y->spelled || !y->in_main ||
 		    y->ival != l->value || y->b < a->n[fn].b ||
 		    y->e > a->n[fn].e || fe_cand_at(F, y->b) >= 0 ||
-		    !(s2 = sm_factor(a, (int)i)) || strcmp(s2, sm))
+		    !sm_factor(a, (int)i))
 			continue;
 		kt_candidate lc = kc;
 		lc.site = fe_ancestor(a, (int)i, CXCursor_VarDecl) >= 0

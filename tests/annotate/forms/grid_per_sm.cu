@@ -2,9 +2,13 @@
 // launched with four blocks per SM of cudaGetDeviceProperties; a chunked
 // count whose chunk per block comes from the same product as its grid
 // (both must move together), the SM count read from a struct of the
-// caller; and a product of a literal and a count that is not the SM
-// count, which stays.
+// caller; a product of a literal and a count that is not the SM count,
+// which stays; and a chunk computed inside a macro of another file
+// (grid_per_sm_util.h), where a parameter could not follow: the grid's
+// literal stays too.
 #include <cuda_runtime.h>
+
+#include "grid_per_sm_util.h"
 
 __global__ void axpy_persistent(float *y, const float *x, float a, int n)
 {
@@ -48,4 +52,13 @@ void count(const int *x, const int *y, int *dst, long ne,
 	const int spare = 2 * info.copies; /* not an SM count: stays */
 	(void)spare;
 	count_equal<<<blocks, 128, 0, s>>>(x, y, dst, dne, ne);
+}
+
+void count_padded(const int *x, const int *y, int *dst, long ne,
+                  const device_info &info, cudaStream_t s)
+{
+	const long dne = ROUND_UP((ne + 3 * info.nsm - 1) / (3 * info.nsm), 64);
+	const long blocks = (ne + dne - 1) / dne;
+	count_equal<<<blocks < 3 * info.nsm ? blocks : 3 * info.nsm, 128, 0,
+	              s>>>(x, y, dst, dne, ne);
 }
