@@ -2,5 +2,5 @@
 // grid_per_sm.cu.
 #ifndef GRID_PER_SM_UTIL_H
 #define GRID_PER_SM_UTIL_H
-#define ROUND_UP(x, m) (((x) + (m) - 1) / (m) * (m))
+#define ROUND_UP(x, m) (((x) + (m)-1) / (m) * (m))
 #endif
