@@ -844,20 +844,25 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e))
 		return false;
 	/* every other product of the literal and an SM count in the host
-	 * function must be one the rewriter can follow: written in the
-	 * file (not a macro's expansion or argument) and no other
-	 * candidate's; else the parameter would leave it behind */
+	 * function; each must be one the rewriter can follow: written in
+	 * the file (not a macro's expansion) and no other candidate's, else
+	 * the parameter would leave it behind */
 	int fn = L->host_fn, blocker = -1;
+	KT_VEC(int) products = {0};
 	for (size_t i = 0; fn >= 0 && blocker < 0 && i < a->len; i++) {
 		const fe_node *y = &a->n[i];
-		if (y->kind == CXCursor_IntegerLiteral && y->is_int &&
-		    (int)i != l->node && y->in_main && y->ival == l->value &&
-		    y->b >= a->n[fn].b && y->e <= a->n[fn].e &&
-		    sm_factor(a, (int)i) &&
-		    (!y->spelled || fe_cand_at(F, y->b) >= 0))
+		if (y->kind != CXCursor_IntegerLiteral || !y->is_int ||
+		    (int)i == l->node || !y->in_main || y->ival != l->value ||
+		    y->b < a->n[fn].b || y->e > a->n[fn].e ||
+		    !sm_factor(a, (int)i))
+			continue;
+		if (!y->spelled || fe_cand_at(F, y->b) >= 0)
 			blocker = (int)i;
+		else if (kt_vec_push(&products, (int)i))
+			F->oom = 1;
 	}
 	if (blocker >= 0) {
+		kt_vec_release(&products);
 		kt_range at =
 		    kt_fe_make_range(F->tu, a->n[blocker].b, a->n[blocker].e);
 		reject_leaf(F, k, li, d, l, KT_REASON_UNSAFE,
@@ -892,19 +897,12 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	cx.launch = li;
 	cx.dim = d;
 	int root = fe_add(F, kc, cx);
-	for (size_t i = 0; root >= 0 && fn >= 0 && i < a->len; i++) {
-		const fe_node *y = &a->n[i];
-		if (y->kind != CXCursor_IntegerLiteral || !y->is_int ||
-		    (int)i == l->node || !y->spelled || !y->in_main ||
-		    y->ival != l->value || y->b < a->n[fn].b ||
-		    y->e > a->n[fn].e || fe_cand_at(F, y->b) >= 0 ||
-		    !sm_factor(a, (int)i))
-			continue;
+	for (size_t j = 0; root >= 0 && j < products.len; j++) {
+		int i = products.items[j];
 		kt_candidate lc = kc;
-		lc.site = fe_ancestor(a, (int)i, CXCursor_VarDecl) >= 0
-		              ? KT_SITE_EXPR
-		              : host_site(a, (int)i, false);
-		lc.range = kt_fe_make_range(F->tu, y->b, y->e);
+		lc.site =
+		    host_site(a, i, fe_ancestor(a, i, CXCursor_VarDecl) >= 0);
+		lc.range = kt_fe_make_range(F->tu, a->n[i].b, a->n[i].e);
 		lc.link = root;
 		lc.with = "$";
 		lc.evidence = fe_say(F,
@@ -912,9 +910,10 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 		                     "grid's",
 		                     (long long)l->value);
 		fe_cand lx = cx;
-		lx.node = (int)i;
+		lx.node = i;
 		fe_add(F, lc, lx);
 	}
+	kt_vec_release(&products);
 	return root >= 0;
 }
 
