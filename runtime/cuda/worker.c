@@ -281,6 +281,21 @@ CUresult kt_cu_same(kt_cu_worker *w, CUdeviceptr a, CUdeviceptr b, size_t n,
 	return r;
 }
 
+CUresult kt_cu_output_vs(kt_cu_worker *w, const kt_cu_inst *in, size_t a,
+                         CUdeviceptr ref, bool *same)
+{
+	size_t bytes = in->bufs[a].bytes, at = 0;
+	CUresult r = CUDA_SUCCESS;
+	*same = false;
+	if (ref) {
+		r = kt_cu_same(w, in->bufs[a].ptr, ref, bytes, &at);
+		*same = r == CUDA_SUCCESS && at == bytes;
+	}
+	if (r == CUDA_SUCCESS && !*same && bytes)
+		r = w->d.cuMemcpyDtoH(w->host[a], in->bufs[a].ptr, bytes);
+	return r;
+}
+
 CUresult kt_cu_flush(kt_cu_worker *w)
 {
 	unsigned long long n = w->flush_bytes / 16;
@@ -560,22 +575,17 @@ static int reference_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 				continue;
 			}
 			if (w->same_fn) {
-				CUdeviceptr dev = in->ref_dev[k * w->nargs + a];
-				size_t at = 0;
-				CUresult r =
-				    dev ? kt_cu_same(w, in->bufs[a].ptr, dev,
-				                     bytes, &at)
-				        : CUDA_SUCCESS;
-				if (r == CUDA_SUCCESS && dev && at == bytes)
-					continue;
-				if (r == CUDA_SUCCESS && bytes)
-					r = w->d.cuMemcpyDtoH(
-					    w->host[a], in->bufs[a].ptr, bytes);
+				bool same = false;
+				CUresult r = kt_cu_output_vs(
+				    w, in, a, in->ref_dev[k * w->nargs + a],
+				    &same);
 				if (r != CUDA_SUCCESS) {
 					rc = kt_cu_check(&w->d, r,
 					                 "reading outputs");
 					break;
 				}
+				if (same)
+					continue;
 			}
 			const kt_cu_arg *g = &w->args[a];
 			kt_tolerance tol = {g->rtol, g->atol, g->match};

@@ -130,6 +130,12 @@ bool kt_cu_compare(kt_verify_report *rep, const void *got, const void *want,
 CUresult kt_cu_same(kt_cu_worker *w, CUdeviceptr a, CUdeviceptr b, size_t n,
                     size_t *first);
 
+/* Output argument a of in against ref, its expected bytes on the device
+ * (0: none there): *same when the bytes are equal; otherwise the output
+ * is read back into w->host[a], for a compare with the tolerances. */
+CUresult kt_cu_output_vs(kt_cu_worker *w, const kt_cu_inst *in, size_t a,
+                         CUdeviceptr ref, bool *same);
+
 /* Queues an L2 flush: a kernel that reads twice the L2's size. */
 CUresult kt_cu_flush(kt_cu_worker *w);
 

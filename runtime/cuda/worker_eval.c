@@ -340,21 +340,19 @@ static void compare_outputs(kt_cu_worker *w, kt_cu_inst *in, size_t k,
 		const kt_cu_arg *g = &w->args[a];
 		if (!g->is_buffer || g->dir == KT_ARG_IN || g->match < 0)
 			continue;
-		size_t j = k * w->nargs + a, bytes = in->bufs[a].bytes, at = 0;
-		CUresult r = CUDA_SUCCESS;
-		if (!on_host && in->ref_dev && in->ref_dev[j]) {
-			r = kt_cu_same(w, in->bufs[a].ptr, in->ref_dev[j],
-			               bytes, &at);
-			if (r == CUDA_SUCCESS && at == bytes)
-				continue;
-		}
-		if (r == CUDA_SUCCESS && !on_host && bytes)
-			r = w->d.cuMemcpyDtoH(w->host[a], in->bufs[a].ptr,
-			                      bytes);
+		size_t j = k * w->nargs + a;
+		bool same = false;
+		CUresult r =
+		    on_host ? CUDA_SUCCESS
+		            : kt_cu_output_vs(w, in, a,
+		                              in->ref_dev ? in->ref_dev[j] : 0,
+		                              &same);
 		if (r != CUDA_SUCCESS) {
 			run_error(w, r, "reading outputs", &o->st, &o->why);
 			return;
 		}
+		if (same)
+			continue;
 		kt_tolerance tol = {g->rtol, g->atol, g->match};
 		kt_verify_report rep;
 		if (kt_cu_compare(&rep, w->host[a], in->ref[j],
