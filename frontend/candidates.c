@@ -13,6 +13,7 @@
 
 #include "util/str.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -1058,12 +1059,127 @@ static bool join_root(finder *F, int c, int u)
 	return true;
 }
 
+/* Node n stands in a host function (not `__device__`, not `__global__`,
+ * not at file scope): an expression nvcc alone compiles. */
+static bool in_host_function(const fe_ast *a, int n)
+{
+	for (int u = a->n[n].parent; u >= 0; u = a->n[u].parent) {
+		enum CXCursorKind k = a->n[u].kind;
+		if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod &&
+		    k != CXCursor_FunctionTemplate &&
+		    k != CXCursor_Constructor && k != CXCursor_LambdaExpr)
+			continue;
+		if (has_child_kind(a, u, CXCursor_CUDADeviceAttr) ||
+		    has_child_kind(a, u, CXCursor_CUDAGlobalAttr))
+			return false;
+		if (k != CXCursor_LambdaExpr)
+			return true;
+	}
+	return false;
+}
+
+/* Where `name` stands as a word in a preprocessor line of the main file
+ * (`#if NAME > 128`, `#pragma unroll NAME`, a macro of the file's own
+ * defined with it), which no edit of an expression reaches: its offset,
+ * or -1. */
+static long in_directive(const kt_tu *tu, const char *name)
+{
+	const char *t = tu->text;
+	size_t n = tu->len, len = strlen(name);
+	bool directive = false, start = true;
+	for (size_t i = 0; i < n; i++) {
+		char ch = t[i];
+		if (ch == '\n') {
+			if (!(i && t[i - 1] == '\\'))
+				directive = false;
+			start = true;
+			continue;
+		}
+		if (start && ch == '#')
+			directive = true;
+		if (ch != ' ' && ch != '\t')
+			start = false;
+		if (!directive || i + len > n || memcmp(t + i, name, len))
+			continue;
+		bool word_before =
+		    i && (t[i - 1] == '_' || isalnum((unsigned char)t[i - 1]));
+		bool word_after =
+		    i + len < n &&
+		    (t[i + len] == '_' || isalnum((unsigned char)t[i + len]));
+		if (!word_before && !word_after)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Candidate u (at an expansion of root c's macro) follows c: it is c,
+ * is tied to it, or is another launch's root that joins it. */
+static bool follows_root(finder *F, int c, int u)
+{
+	return u == c ||
+	       (u >= 0 && F->items.items[u].link == c &&
+	        !F->items.items[u].rejected) ||
+	       (u >= 0 && join_root(F, c, u));
+}
+
+/* Where root c's macro stands in the main file's code (comments,
+ * strings and preprocessor lines aside) at no integer literal of the AST
+ * (an array's size in a template, where libclang shows no expression)
+ * and no candidate that follows c: its offset, or -1. */
+static long bare_expansion(finder *F, int c)
+{
+	const fe_ast *a = F->a;
+	const char *name = F->items.items[c].name;
+	size_t at = 0, b, e, n = strlen(name);
+	while (kt_c_word_next(F->tu->text, F->tu->len, &at, &b, &e)) {
+		if (e - b != n || memcmp(F->tu->text + b, name, n))
+			continue;
+		bool lit = false;
+		for (size_t j = 0; j < a->len && !lit; j++)
+			lit = a->n[j].kind == CXCursor_IntegerLiteral &&
+			      a->n[j].in_main && a->n[j].b == b;
+		if (!lit && !follows_root(F, c, fe_cand_at(F, (uint32_t)b)))
+			return (long)b;
+	}
+	return -1;
+}
+
+/* Adds the expansion at node x of root c's foreign macro, in host code,
+ * as a use that follows the parameter (a cap of another launch's block,
+ * the grid's `(n + 4*K - 1) / (4*K)` of a block in another dimension):
+ * as the parameter would follow a macro of the file's own. */
+static void follow_expansion(finder *F, int c, int x)
+{
+	const fe_node *e = &F->a->n[x];
+	kt_candidate kc = fe_cand_init();
+	kc.kind = KT_CAND_LAUNCH;
+	kc.role = F->items.items[c].role;
+	kc.site = KT_SITE_EXPR;
+	kc.range = kt_fe_make_range(F->tu, e->b, e->e);
+	kc.value = F->items.items[c].value;
+	kc.host = true;
+	kc.kernel = F->items.items[c].kernel;
+	kc.link = c;
+	kc.with = "$";
+	kc.evidence = fe_say(F,
+	                     "an expansion of '%s', which follows the "
+	                     "parameter as every one in this file does",
+	                     F->items.items[c].name);
+	fe_cand cx = fe_cx_init();
+	cx.node = x;
+	cx.kern = F->f->cx.items[c].kern;
+	fe_add(F, kc, cx);
+}
+
 /*
  * A parameter written at an expansion of a macro defined in another file
  * (`CUDA_ACC_BLOCK_SIZE` from a header): the definition is not the
  * file's to change, so every expansion in the file must follow it (the
- * grid's `(n + K - 1) / K` as much as the block); where one does not,
- * the parameter is dropped: a block of 128 with a grid for 256 leaves
+ * grid's `(n + K - 1) / K` as much as the block), as every use of a
+ * macro of the file's own would. An expansion in host code that nothing
+ * else claims follows it (the cap of another kernel's block); one that
+ * cannot (in device code, in a preprocessor line, one another parameter
+ * has) drops the parameter: a block of 128 with a grid for 256 leaves
  * half the output unwritten.
  */
 static void foreign_macro_roots(finder *F)
@@ -1071,37 +1187,53 @@ static void foreign_macro_roots(finder *F)
 	/* roots the macro's other expansions join (another kernel's launch
 	 * through the same macro) are checked as expansions of this one */
 	fe_ast *a = F->a;
-	for (size_t c = 0; c < F->items.len; c++) {
-		kt_candidate *r = &F->items.items[c];
+	KT_VEC(int) follow = {0};
+	size_t ncand = F->items.len;
+	for (size_t c = 0; c < ncand; c++) {
 		const fe_cand *cx = &F->f->cx.items[c];
-		if (r->link >= 0 || r->rejected || !r->name || cx->node < 0 ||
+		if (F->items.items[c].link >= 0 || F->items.items[c].rejected ||
+		    !F->items.items[c].name || cx->node < 0 ||
 		    a->n[cx->node].spelled || a->n[cx->node].macro >= 0 ||
 		    a->n[cx->node].kind != CXCursor_IntegerLiteral)
 			continue;
-		for (size_t i = 0; i < a->len && !r->rejected; i++) {
+		const char *name = F->items.items[c].name;
+		follow.len = 0;
+		long at = in_directive(F->tu, name);
+		if (at < 0)
+			at = bare_expansion(F, (int)c);
+		for (size_t i = 0; i < a->len && at < 0; i++) {
 			const fe_node *x = &a->n[i];
 			if (x->kind != CXCursor_IntegerLiteral || !x->in_main ||
 			    x->spelled || (int)i == cx->node ||
-			    !spelled_as(F, x->b, x->e, r->name))
+			    !spelled_as(F, x->b, x->e, name))
 				continue;
 			int u = fe_cand_at(F, x->b);
-			if (u >= 0 &&
-			    (u == (int)c || (F->items.items[u].link == (int)c &&
-			                     !F->items.items[u].rejected)))
+			if (follows_root(F, (int)c, u))
 				continue;
-			if (u >= 0 && join_root(F, (int)c, u))
+			if (u < 0 && in_host_function(a, (int)i) &&
+			    x->ival == F->items.items[c].value) {
+				if (kt_vec_push(&follow, (int)i))
+					F->oom = 1;
 				continue;
-			kt_pos p = kt_pos_at(F->tu->text, F->tu->len, x->b);
-			r->rejected = true;
-			r->reason = KT_REASON_UNSAFE;
-			r->evidence =
-			    fe_say(F,
-			           "'%s' is defined in another file and "
-			           "also stands at %d:%d, which would "
-			           "not follow the parameter",
-			           r->name, p.line, p.col);
+			}
+			at = (long)x->b;
 		}
+		for (size_t i = 0; at < 0 && i < follow.len; i++)
+			if (fe_cand_at(F, a->n[follow.items[i]].b) < 0)
+				follow_expansion(F, (int)c, follow.items[i]);
+		if (at < 0)
+			continue;
+		kt_candidate *r = &F->items.items[c];
+		kt_pos p = kt_pos_at(F->tu->text, F->tu->len, (uint32_t)at);
+		r->rejected = true;
+		r->reason = KT_REASON_UNSAFE;
+		r->evidence = fe_say(F,
+		                     "'%s' is defined in another file and "
+		                     "also stands at %d:%d, which would "
+		                     "not follow the parameter",
+		                     name, p.line, p.col);
 	}
+	kt_vec_release(&follow);
 }
 
 static int find_all(finder *F)

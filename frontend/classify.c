@@ -208,7 +208,11 @@ static ctx context_at(finder *F, int n)
 	    P->op == CXBinaryOperator_Mul) {
 		int o = other_operand(a, p, n);
 		c.arith = true;
-		if (fe_mentions(a, o, "blockIdx")) {
+		/* blockIdx scaled by blockDim (`4 * (blockDim.x * blockIdx.y
+		 * + threadIdx.x)`): a thread's share, the block's grows with
+		 * it */
+		if (fe_mentions(a, o, "blockIdx") &&
+		    !fe_mentions(a, o, "blockDim")) {
 			c.tied = c.blockidx = true;
 			c.why = "blockIdx.x * v: where the block's work starts";
 		} else if (fe_builtin(a, o, "gridDim")) {

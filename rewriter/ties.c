@@ -22,51 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The next token of t from *at: [*b, *e), false at the end. Comments,
- * string and character literals and preprocessor lines are skipped. */
-static bool next_token(const char *t, size_t len, size_t *at, size_t *b,
-                       size_t *e)
-{
-	size_t i = *at;
-	bool line_start = i == 0 || t[i - 1] == '\n';
-	while (i < len) {
-		char c = t[i];
-		if (c == '\n') {
-			line_start = true;
-			i++;
-		} else if (isspace((unsigned char)c)) {
-			i++;
-		} else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
-			while (i < len && t[i] != '\n')
-				i++;
-		} else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
-			const char *end = strstr(t + i + 2, "*/");
-			i = end ? (size_t)(end - t) + 2 : len;
-		} else if (c == '#' && line_start) {
-			while (i < len && !(t[i] == '\n' && t[i - 1] != '\\'))
-				i++;
-		} else if (c == '"' || c == '\'') {
-			for (i++; i < len && t[i] != c && t[i] != '\n'; i++)
-				if (t[i] == '\\')
-					i++;
-			i++;
-			line_start = false;
-		} else if (isalnum((unsigned char)c) || c == '_') {
-			*b = i;
-			while (i < len &&
-			       (isalnum((unsigned char)t[i]) || t[i] == '_'))
-				i++;
-			*e = *at = i;
-			return true;
-		} else {
-			i++;
-			line_start = false;
-		}
-	}
-	*at = len;
-	return false;
-}
-
 /* Whether [b, e) lies in a use of a parameter that is on. */
 static bool replaced(const kt_plan *p, const bool *on, size_t b, size_t e)
 {
@@ -118,7 +73,7 @@ int kt_rw_untied(kt_rw_untie *out, const kt_plan *p, const bool *on,
 		if (!kt_is_ident(name))
 			continue;
 		size_t at = 0, b, e;
-		while (next_token(f->text, f->len, &at, &b, &e))
+		while (kt_c_word_next(f->text, f->len, &at, &b, &e))
 			if (e - b == strlen(name) &&
 			    !memcmp(f->text + b, name, e - b) &&
 			    !replaced(p, on, b, e)) {
@@ -146,7 +101,7 @@ int kt_rw_untied(kt_rw_untie *out, const kt_plan *p, const bool *on,
 				break;
 			}
 		long long v;
-		while (next_token(f->text, end, &at, &b, &e))
+		while (kt_c_word_next(f->text, end, &at, &b, &e))
 			if (int_value(f->text, b, e, &v) && v == pp->def &&
 			    !replaced(p, on, b, e)) {
 				out->number = true;

@@ -126,3 +126,45 @@ bool kt_is_ident(const char *s)
 			return false;
 	return true;
 }
+
+bool kt_c_word_next(const char *t, size_t len, size_t *at, size_t *b, size_t *e)
+{
+	size_t i = *at;
+	bool line_start = i == 0 || t[i - 1] == '\n';
+	while (i < len) {
+		char c = t[i];
+		if (c == '\n') {
+			line_start = true;
+			i++;
+		} else if (isspace((unsigned char)c)) {
+			i++;
+		} else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+			while (i < len && t[i] != '\n')
+				i++;
+		} else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+			const char *end = strstr(t + i + 2, "*/");
+			i = end ? (size_t)(end - t) + 2 : len;
+		} else if (c == '#' && line_start) {
+			while (i < len && !(t[i] == '\n' && t[i - 1] != '\\'))
+				i++;
+		} else if (c == '"' || c == '\'') {
+			for (i++; i < len && t[i] != c && t[i] != '\n'; i++)
+				if (t[i] == '\\')
+					i++;
+			i++;
+			line_start = false;
+		} else if (isalnum((unsigned char)c) || c == '_') {
+			*b = i;
+			while (i < len &&
+			       (isalnum((unsigned char)t[i]) || t[i] == '_'))
+				i++;
+			*e = *at = i;
+			return true;
+		} else {
+			i++;
+			line_start = false;
+		}
+	}
+	*at = len;
+	return false;
+}

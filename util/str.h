@@ -41,4 +41,10 @@ int kt_str_vaddf(kt_str *s, const char *fmt, va_list ap);
 bool kt_is_ident(const char *s);
 void kt_str_truncate(kt_str *s, size_t len);
 
+/* The next word (identifier, keyword or number) of C text t from *at:
+ * [*b, *e), false at the end; comments, string and character literals,
+ * preprocessor lines and punctuation skipped. */
+bool kt_c_word_next(const char *t, size_t len, size_t *at, size_t *b,
+                    size_t *e);
+
 #endif
