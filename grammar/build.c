@@ -306,6 +306,7 @@ static void resolve_model(builder *b)
 		resolve(b, m->launch.block[i], nd);
 	}
 	resolve(b, m->launch.smem, nd);
+	resolve(b, m->launch.pdl, nd);
 	for (size_t i = 0; i < m->nargs; i++) {
 		resolve(b, m->args[i].count, nd);
 		resolve(b, m->args[i].value, nd);
@@ -387,6 +388,7 @@ static void check_all_constants(builder *b)
 		check_constants_of(b, m->launch.block[i]);
 	}
 	check_constants_of(b, m->launch.smem);
+	check_constants_of(b, m->launch.pdl);
 	for (size_t i = 0; i < m->nargs; i++) {
 		check_constants_of(b, m->args[i].count);
 		check_constants_of(b, m->args[i].value);
@@ -425,6 +427,41 @@ static void check_args(builder *b)
 	}
 }
 
+/* A launch that may start before the previous kernel on its stream ends
+ * must wait for it before it reads what that kernel wrote: a file with
+ * `pdl(...)` and no wait in its code would race unseen (the graph
+ * objective checks no output). Code outside comments is looked at, not
+ * proven to reach the wait. */
+static void check_pdl(builder *b)
+{
+	const kt_expr *e = b->m->launch.pdl;
+	if (!e)
+		return;
+	static const char *const waits[] = {"griddepcontrol.wait",
+	                                    "cudaGridDependencySynchronize"};
+	const char *t = b->g->text;
+	size_t n = b->g->textlen;
+	for (size_t p = 0; p < n;) {
+		size_t c = gram_skip_comment(t, n, p);
+		if (c != p) {
+			p = c;
+			continue;
+		}
+		for (size_t w = 0; w < 2; w++) {
+			size_t len = strlen(waits[w]);
+			if (p + len <= n && !memcmp(t + p, waits[w], len))
+				return;
+		}
+		p++;
+	}
+	gram_diag_at(b->g, KT_DIAG_ERROR, e->loc, e->len,
+	             "pdl(...) lets the kernel start before the previous "
+	             "one on its stream ends, but no code of the file waits "
+	             "for it: call cudaGridDependencySynchronize() (or "
+	             "asm(\"griddepcontrol.wait;\")) before the kernel reads "
+	             "memory another kernel writes");
+}
+
 void build_model(gram *g, kt_model *m)
 {
 	builder b = {.g = g, .m = m, .cur_set = -1};
@@ -434,4 +471,5 @@ void build_model(gram *g, kt_model *m)
 	resolve_model(&b);
 	check_all_constants(&b);
 	check_args(&b);
+	check_pdl(&b);
 }

@@ -491,10 +491,11 @@ static bool previous_directive(bparser *b, const char *what, kt_loc prev)
 	return false;
 }
 
-/* launch = "launch" { "grid" dims | "block" dims | "smem" "(" expr ")" } */
+/* launch = "launch" { "grid" dims | "block" dims | "smem" "(" expr ")"
+ *                    | "pdl" "(" expr ")" } */
 static bool parse_launch_clauses(bparser *b)
 {
-	static const char *const clauses[] = {"grid", "block", "smem"};
+	static const char *const clauses[] = {"grid", "block", "smem", "pdl"};
 	lexer *lx = &b->lx;
 	kt_launch *l = &b->m->launch;
 	if (l->present)
@@ -504,20 +505,21 @@ static bool parse_launch_clauses(bparser *b)
 	lex_next(lx);
 	while (lx->tok.kind != TOK_EOL) {
 		int k = -1;
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 4; i++)
 			if (lex_is_ident(lx, clauses[i]))
 				k = i;
 		if (k < 0)
-			return unknown_clause(b, "launch", clauses, 3);
+			return unknown_clause(b, "launch", clauses, 4);
+		kt_expr **one = k == 2 ? &l->smem : k == 3 ? &l->pdl : NULL;
 		if ((k == 0 && l->grid[0]) || (k == 1 && l->block[0]) ||
-		    (k == 2 && l->smem))
+		    (one && *one))
 			return duplicate_clause(b, clauses[k]);
 		if (k < 2 && !parse_dims(b, k ? l->block : l->grid, clauses[k]))
 			return false;
-		if (k == 2) {
+		if (one) {
 			lex_next(lx);
 			if (!lex_expect(lx, '(', "'('") ||
-			    !(l->smem = expr_parse(lx, false)) ||
+			    !(*one = expr_parse(lx, false)) ||
 			    !lex_expect(lx, ')', "')'"))
 				return false;
 		}

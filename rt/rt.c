@@ -53,6 +53,7 @@ typedef struct shape {
 	CUlibrary lib;
 	CUkernel fn;
 	uint32_t grid[3], block[3], smem;
+	bool pdl;          /* programmatic dependent launch */
 	uint64_t *scalars; /* per argument, the template's values */
 	uint64_t *counts;  /* per argument, elements of a buffer */
 	char *key;
@@ -541,6 +542,7 @@ static int build_shape(kt_rt_kernel *k, const int64_t *problem, shape *s)
 		memcpy(s->grid, cfg.grid, sizeof(s->grid));
 		memcpy(s->block, cfg.block, sizeof(s->block));
 		s->smem = cfg.smem;
+		s->pdl = cfg.pdl;
 		memcpy(s->scalars, cfg.scalars, m->nargs * sizeof(uint64_t));
 		memcpy(s->counts, cfg.counts, m->nargs * sizeof(uint64_t));
 	}
@@ -672,8 +674,7 @@ int kt_rt_launch(kt_rt_kernel *k, const int64_t *problem, void *const *args,
 	CUcontext cur = NULL;
 	if (rt->d.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && !cur)
 		rt->d.cuCtxSetCurrent(rt->ctx);
-	CUresult r = rt->d.cuLaunchKernel(
-	    (CUfunction)s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0],
-	    s.block[1], s.block[2], s.smem, (CUstream)stream, params, NULL);
+	CUresult r = kt_cu_launch_fn(&rt->d, (CUfunction)s.fn, s.grid, s.block,
+	                             s.smem, s.pdl, (CUstream)stream, params);
 	return r == CUDA_SUCCESS ? 0 : kt_cu_check(&rt->d, r, "cuLaunchKernel");
 }

@@ -221,12 +221,16 @@ typedef struct kt_arg {
 	kt_loc loc;
 } kt_arg;
 
-/* `launch grid(...) block(...) [smem(...)]`; missing dimensions are NULL (1).
- */
+/* `launch grid(...) block(...) [smem(...)] [pdl(...)]`; missing dimensions
+ * are NULL (1). */
 typedef struct kt_launch {
 	kt_expr *grid[3];
 	kt_expr *block[3];
 	kt_expr *smem; /* NULL: 0 bytes of dynamic shared memory */
+	/* nonzero: programmatic dependent launch (the kernel may start
+	 * before the previous one on its stream ends, and waits for it with
+	 * griddepcontrol.wait); NULL: off */
+	kt_expr *pdl;
 	kt_loc loc;
 	bool present;
 } kt_launch;

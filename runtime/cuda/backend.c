@@ -264,6 +264,7 @@ void kt_cu_launch_of(kt_cu_launch *l, const kt_cu_cfg *c,
 	memcpy(l->grid, c->grid, sizeof(l->grid));
 	memcpy(l->block, c->block, sizeof(l->block));
 	l->smem = c->smem;
+	l->pdl = c->pdl;
 	l->lowered = bin->lowered;
 	l->image = bin->image;
 	l->size = bin->size;

@@ -225,6 +225,12 @@ static int geometry(kt_cu_cfg *c, const kt_model *m)
 	    &smem, m->launch.smem, c->slots, 0, 4294967295.0,
 	    located(what, sizeof(what), m->launch.smem, "shared memory size"));
 	c->smem = (uint32_t)smem;
+	uint64_t pdl = 0;
+	if (!rc)
+		rc = eval_count(&pdl, m->launch.pdl, c->slots, 0, 1.0,
+		                located(what, sizeof(what), m->launch.pdl,
+		                        "pdl switch (0 or 1)"));
+	c->pdl = pdl != 0;
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 typedef struct kt_cu_cfg {
 	kt_value *slots; /* one per model symbol */
 	uint32_t grid[3], block[3], smem;
+	bool pdl;          /* programmatic dependent launch */
 	uint64_t *counts;  /* per argument; 0 for scalars */
 	uint64_t *scalars; /* per argument: encoded scalar bits */
 	char **defines;    /* "NAME=VALUE" for parameters and sets */

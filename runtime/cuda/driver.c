@@ -60,3 +60,28 @@ int kt_cu_check(const kt_cu_driver *d, CUresult r, const char *what)
 	return kt_error(KT_EBACKEND, "%s: %s (%s)", what,
 	                kt_cu_error_name(d, r), text ? text : "no description");
 }
+
+CUresult kt_cu_launch_fn(const kt_cu_driver *d, CUfunction f,
+                         const uint32_t grid[3], const uint32_t block[3],
+                         uint32_t smem, bool pdl, CUstream stream,
+                         void **params)
+{
+	if (!pdl)
+		return d->cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0],
+		                         block[1], block[2], smem, stream,
+		                         params, NULL);
+	CUlaunchAttribute at = {0};
+	at.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+	at.value.programmaticStreamSerializationAllowed = 1;
+	CUlaunchConfig c = {.gridDimX = grid[0],
+	                    .gridDimY = grid[1],
+	                    .gridDimZ = grid[2],
+	                    .blockDimX = block[0],
+	                    .blockDimY = block[1],
+	                    .blockDimZ = block[2],
+	                    .sharedMemBytes = smem,
+	                    .hStream = stream,
+	                    .attrs = &at,
+	                    .numAttrs = 1};
+	return d->cuLaunchKernelEx(&c, f, params, NULL);
+}

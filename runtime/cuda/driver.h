@@ -15,6 +15,8 @@
 #define KTC_RUNTIME_CUDA_DRIVER_H
 
 #include <cuda.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #define KT_CU_FUNCS(X)                                                         \
 	X(cuInit)                                                              \
@@ -49,6 +51,7 @@
 	X(cuMemsetD8Async)                                                     \
 	X(cuMemsetD32Async)                                                    \
 	X(cuLaunchKernel)                                                      \
+	X(cuLaunchKernelEx)                                                    \
 	X(cuStreamCreate)                                                      \
 	X(cuStreamDestroy)                                                     \
 	X(cuStreamSynchronize)                                                 \
@@ -78,6 +81,16 @@ int kt_cu_driver_load(kt_cu_driver *d);
 
 /* Turns a CUresult into a ktc error "what: CUDA_ERROR_X (text)". */
 int kt_cu_check(const kt_cu_driver *d, CUresult r, const char *what);
+/*
+ * Launches f as cuLaunchKernel does; with pdl, as a programmatic
+ * dependent launch (cuLaunchKernelEx with programmatic stream
+ * serialisation: f may start before the previous kernel on the stream
+ * ends, and waits for it in its code with griddepcontrol.wait).
+ */
+CUresult kt_cu_launch_fn(const kt_cu_driver *d, CUfunction f,
+                         const uint32_t grid[3], const uint32_t block[3],
+                         uint32_t smem, bool pdl, CUstream stream,
+                         void **params);
 /* The name of r, "CUDA_ERROR_ILLEGAL_ADDRESS". */
 const char *kt_cu_error_name(const kt_cu_driver *d, CUresult r);
 

@@ -552,6 +552,8 @@ static int emit_config(exporter *x, size_t c)
 	}
 	if (!rc)
 		rc = emit_dim(x, "smem", -1, m->launch.smem);
+	if (!rc)
+		rc = emit_dim(x, "pdl", -1, m->launch.pdl);
 	for (size_t a = 0; !rc && a < m->nargs; a++)
 		rc = emit_scalar(x, a);
 	return rc ? rc : kt_str_adds(s, "\treturn kx_bad ? -1 : 0;\n}\n\n");
@@ -665,6 +667,25 @@ static const char dispatch[] =
     "\treturn r == CUDA_SUCCESS ? cuDeviceGetName(name, n, *dev) : r;\n}\n"
     "\n";
 
+/* A launch whose pdl() is nonzero: cuLaunchKernelEx with programmatic
+ * stream serialisation (the kernel waits in its code). */
+static const char pdl_launch[] =
+    "\tif (l.pdl) {\n"
+    "\t\tCUlaunchAttribute at;\n"
+    "\t\tmemset(&at, 0, sizeof(at));\n"
+    "\t\tat.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;\n"
+    "\t\tat.value.programmaticStreamSerializationAllowed = 1;\n"
+    "\t\tCUlaunchConfig lc;\n"
+    "\t\tmemset(&lc, 0, sizeof(lc));\n"
+    "\t\tlc.gridDimX = l.grid[0], lc.gridDimY = l.grid[1], "
+    "lc.gridDimZ = l.grid[2];\n"
+    "\t\tlc.blockDimX = l.block[0], lc.blockDimY = l.block[1], "
+    "lc.blockDimZ = l.block[2];\n"
+    "\t\tlc.sharedMemBytes = l.smem, lc.hStream = stream;\n"
+    "\t\tlc.attrs = &at, lc.numAttrs = 1;\n"
+    "\t\treturn cuLaunchKernelEx(&lc, (CUfunction)fn, params, NULL);\n"
+    "\t}\n";
+
 static int emit_entry(exporter *x)
 {
 	const kt_model *m = x->m;
@@ -702,11 +723,12 @@ static int emit_entry(exporter *x)
 	              "\tvoid *params[KX_NARGS + 1];\n"
 	              "\tfor (int a = 0; a < KX_NARGS; a++)\n"
 	              "\t\tparams[a] = args && args[a] ? args[a] : "
-	              "&l.scalars[a];\n"
+	              "&l.scalars[a];\n%s"
 	              "\treturn cuLaunchKernel((CUfunction)fn, l.grid[0], "
 	              "l.grid[1], l.grid[2], l.block[0], l.block[1], "
 	              "l.block[2], l.smem, stream, params, NULL);\n}\n",
-	              k, params.ptr, vals.ptr, k, k, params.ptr, vals.ptr);
+	              k, params.ptr, vals.ptr, k, k, params.ptr, vals.ptr,
+	              m->launch.pdl ? pdl_launch : "");
 	kt_str_release(&params);
 	kt_str_release(&vals);
 	return rc;
@@ -834,7 +856,7 @@ static int generate(exporter *x, const char *base)
 		    "#include <math.h>\n#include <pthread.h>\n"
 		    "#include <string.h>\n\n"
 		    "typedef struct kx_launch {\n\tuint32_t grid[3], "
-		    "block[3], smem;\n\tuint64_t scalars[%zu];\n} "
+		    "block[3], smem, pdl;\n\tuint64_t scalars[%zu];\n} "
 		    "kx_launch;\n\n"
 		    "static _Thread_local int kx_bad;\n\n"
 		    "/* A launch dimension that does not fit 32 bits "

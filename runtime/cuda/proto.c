@@ -98,6 +98,7 @@ int kt_cu_put_launch(kt_str *s, const kt_cu_launch *l, size_t nargs)
 		rc |= kt_cu_put_u32(s, l->block[d]);
 	}
 	rc |= kt_cu_put_u32(s, l->smem);
+	rc |= kt_cu_put_u32(s, l->pdl);
 	rc |= kt_cu_put_str(s, l->lowered);
 	rc |= kt_cu_put_bytes(s, l->image, l->size);
 	for (size_t i = 0; i < nargs; i++)
@@ -112,6 +113,7 @@ void kt_cu_get_launch(kt_cu_reader *r, kt_cu_launch *l, size_t nargs)
 		l->block[d] = kt_cu_get_u32(r);
 	}
 	l->smem = kt_cu_get_u32(r);
+	l->pdl = kt_cu_get_u32(r);
 	l->lowered = kt_cu_get_str(r);
 	l->image = kt_cu_get_bytes(r, &l->size);
 	for (size_t i = 0; i < nargs; i++)

@@ -99,6 +99,7 @@ typedef struct kt_cu_arg {
 typedef struct kt_cu_launch {
 	uint32_t grid[3], block[3];
 	uint32_t smem;       /* dynamic shared memory, bytes */
+	uint32_t pdl;        /* 1: programmatic dependent launch */
 	const char *lowered; /* the kernel in image */
 	const void *image;   /* the cubin */
 	size_t size;

@@ -154,9 +154,8 @@ CUresult kt_cu_launch_on(kt_cu_worker *w, kt_cu_inst *in, const kt_cu_prog *p,
 	for (size_t a = 0; a < w->nargs; a++)
 		params[a] = w->args[a].is_buffer ? (void *)&in->bufs[a].ptr
 		                                 : (void *)&l->scalars[a];
-	return w->d.cuLaunchKernel(p->fn, l->grid[0], l->grid[1], l->grid[2],
-	                           l->block[0], l->block[1], l->block[2],
-	                           l->smem, w->stream, params, NULL);
+	return kt_cu_launch_fn(&w->d, p->fn, l->grid, l->block, l->smem, l->pdl,
+	                       w->stream, params);
 }
 
 /* Queues: guards reset, inputs restored from seed k, outputs poisoned. */

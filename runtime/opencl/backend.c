@@ -488,6 +488,11 @@ static int check_model(const kt_model *m)
 		    "%s:%d: launch smem() has no meaning in OpenCL: "
 		    "declare __local arrays sized by parameters",
 		    m->file, m->launch.loc.line);
+	if (m->launch.pdl)
+		return kt_error(KT_EUNSUPPORTED,
+		                "%s:%d: launch pdl() is a CUDA launch "
+		                "attribute; OpenCL has none",
+		                m->file, m->launch.loc.line);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /*
  * test_cfg.c - a CUDA configuration's sizes (runtime/cuda/config.c), with
  * no GPU: a buffer over the device's memory is refused before anything is
- * allocated, and sizes that do not evaluate say where, at file:line:col.
+ * allocated, sizes that do not evaluate say where, at file:line:col, and
+ * a launch's pdl() switch is 0 or 1.
  */
 #include "check.h"
 
@@ -47,6 +48,41 @@ static void smem_error_located(void)
 	      NULL);
 }
 
+static const char *pdl_text =
+    "#pragma kt param P values(0, 1, 2) default(0)\n"
+    "#pragma kt launch grid(4) block(64) pdl(P)\n"
+    "#pragma kt arg out float[256] out\n"
+    "__global__ void k(float *out) { "
+    "asm volatile(\"griddepcontrol.wait;\" ::: \"memory\"); }\n";
+
+/* pdl(P) at P's value i: the switch made, or -1 where it was refused. */
+static int pdl_at(uint32_t i)
+{
+	kt_diags d;
+	kt_template *t = NULL;
+	kt_diags_init(&d);
+	int on = -1;
+	if (!kt_template_parse(&t, "p.kt.cu", pdl_text, &d)) {
+		kt_cu_cfg c;
+		uint32_t idx[1] = {i};
+		if (!kt_cu_cfg_make(&c, kt_template_model(t, NULL), idx, NULL,
+		                    NULL, 0))
+			on = c.pdl;
+		kt_cu_cfg_release(&c);
+	}
+	kt_template_free(t);
+	kt_diags_release(&d);
+	return on;
+}
+
+static void pdl_is_a_switch(void)
+{
+	CHECK_EQ_INT(pdl_at(0), 0);
+	CHECK_EQ_INT(pdl_at(1), 1);
+	CHECK_EQ_INT(pdl_at(2), -1);
+	CHECK(strstr(kt_error_last(), "p.kt.cu:2:41: the pdl switch") != NULL);
+}
+
 int main(void)
 {
 	kt_diags d;
@@ -59,6 +95,7 @@ int main(void)
 		RUN(grid_error_located);
 		RUN(smem_error_located);
 	}
+	RUN(pdl_is_a_switch);
 	kt_template_free(t);
 	kt_diags_release(&d);
 	return m ? check_summary() : 1;

@@ -7,6 +7,9 @@
 #   runs       the same C linked against the machine's libcuda, run on
 #              its GPU (export_run.c): the outputs of a launch at each
 #              kind of shape are right; 77 (skipped) without a CUDA device
+#   pdl        a template whose launch has pdl(PDL): the C launches through
+#              cuLaunchKernelEx with programmatic stream serialisation
+#              where the configuration's PDL is 1, and compiles as above
 #   refusals   --help, missing arguments (2), a wisdom for another kernel
 #              or another version of the template (1)
 # Needs nvcc (KTC_NVCC, else /usr/local/cuda/bin/nvcc): exits 77 (skipped)
@@ -22,22 +25,29 @@ cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 cp "$here/inputs/scale.kt.cu" .
 
-# wisdom KERNEL: a wisdom for scale.kt.cu as it is now (its FNV-1a hash)
+# wisdom KERNEL [PDL]: a wisdom for scale.kt.cu as it is now (its FNV-1a
+# hash); with PDL, for a template with that third parameter, 1 at the
+# second shape
 wisdom() {
-	python3 - "$1" <<'PY'
+	python3 - "$@" <<'PY'
 import json, sys
 h = 0xcbf29ce484222325
 for c in open("scale.kt.cu", "rb").read():
     h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
-shape = lambda n, b, i: {"problem": {"N": n}, "best": {"BLOCK": b, "ITEMS": i},
-                         "time_ms": 0.002, "default_ms": 0.003}
+pdl = sys.argv[2:]
+def shape(n, b, i, p):
+    best = {"BLOCK": b, "ITEMS": i}
+    if pdl:
+        best[pdl[0]] = p
+    return {"problem": {"N": n}, "best": best, "time_ms": 0.002,
+            "default_ms": 0.003}
 json.dump({"ktc_wisdom": 1, "template": "scale.kt.cu",
            "template_hash": "%016x" % h, "kernel": sys.argv[1],
            "objective": "cold",
            "device": {"name": "NVIDIA H100 80GB HBM3", "arch": "sm_90a",
                       "compute_capability": "9.0", "driver": "13000"},
-           "params": ["BLOCK", "ITEMS"], "problem": ["N"],
-           "shapes": [shape(1024, 64, 1), shape(65536, 256, 4)]},
+           "params": ["BLOCK", "ITEMS"] + pdl, "problem": ["N"],
+           "shapes": [shape(1024, 64, 1, 0), shape(65536, 256, 4, 1)]},
           open("w.json", "w"))
 PY
 }
@@ -77,6 +87,38 @@ runs)
 	rc=0; ./run || rc=$?
 	[ $rc -eq 77 ] && exit 77
 	[ $rc -eq 0 ] || fail "the exported kernel ran wrong (exit $rc)"
+	;;
+pdl)
+	if ! [ -x "$nvcc" ]; then
+		echo "no nvcc at $nvcc (set KTC_NVCC): skipped"; exit 77
+	fi
+	python3 - <<'PY'
+t = open("scale.kt.cu").read()
+t = t.replace("#pragma kt param ITEMS values(1, 2, 4) default(1)\n",
+              "#pragma kt param ITEMS values(1, 2, 4) default(1)\n"
+              "#pragma kt param PDL values(0, 1) default(0)\n")
+t = t.replace("block(BLOCK)\n", "block(BLOCK) pdl(PDL)\n")
+t = t.replace("{\n\tint base",
+              "{\n#if PDL\n\tasm volatile(\"griddepcontrol.wait;\" ::: "
+              "\"memory\");\n#endif\n\tint base")
+open("scale.kt.cu", "w").write(t)
+PY
+	grep -q 'pdl(PDL)' scale.kt.cu || fail "the test's template lacks pdl()"
+	wisdom scale PDL
+	"$ktc" export --nvcc "$nvcc" scale.kt.cu w.json -o scale_tuned ||
+		fail "ktc export failed"
+	grep -q 'CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION' \
+		scale_tuned.c || fail "no programmatic launch in the C"
+	grep -q 'l->pdl = (uint32_t)kx_dim(PDL);' scale_tuned.c ||
+		fail "the launch's pdl is not the configuration's PDL"
+	grep -q 'const int64_t PDL = INT64_C(1);' scale_tuned.c ||
+		fail "no configuration with PDL 1"
+	grep -q 'const int64_t PDL = INT64_C(0);' scale_tuned.c ||
+		fail "no configuration with PDL 0"
+	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o main "$here/export_main.c" scale_tuned.c \
+		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
+		fail "the exported C does not compile"
 	;;
 refusals)
 	"$ktc" export --help > out.txt || fail "--help: exit $?"

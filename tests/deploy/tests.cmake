@@ -31,7 +31,7 @@ endif()
 # `ktc export`: the C it writes compiles and dispatches (needs nvcc: 77
 # without), and its refusals.
 if(KTC_HAVE_CUDA)
-  foreach(case compiles runs refusals)
+  foreach(case compiles runs pdl refusals)
     add_test(NAME deploy_export_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export_cli.sh ${case}
                      $<TARGET_FILE:ktc>)

@@ -16,6 +16,8 @@
  *                 graph, back-to-back launches)
  *   specials.kt.cu  forms that agree on ordinary inputs and not on NaN or
  *                 Inf, checked with special input values mixed in
+ *   pdl.kt.cu     a programmatic dependent launch (pdl(PDL)): right, cold
+ *                 and back to back in a graph
  * Exits 77 without a CUDA device.
  *
  * The program is its own CUDA worker: the backend starts
@@ -121,6 +123,13 @@ static const expect specials[] = {
     {{1, 1}, KT_STATUS_CORRECTNESS, "NaN, Inf, subnormals", NULL, 0},
     {{2, 0}, KT_STATUS_OK, NULL, NULL, 0},
     {{3, 0}, KT_STATUS_CORRECTNESS, "NaN, Inf, subnormals", NULL, 0},
+};
+
+/* A programmatic dependent launch runs right, alone and back to back */
+static const expect pdl[] = {
+    {{0, 1}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 1}, KT_STATUS_OK, NULL, NULL, 0},
+    {{1, 0}, KT_STATUS_OK, NULL, NULL, 0},
 };
 
 static const char *dir;
@@ -272,6 +281,13 @@ static void graph_objective_checks_every_launch(void)
 	              sizeof(steady_cheats) / sizeof(steady_cheats[0]), &skip);
 }
 
+static void programmatic_dependent_launches_run_right(void)
+{
+	run_template("pdl.kt.cu", pdl, sizeof(pdl) / sizeof(pdl[0]), &skip);
+	run_objective("pdl.kt.cu", "graph", pdl, sizeof(pdl) / sizeof(pdl[0]),
+	              &skip);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "__cuda-worker"))
@@ -286,5 +302,6 @@ int main(int argc, char **argv)
 	RUN(every_stream_run_is_checked_on_the_gpu);
 	RUN(special_input_values_are_checked);
 	RUN(graph_objective_checks_every_launch);
+	RUN(programmatic_dependent_launches_run_right);
 	return check_summary();
 }

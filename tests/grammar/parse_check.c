@@ -92,6 +92,7 @@ static void dump_launch(const kt_model *m)
 		print_expr(label, m->launch.block[i], m);
 	}
 	print_expr("launch smem ", m->launch.smem, m);
+	print_expr("launch pdl ", m->launch.pdl, m);
 }
 
 static void dump_args(const kt_model *m)

@@ -18,6 +18,12 @@
 //            the row is split over a thread-block cluster of k blocks
 //            (sm_90) whose sums of squares meet in distributed shared
 //            memory, so a decode batch of T tokens fills T * k SMs
+//   PDL      1: a programmatic dependent launch (SGLang's JIT launcher of
+//            this kernel passes enable_pdl(false)): the kernel may start
+//            while the kernel before it on the stream still runs, lets the
+//            next one start at once (griddepcontrol.launch_dependents),
+//            and waits for the one before it (griddepcontrol.wait) before
+//            it touches memory
 #include <cuda_bf16.h>
 
 #ifndef BLOCK_SIZE
@@ -34,6 +40,9 @@
 #endif
 #ifndef WPRE // hand: a choice inside the register path
 #define WPRE 1
+#endif
+#ifndef PDL // hand: a launch attribute
+#define PDL 0
 #endif
 
 // hand: a vector of VEC bf16 is one unsigned word of VEC * 2 bytes (uint4
@@ -122,6 +131,7 @@ __device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
 #pragma kt param ITEMS values(0, 1, 2, 4) default(0)
 #pragma kt param CLUSTER values(1, 2, 4, 8) default(1)
 #pragma kt param WPRE values(0, 1) default(1)
+#pragma kt param PDL values(0, 1) default(0) // hand: a launch attribute
 #pragma kt problem T values(1, 64, 4096, 16384) default(4096)
 #pragma kt problem D values(4096, 7168, 8192) default(7168)
 #pragma kt set NVB = D / VEC / CLUSTER
@@ -133,7 +143,7 @@ __device__ __forceinline__ void far_put(float *p, unsigned rank, float v)
 #pragma kt constraint ITEMS > 0 && CLUSTER == 1 || WPRE == 1
 #pragma kt constraint TPB <= 1024
 #pragma kt constraint SMEM <= DEVICE_SMEM_PER_BLOCK
-#pragma kt launch grid(T * CLUSTER) block(TPB) smem(SMEM)
+#pragma kt launch grid(T * CLUSTER) block(TPB) smem(SMEM) pdl(PDL) // hand: pdl
 #pragma kt arg in bf16[T * D] inout
 #pragma kt arg residual bf16[T * D] inout
 #pragma kt arg w bf16[D] in
@@ -146,6 +156,10 @@ extern "C" __global__ void FAR_CLUSTER_DIMS fused_add_rmsnorm_kernel(__nv_bfloat
 						    const __nv_bfloat16 *__restrict__ w,
 						    int d, float eps)
 {
+#if PDL // hand: the next kernel may start; this one waits for the last
+	asm volatile("griddepcontrol.launch_dependents;");
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 #if ITEMS > 0 // hand: the register path (new code, see the top)
 	const unsigned rank = blockIdx.x % CLUSTER;
 	const long t = blockIdx.x / CLUSTER;
