@@ -17,8 +17,11 @@
 #   tune      for silu_and_mul, fused_add_rmsnorm, per_token_group_quant_fp8
 #             (samples/cuda/): `ktc tune` over T = 1..16384 (8 shapes, the
 #             cold objective) and over T = 1..1024 (8 shapes, the graph
-#             objective), each warm-started from its neighbours, writing a
-#             wisdom file per sample and objective (OUT/wisdom/)
+#             objective), each warm-started from its neighbours, then the
+#             middle of each two neighbouring shapes probed and tuned
+#             where the nearest shape's best loses to the default there
+#             (--refine), writing a wisdom file per sample and objective
+#             (OUT/wisdom/)
 #   measure   ktc-deploy-bench per sample at 15 shapes T = 1..16384 (some
 #             tuned for neither objective), cold and graph: the original
 #             (the template's defaults,
@@ -33,7 +36,8 @@
 #             and the measured section of docs/deploy.md (DOCS=0: not)
 #
 # Environment: BUDGET configurations per shape, default included (12);
-# BATCH (6); STRATEGY (bayes); TIME_LIMIT seconds per shape (3); STEPS
+# BATCH (6); STRATEGY (bayes); TIME_LIMIT seconds per shape (3); REFINE
+# middles tuned at most per grid (8; 0: no refinement); STEPS
 # (default: check tune measure overhead report); ONLY a regular expression
 # on sample names; COLD_SHAPES, GRAPH_SHAPES the tuning grids' T. The
 # defaults are meant to keep the run under 8 minutes on one H100 or H200
@@ -48,6 +52,7 @@ budget=${BUDGET:-12}
 batch=${BATCH:-6}
 strategy=${STRATEGY:-bayes}
 time_limit=${TIME_LIMIT:-3}
+refine=${REFINE:-8}
 steps=${STEPS:-check tune measure overhead report}
 only=${ONLY:-.}
 mkdir -p "$out/wisdom" "$out/work"
@@ -82,7 +87,7 @@ t_step=$t_start
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
 	echo "cpus: $(nproc)"
-	echo "budget: $budget, batch: $batch, strategy: $strategy, time limit: $time_limit s per shape"
+	echo "budget: $budget, batch: $batch, strategy: $strategy, time limit: $time_limit s per shape, refine: $refine"
 	echo "ktc: $("$ktc" --version 2>&1)"
 	echo "commit: ${KTC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$out/device.txt"
@@ -111,7 +116,8 @@ tune() {
 		--kernel "$k" --backend cuda --problem "T=$shapes" \
 		--problem "$fixed" --objective "$obj" --budget "$budget" \
 		--batch "$batch" --strategy "$strategy" \
-		--time-limit "$time_limit" --wisdom "$out/wisdom/$s.$obj.json" \
+		--time-limit "$time_limit" --refine "$refine" \
+		--wisdom "$out/wisdom/$s.$obj.json" \
 		--json -q >"$out/tune-$s-$obj.json" 2>"$out/tune-$s-$obj.log")
 	local rc=$?
 	[ $rc = 0 ] || log "tune $s $obj: exit $rc (see $out/tune-$s-$obj.log)"

@@ -45,7 +45,7 @@ typedef struct options {
 	const char *devices, *job, *wisdom, *objective;
 	const char *problem[MAX_LIST], *settings[MAX_LIST + 1];
 	int nproblem, nsettings;
-	long budget, seed, batch, runs, space_limit, workers, warm;
+	long budget, seed, batch, runs, space_limit, workers, warm, refine;
 	double time_limit, timeout, sim_delay, rank_timeout;
 	bool json, quiet, compile_only, profile, no_cache, force_new, specials;
 	unsigned job_index; /* which job of --job FILE (0 without one) */
@@ -408,7 +408,7 @@ static size_t term_width(void)
 	return 79;
 }
 
-static int tune(session *s, const options *o, const kt_value *warm,
+static int tune(session *s, const options *o, long budget, const kt_value *warm,
                 size_t nwarm)
 {
 	display d = {.tty = isatty(2), .quiet = o->quiet};
@@ -417,7 +417,7 @@ static int tune(session *s, const options *o, const kt_value *warm,
 	kt_tune_options to = {
 	    .strategy = o->strategy,
 	    .strategy_settings = o->nsettings ? o->settings : NULL,
-	    .max_evals = (uint64_t)o->budget,
+	    .max_evals = (uint64_t)budget,
 	    .max_seconds = o->time_limit,
 	    .seed = (uint64_t)o->seed,
 	    .batch = (size_t)o->batch,
@@ -484,6 +484,8 @@ static int check_options(const options *o)
 	    : !(o->rank_timeout >= 0 && o->rank_timeout <= MAX_SECONDS)
 	        ? "--rank-timeout must be from 0 to 1000000 seconds"
 	    : o->warm < 0 || o->warm > 64 ? "--warm must be from 0 to 64"
+	    : o->refine < 0 || o->refine > MAX_SHAPES
+	        ? "--refine must be from 0 to 4096"
 	    : o->objective && strcmp(o->objective, "cold") &&
 	            strcmp(o->objective, "graph")
 	        ? "--objective must be cold or graph"
@@ -564,12 +566,13 @@ static size_t best_entries(const kt_tune_entry **out, size_t k,
 }
 
 /*
- * The warm start of shape `at`: the best `warm` configurations of the
- * nearest shape done, then the best of each other shape done, nearer
- * first. *out holds *n configurations (kt_free it).
+ * The warm start of shape `target`: the best `warm` configurations of the
+ * nearest shape done among the grid's first `at`, then the best of each
+ * other shape done, nearer first. *out holds *n configurations (kt_free
+ * it).
  */
-static int warm_start(kt_value **out, size_t *n, const session *s, size_t at,
-                      size_t warm)
+static int warm_start(kt_value **out, size_t *n, const session *s,
+                      const kt_value *target, size_t at, size_t warm)
 {
 	size_t np = s->m->nproblems, nparams = s->m->nparams, k = 0;
 	const kt_tune_entry **best = kt_calloc(warm + 1, sizeof(*best));
@@ -584,11 +587,11 @@ static int warm_start(kt_value **out, size_t *n, const session *s, size_t at,
 	for (size_t i = 0; i < at; i++) /* shapes done, nearest first */
 		if (s->done[i]) {
 			size_t j = k++;
-			double d = kt_wisdom_distance(&s->grid[i * np],
-			                              &s->grid[at * np], np);
+			double d =
+			    kt_wisdom_distance(&s->grid[i * np], target, np);
 			while (j > 0 &&
 			       kt_wisdom_distance(&s->grid[order[j - 1] * np],
-			                          &s->grid[at * np], np) > d) {
+			                          target, np) > d) {
 				order[j] = order[j - 1];
 				j--;
 			}
@@ -734,7 +737,8 @@ static int run_shape(session *s, const options *o, const char *path, size_t i)
 		status = check_output(s, o, path);
 	kt_value *warm = NULL;
 	size_t nwarm = 0;
-	if (!status && warm_start(&warm, &nwarm, s, i, (size_t)o->warm)) {
+	if (!status &&
+	    warm_start(&warm, &nwarm, s, s->problem, i, (size_t)o->warm)) {
 		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
 		status = 1;
 	}
@@ -746,7 +750,7 @@ static int run_shape(session *s, const options *o, const char *path, size_t i)
 		fflush(stdout);
 	}
 	if (!status)
-		status = tune(s, o, warm, nwarm);
+		status = tune(s, o, o->budget, warm, nwarm);
 	kt_free(warm);
 	kt_diags_print(&s->diags, stderr, isatty(2));
 	kt_diags_release(&s->diags);
@@ -756,6 +760,153 @@ static int run_shape(session *s, const options *o, const char *path, size_t i)
 	s->done[i] = s->report;
 	s->report = NULL;
 	return status;
+}
+
+/* ---- refining the grid ----------------------------------------------- */
+
+/* A configuration slower than the default by more than this share is a
+ * loss (above the spread of repeated timings of one configuration,
+ * docs/cuda-backend.md). */
+#define REFINE_LOSS 0.01
+
+/* The entry of r with values v (nparams of them), or NULL. */
+static const kt_tune_entry *entry_of(const kt_tune_report *r, const kt_value *v,
+                                     size_t nparams)
+{
+	for (size_t i = 0; r && i < r->nentries; i++) {
+		bool same = true;
+		for (size_t p = 0; p < nparams && same; p++)
+			same = kt_value_as_double(r->entries[i].values[p]) ==
+			       kt_value_as_double(v[p]);
+		if (same)
+			return &r->entries[i];
+	}
+	return NULL;
+}
+
+/*
+ * Shape s->problem, between two shapes of the grid and tuned in neither:
+ * the default and the configuration the wisdom picks there (the nearest
+ * shape's best) are timed; where the pick loses to the default, the shape
+ * is tuned like one of the grid and joins the wisdom. *tuned says whether
+ * it was.
+ */
+static int probe(session *s, const options *o, const char *path,
+                 const char *label, bool *tuned)
+{
+	size_t sh, nparams = s->m->nparams;
+	*tuned = false;
+	if (kt_wisdom_select(s->wisdom, NULL, s->problem, &sh) !=
+	    KT_WISDOM_NEAREST)
+		return 0;
+	kt_value *pick = kt_calloc(nparams + 1, sizeof(kt_value));
+	if (!pick) {
+		fprintf(stderr, "ktc tune: out of memory\n");
+		return 1;
+	}
+	memcpy(pick, s->wisdom->shapes[sh].best, nparams * sizeof(kt_value));
+	kt_free(s->cache);
+	s->cache = NULL;
+	int status = choose_cache(s, o);
+	if (!status)
+		status = check_output(s, o, path);
+	if (!o->json)
+		printf("\n== refine: %s, tuned in no shape: the default and "
+		       "the nearest shape's best\n",
+		       label);
+	fflush(stdout);
+	if (!status)
+		status = tune(s, o, 2, pick, 1);
+	const kt_tune_entry *d =
+	    s->report && s->report->nentries ? &s->report->entries[0] : NULL;
+	const kt_tune_entry *e = entry_of(s->report, pick, nparams);
+	bool loses =
+	    !status && d && e && d->result.status == KT_STATUS_OK &&
+	    (e->result.status != KT_STATUS_OK ||
+	     e->result.time_ms > d->result.time_ms * (1 + REFINE_LOSS));
+	if (!status && d && e && !o->json)
+		printf("the nearest shape's best %s: %s than the default "
+		       "(%.4g ms against %.4g ms)%s\n",
+		       e->result.status == KT_STATUS_OK ? "runs" : "fails",
+		       loses ? "slower" : "not slower", e->result.time_ms,
+		       d->result.time_ms, loses ? "; tuning this shape" : "");
+	kt_tune_report_free(s->report);
+	s->report = NULL;
+	kt_free(pick);
+	kt_value *warm = NULL;
+	size_t nwarm = 0;
+	if (loses && warm_start(&warm, &nwarm, s, s->problem, s->nshapes,
+	                        (size_t)o->warm)) {
+		fprintf(stderr, "ktc tune: %s\n", kt_error_last());
+		status = 1;
+	}
+	if (loses && !status) {
+		status = tune(s, o, o->budget, warm, nwarm);
+		print_shape(s, o, status);
+		status |= record_wisdom(s, o);
+		*tuned = !status;
+	}
+	kt_free(warm);
+	kt_tune_report_free(s->report);
+	s->report = NULL;
+	return status;
+}
+
+/*
+ * --refine N: between each two neighbouring values of a problem variable
+ * in the grid (the other variables as in a shape of the grid), the
+ * geometric middle, rounded, is probed (see probe); at most N such shapes
+ * are tuned. A shape the grid does not name is served by the nearest
+ * one's configuration, which can lose there (a launch attribute whose
+ * gain depends on the number of blocks): this finds where it does.
+ */
+static int refine(session *s, const options *o, const char *path)
+{
+	size_t np = s->m->nproblems, added = 0;
+	kt_value *mid = kt_calloc(np + 1, sizeof(kt_value));
+	if (!mid) {
+		fprintf(stderr, "ktc tune: out of memory\n");
+		return 1;
+	}
+	int failed = 0;
+	for (size_t i = 0; i < s->nshapes && !stop_requested; i++)
+		for (size_t v = 0; v < np && (long)added < o->refine; v++) {
+			const kt_value *a = &s->grid[i * np];
+			const kt_value *b = NULL;
+			for (size_t j = 0; j < s->nshapes; j++) {
+				const kt_value *c = &s->grid[j * np];
+				bool line = kt_value_as_double(c[v]) >
+				            kt_value_as_double(a[v]);
+				for (size_t u = 0; u < np && line; u++)
+					line = u == v ||
+					       kt_value_as_double(c[u]) ==
+					           kt_value_as_double(a[u]);
+				if (line &&
+				    (!b || kt_value_as_double(c[v]) <
+				               kt_value_as_double(b[v])))
+					b = c;
+			}
+			if (!b || a[v].is_float || b[v].is_float || a[v].i < 1)
+				continue;
+			int64_t m = llround(sqrt((double)a[v].i * b[v].i));
+			if (m <= a[v].i || m >= b[v].i)
+				continue;
+			memcpy(mid, a, np * sizeof(kt_value));
+			mid[v] = kt_int(m);
+			s->problem = mid;
+			char label[256], at[400];
+			shape_label(label, sizeof(label), s);
+			snprintf(at, sizeof(at),
+			         "%s (between %s=%lld and %lld)", label,
+			         s->m->problems[v].name, (long long)a[v].i,
+			         (long long)b[v].i);
+			bool tuned;
+			failed |= probe(s, o, path, at, &tuned);
+			added += tuned;
+		}
+	kt_free(mid);
+	s->problem = s->grid;
+	return failed;
 }
 
 static int run(const options *o, const char *path)
@@ -774,6 +925,9 @@ static int run(const options *o, const char *path)
 	int failed = status;
 	for (size_t i = 0; !status && i < s.nshapes && !stop_requested; i++)
 		failed |= run_shape(&s, o, path, i);
+	if (!status && !failed && o->refine > 0 && s.wisdom && s.nshapes > 1 &&
+	    !stop_requested)
+		failed |= refine(&s, o, path);
 	kt_diags_print(&s.diags, stderr, isatty(2)); /* of opening, if any */
 	if (s.json) {
 		print_json(s.json);
@@ -851,6 +1005,11 @@ static int parse(options *o, int argc, char **argv, int *npos)
 	                   "what a time measures: one launch on a cold L2 "
 	                   "(default), or graph: the steady state of "
 	                   "back-to-back launches in a CUDA graph (cuda)"),
+	    KT_OPT_INT_(0, "refine", &o->refine, "N",
+	                "a grid with --wisdom: time the nearest shape's best "
+	                "at the middle of each two neighbouring shapes and "
+	                "tune up to N middles where it loses to the default "
+	                "(default 0: none)"),
 	    KT_OPT_INT_(0, "warm", &o->warm, "N",
 	                "a grid: start each shape with the N best "
 	                "configurations of the nearest shape done (default "

@@ -10,6 +10,10 @@
 #   killed       a grid run killed with SIGKILL in its second shape and
 #                started again answers the first shape from its cache and
 #                ends with every shape in the wisdom
+#   refine       --refine: between N=1000 and 4000 the grid's best (FAST 1)
+#                loses to the default (refine.cl), so N=2000 is tuned and
+#                joins the wisdom with FAST 0; between 4000 and 16000 it
+#                holds, and N=8000 is only timed
 #   refusals     -o and --cache with a grid, a malformed list: exit 2
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
 set -eu
@@ -111,6 +115,33 @@ assert runs[0]["evaluated"] == 0 and runs[0]["from_cache"] == 5, runs[0]
 assert runs[1]["from_cache"] >= 1, runs[1]
 w = json.load(open("w.json"))
 assert [s["problem"]["N"] for s in w["shapes"]] == [1000, 4096, 100000], w
+'
+	;;
+refine)
+	cp "$here/inputs/refine.cl" .
+	rc=0
+	"$ktc" tune refine.cl --backend opencl --problem N=1000,4000,16000 \
+		-n 2 --seed 3 -q --refine 4 --wisdom w.json > out.txt 2> err.txt ||
+		rc=$?
+	if [ $rc -ne 0 ] && grep -q "no OpenCL platform" err.txt; then
+		echo "no OpenCL platform: skipped"; exit 77
+	fi
+	cat out.txt err.txt
+	[ $rc -eq 0 ] || fail "exit status $rc"
+	grep -q '^== refine: N=2000 (between N=1000 and 4000)' out.txt ||
+		fail "N=2000 not probed"
+	grep -q 'slower than the default .*; tuning this shape$' out.txt ||
+		fail "the loss at N=2000 not found"
+	grep -q '^== refine: N=8000 (between N=4000 and 16000)' out.txt ||
+		fail "N=8000 not probed"
+	grep -q 'not slower than the default' out.txt ||
+		fail "N=8000: the pick should hold"
+	grep -q '^wisdom     w.json (4 shapes)$' out.txt || fail "no wisdom line"
+	py '
+import json
+w = json.load(open("w.json"))
+best = {s["problem"]["N"]: s["best"]["FAST"] for s in w["shapes"]}
+assert best == {1000: 1, 4000: 1, 16000: 1, 2000: 0}, best
 '
 	;;
 refusals)

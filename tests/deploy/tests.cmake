@@ -4,7 +4,7 @@ ktc_unit_test(test_wisdom ${CMAKE_CURRENT_LIST_DIR}/test_wisdom.c)
 
 # `ktc tune` over a grid of shapes, with a wisdom file, on PoCL.
 if(KTC_HAVE_OPENCL)
-  foreach(case wisdom resume warm_start killed refusals)
+  foreach(case wisdom resume warm_start killed refine refusals)
     add_test(NAME deploy_grid_${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/grid_cli.sh ${case}
                      $<TARGET_FILE:ktc>)
