@@ -9,7 +9,10 @@
 #              kind of shape are right; 77 (skipped) without a CUDA device
 #   pdl        a template whose launch has pdl(PDL): the C launches through
 #              cuLaunchKernelEx with programmatic stream serialisation
-#              where the configuration's PDL is 1, and compiles as above
+#              where the configuration's PDL is 1, and compiles as above;
+#              where a driver and a GPU answer, it also runs as `runs`
+#              does (on an H100, the wisdom's device, the shape tuned with
+#              PDL 1 launches so)
 #   refusals   --help, missing arguments (2), a wisdom for another kernel
 #              or another version of the template (1)
 # Needs nvcc (KTC_NVCC, else /usr/local/cuda/bin/nvcc): exits 77 (skipped)
@@ -119,6 +122,17 @@ PY
 		-o main "$here/export_main.c" scale_tuned.c \
 		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
 		fail "the exported C does not compile"
+	if cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o run "$here/export_run.c" scale_tuned.c -lcuda -lpthread -lm \
+		2> link.txt && ! ldd ./run | grep -q 'libcuda.so.1 => not found'
+	then
+		rc=0; ./run || rc=$?
+		[ $rc -eq 77 ] && echo "no CUDA device: not run"
+		[ $rc -eq 0 ] || [ $rc -eq 77 ] ||
+			fail "the exported kernel ran wrong (exit $rc)"
+	else
+		echo "no libcuda driver: not run"
+	fi
 	;;
 refusals)
 	"$ktc" export --help > out.txt || fail "--help: exit $?"
