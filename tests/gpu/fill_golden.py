@@ -20,7 +20,7 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "groups": "1, 3, 7, 64", "hidden": "128, 384, 7168",
             "num_tokens": "1, 3, 1000", "split": "1",
             "width": "1, 33, 1000", "group_size": "64, 128",
-            "n_group": "1, 8"}
+            "n_group": "1, 8", "threads": "32, 96, 1024"}
 # preconditions the host code keeps and the template must say, so that
 # `ktc check`'s unchecked size (half of each problem, odd) keeps them
 CONSTRAINTS = {"group_quant": ["hidden % group_size == 0",

@@ -22,6 +22,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for c in "$@"; do
+	# the headers the case's input includes (`extra=` in its case.conf)
+	for h in $(sed -n 's/^extra=//p' "$g/$c/case.conf"); do
+		cp "$here/../annotate/$h" "$tmp/"
+	done
 	for k in $(python3 "$here/fill_golden.py" "$g/$c/out.cu" "$tmp/$c.cu"); do
 		# float atomics at keys the random input puts out of range
 		[ "$k" = weighted_count ] && continue
