@@ -1055,15 +1055,22 @@ int fe_var_init(const fe_ast *a, int var)
 	return last;
 }
 
-/* A plain `var = E;` statement of the block that declares var: E, else -1. */
+/* A plain `var = E;` statement of the block that declares var: E, else -1.
+ * The statement may stand in implicit nodes (the cleanups of a temporary
+ * that `std::min(var, 256)` binds to a reference). */
 static int plain_def(const fe_ast *a, int n, int var, int block)
 {
 	const fe_node *x = &a->n[n];
 	bool compound;
 	int lhs = fe_assign_lhs(a, n, &compound);
+	int up = x->parent;
+	while (up >= 0 && up != block &&
+	       a->n[up].kind == CXCursor_UnexposedExpr &&
+	       a->n[up].first == a->n[up].last)
+		up = a->n[up].parent;
 	if (x->kind != CXCursor_BinaryOperator || compound || lhs < 0 ||
 	    a->n[lhs].kind != CXCursor_DeclRefExpr || a->n[lhs].ref != var ||
-	    x->parent != block)
+	    up != block)
 		return -1;
 	return fe_child(a, n, 1);
 }

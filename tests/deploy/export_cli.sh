@@ -55,6 +55,30 @@ json.dump({"ktc_wisdom": 1, "template": "scale.kt.cu",
 PY
 }
 
+# compile_main: the exported C, with export_main.c, against the toolkit's
+# stub libcuda (no driver needed to build)
+compile_main() {
+	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o main "$here/export_main.c" scale_tuned.c \
+		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
+		fail "the exported C does not compile"
+}
+
+# run_on_gpu: the exported C with export_run.c against the driver's
+# libcuda, run; exit status 77 where there is no driver or no device
+run_on_gpu() {
+	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
+		-o run "$here/export_run.c" scale_tuned.c -lcuda -lpthread -lm \
+		2> link.txt || { cat link.txt; echo "no libcuda"; return 77; }
+	if ldd ./run | grep -q 'libcuda.so.1 => not found'; then
+		echo "no driver (libcuda.so.1) on this machine"; return 77
+	fi
+	rc=0; ./run || rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 77 ] ||
+		fail "the exported kernel ran wrong (exit $rc)"
+	return $rc
+}
+
 case $case_ in
 compiles)
 	if ! [ -x "$nvcc" ]; then
@@ -65,10 +89,7 @@ compiles)
 		fail "ktc export failed"
 	grep -q 'CUresult scale(int64_t N, void \*\*args, CUstream stream);' \
 		scale_tuned.h || fail "no entry point in the header"
-	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
-		-o main "$here/export_main.c" scale_tuned.c \
-		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
-		fail "the exported C does not compile"
+	compile_main
 	# the stub libcuda answers no call, but loads: the dispatch needs none
 	ln -s "$cuda/lib64/stubs/libcuda.so" libcuda.so.1
 	LD_LIBRARY_PATH=$work ./main || fail "dispatch"
@@ -81,15 +102,8 @@ runs)
 	"$ktc" export --nvcc "$nvcc" scale.kt.cu w.json -o scale_tuned ||
 		fail "ktc export failed"
 	# the driver's libcuda, not the toolkit's stub: without one, no GPU
-	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
-		-o run "$here/export_run.c" scale_tuned.c -lcuda -lpthread -lm \
-		2> link.txt || { cat link.txt; echo "no libcuda: skipped"; exit 77; }
-	if ldd ./run | grep -q 'libcuda.so.1 => not found'; then
-		echo "no driver (libcuda.so.1) on this machine: skipped"; exit 77
-	fi
-	rc=0; ./run || rc=$?
-	[ $rc -eq 77 ] && exit 77
-	[ $rc -eq 0 ] || fail "the exported kernel ran wrong (exit $rc)"
+	rc=0; run_on_gpu || rc=$?
+	[ $rc -eq 77 ] && { echo "skipped"; exit 77; }
 	;;
 pdl)
 	if ! [ -x "$nvcc" ]; then
@@ -118,21 +132,9 @@ PY
 		fail "no configuration with PDL 1"
 	grep -q 'const int64_t PDL = INT64_C(0);' scale_tuned.c ||
 		fail "no configuration with PDL 0"
-	cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
-		-o main "$here/export_main.c" scale_tuned.c \
-		-L"$cuda/lib64/stubs" -lcuda -lpthread -lm ||
-		fail "the exported C does not compile"
-	if cc -std=c11 -Wall -Wextra -Werror -I"$cuda/include" -I. \
-		-o run "$here/export_run.c" scale_tuned.c -lcuda -lpthread -lm \
-		2> link.txt && ! ldd ./run | grep -q 'libcuda.so.1 => not found'
-	then
-		rc=0; ./run || rc=$?
-		[ $rc -eq 77 ] && echo "no CUDA device: not run"
-		[ $rc -eq 0 ] || [ $rc -eq 77 ] ||
-			fail "the exported kernel ran wrong (exit $rc)"
-	else
-		echo "no libcuda driver: not run"
-	fi
+	compile_main
+	rc=0; run_on_gpu || rc=$?
+	[ $rc -eq 77 ] && echo "not run on a GPU"
 	;;
 refusals)
 	"$ktc" export --help > out.txt || fail "--help: exit $?"

@@ -43,9 +43,8 @@ scale_rows(float *x, int cols)
 
 #pragma kt param SPLIT values(1, 2, 4, 8, 16, 32) default(1)
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
-// ktc: complete and uncomment: #pragma kt problem threads values(?)
 // ktc: complete and uncomment: #pragma kt problem cols values(?)
-#pragma kt launch grid(rows, SPLIT) block(threads)
+#pragma kt launch grid(rows, SPLIT) block((min(((cols + 31) / 32 * 32), 256)))
 #pragma kt arg x float[rows * cols] inout
 #pragma kt arg y float[rows * cols] in
 #pragma kt arg cols int = cols
