@@ -486,6 +486,8 @@ static int check_options(const options *o)
 	    : o->warm < 0 || o->warm > 64 ? "--warm must be from 0 to 64"
 	    : o->refine < 0 || o->refine > MAX_SHAPES
 	        ? "--refine must be from 0 to 4096"
+	    : o->refine > 0 && !o->wisdom
+	        ? "--refine needs --wisdom FILE: the middles are chosen by it"
 	    : o->objective && strcmp(o->objective, "cold") &&
 	            strcmp(o->objective, "graph")
 	        ? "--objective must be cold or graph"

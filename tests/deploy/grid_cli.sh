@@ -14,7 +14,8 @@
 #                loses to the default (refine.cl), so N=2000 is tuned and
 #                joins the wisdom with FAST 0; between 4000 and 16000 it
 #                holds, and N=8000 is only timed
-#   refusals     -o and --cache with a grid, a malformed list: exit 2
+#   refusals     -o and --cache with a grid, --refine without --wisdom, a
+#                malformed list: exit 2
 # Exits 77 (skipped) where the ICD loader finds no OpenCL platform.
 set -eu
 case_=$1; ktc=$2
@@ -153,6 +154,13 @@ refusals)
 		[ $rc -eq 2 ] || fail "$args: exit status $rc, not 2"
 		grep -q "names 2 shapes" err.txt || fail "$args: no reason"
 	done
+	rc=0
+	"$ktc" tune twice.cl --backend opencl --problem N=1,2 --refine 2 \
+		> out.txt 2> err.txt || rc=$?
+	cat err.txt
+	[ $rc -eq 2 ] || fail "--refine without --wisdom: exit $rc, not 2"
+	grep -q -- "--refine needs --wisdom FILE" err.txt ||
+		fail "--refine without --wisdom: no reason"
 	rc=0
 	"$ktc" tune twice.cl --backend opencl --problem N=1,,2 2> err.txt || rc=$?
 	cat err.txt
