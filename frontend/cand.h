@@ -67,6 +67,10 @@ typedef struct fe_cand {
 	int loop;       /* ForStmt node it bounds / is on, or -1 */
 	bool per_block; /* a literal in `blockIdx.x * v`: units per block */
 	int64_t max;    /* a block size cap's largest value, 0: no limit */
+	bool divides;   /* a grid divides the problem by it exactly (`n /
+	                   256`, no rounding): the file assumes the problem
+	                   a multiple of the default, so only the default's
+	                   divisors keep the grid covering it */
 } fe_cand;
 
 struct kt_fe_facts {

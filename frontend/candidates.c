@@ -709,20 +709,63 @@ static void tie_template_block(finder *F, int k, int li)
 	}
 }
 
-/* A template argument of launch li, of value v, whose parameter is the
- * work of a thread (see fe_tparam_items): the grid follows it. */
-static int items_arg(finder *F, int k, int li, int64_t v)
+/* Whether candidate c is a template argument of launch li whose
+ * parameter is the work of a thread (see fe_tparam_items). */
+static bool items_at(finder *F, int k, int li, int c)
 {
 	const fe_kern *K = &F->f->kernels.items[k];
+	const kt_candidate *x = &F->items.items[c];
+	const fe_cand *cx = &F->f->cx.items[c];
+	return x->kind == KT_CAND_TEMPLATE_ARG && cx->kern == k &&
+	       cx->launch == li && cx->tparam >= 0 &&
+	       (size_t)cx->tparam < K->tparams.len &&
+	       fe_tparam_items(F, k, K->tparams.items[cx->tparam]);
+}
+
+/* Such an argument of value v, a root: the grid follows it. */
+static int items_arg(finder *F, int k, int li, int64_t v)
+{
 	for (size_t c = 0; c < F->items.len; c++) {
 		const kt_candidate *x = &F->items.items[c];
-		const fe_cand *cx = &F->f->cx.items[c];
-		if (x->kind == KT_CAND_TEMPLATE_ARG && cx->kern == k &&
-		    cx->launch == li && x->link < 0 && !x->rejected &&
-		    x->value == v && cx->tparam >= 0 &&
-		    (size_t)cx->tparam < K->tparams.len &&
-		    fe_tparam_items(F, k, K->tparams.items[cx->tparam]))
+		if (x->link < 0 && !x->rejected && x->value == v &&
+		    items_at(F, k, li, (int)c))
 			return (int)c;
+	}
+	return -1;
+}
+
+/*
+ * A grid literal of launch li that is the block's value times a
+ * thread's items folded (`(n + 511) / 512` for `scale<4><<<..., 128>>>`,
+ * the 512 a step, the 511 its rounding term): the items argument (see
+ * items_arg) whose product with block root r it is, else -1; *with: the
+ * literal's text over the two, `$` the block and `@` the items.
+ */
+static int items_product(finder *F, int k, int li, int r, const fe_leaf *l,
+                         const char **with)
+{
+	const fe_ast *a = F->a;
+	int up = fe_up(a, l->node);
+	bool step = l->divisors == 1;
+	bool rounding = !l->divisors && up >= 0 &&
+	                a->n[up].kind == CXCursor_BinaryOperator &&
+	                a->n[up].op == CXBinaryOperator_Add;
+	if (r < 0 || (!step && !rounding))
+		return -1;
+	int64_t b = F->items.items[r].value;
+	for (size_t c = 0; c < F->items.len; c++) {
+		const kt_candidate *x = &F->items.items[c];
+		if (x->link >= 0 || x->rejected || x->value < 2 ||
+		    !items_at(F, k, li, (int)c))
+			continue;
+		if (step && l->value == b * x->value) {
+			*with = "($ * @)";
+			return (int)c;
+		}
+		if (rounding && l->value == b * x->value - 1) {
+			*with = "($ * @ - 1)";
+			return (int)c;
+		}
 	}
 	return -1;
 }
@@ -770,6 +813,23 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 		root = items;
 		with = "$";
 	}
+	/* `n / 256`: the grid divides the problem exactly, no rounding term */
+	int num = pu >= 0 && a->n[pu].kind == CXCursor_BinaryOperator &&
+	                  a->n[pu].op == CXBinaryOperator_Div &&
+	                  fe_strip(a, fe_child(a, pu, 1)) == l->node
+	              ? fe_strip(a, fe_child(a, pu, 0))
+	              : -1;
+	if (with && !strcmp(with, "$") && num >= 0 &&
+	    a->n[num].kind != CXCursor_BinaryOperator &&
+	    a->n[num].kind != CXCursor_IntegerLiteral)
+		F->f->cx.items[root].divides = true;
+	int times = -1;
+	if (!with && d == 0) {
+		times =
+		    items_product(F, k, li, block_root(F, k, li, 0), l, &with);
+		if (times >= 0)
+			root = block_root(F, k, li, 0);
+	}
 	if (!with)
 		return;
 	int up = fe_up(a, l->node);
@@ -786,7 +846,11 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	kc.kernel = F->f->kernels.items[k].name;
 	kc.link = root;
 	kc.with = with;
-	kc.evidence = "the grid covers the problem in steps of this value";
+	kc.link2 = times;
+	kc.evidence = times >= 0 ? "the grid covers the problem in steps of "
+	                           "the block times a thread's items"
+	                         : "the grid covers the problem in steps of "
+	                           "this value";
 	fe_cand cx = fe_cx_init();
 	cx.node = l->node;
 	cx.kern = k;
@@ -918,6 +982,71 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	return root >= 0;
 }
 
+/* Whether grid literal l is root r's or tied to it: a candidate at l, the
+ * expansion of the macro r (or a candidate tied to r) makes a parameter,
+ * or an expansion of the macro of another file r stands at (all of whose
+ * expansions follow one parameter, or none: foreign_macro_roots). */
+static bool leaf_follows(finder *F, int r, const fe_leaf *l)
+{
+	const fe_node *x = &F->a->n[l->node];
+	const char *nm = x->spelled ? NULL : leaf_name(F, l);
+	const kt_candidate *root = &F->items.items[r];
+	if (nm && x->macro < 0 && root->name && !strcmp(root->name, nm))
+		return true;
+	for (size_t c = 0; c < F->items.len; c++) {
+		const kt_candidate *y = &F->items.items[c];
+		if (y->rejected || ((int)c != r && y->link != r))
+			continue;
+		if (y->range.begin.offset == x->b ||
+		    (!x->spelled && x->macro >= 0 && y->kind == KT_CAND_MACRO &&
+		     F->f->cx.items[c].node == x->macro))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A kernel whose threads cover the work by the global index needs a grid
+ * that counts blocks of its block size. Where the grid steps over the
+ * problem by a multiple of the block's value that follows no parameter
+ * (`(n + 511) / 512` for 128 threads of 4 items each, the product
+ * folded), a block other than the default, or another number of items a
+ * thread, would leave work undone: the block and the launch's items
+ * arguments stay literals.
+ */
+static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv)
+{
+	int r = block_root(F, k, li, d);
+	if (d != 0 || r < 0 || F->items.items[r].value < 1 ||
+	    !fe_indexed_cover(F, k))
+		return;
+	int64_t b = F->items.items[r].value;
+	const fe_leaf *step = NULL;
+	for (size_t i = 0; i < lv->len && !step; i++) {
+		const fe_leaf *l = &lv->items[i];
+		if (l->divisors != 1 || l->value < b || l->value % b)
+			continue;
+		if (F->a->n[l->node].in_main && !leaf_follows(F, r, l))
+			step = l;
+	}
+	if (!step)
+		return;
+	const char *why = fe_say(
+	    F,
+	    "the grid covers the problem in steps of %lld, which follows "
+	    "no parameter: a block other than %lld threads, or other "
+	    "work per thread, would leave work undone",
+	    (long long)step->value, (long long)b);
+	for (size_t c = 0; c < F->items.len; c++) {
+		kt_candidate *x = &F->items.items[c];
+		if (x->rejected || ((int)c != r && !items_at(F, k, li, (int)c)))
+			continue;
+		x->rejected = true;
+		x->reason = KT_REASON_UNSAFE;
+		x->evidence = why;
+	}
+}
+
 static void link_grid(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -933,6 +1062,7 @@ static void link_grid(finder *F, int k, int li)
 		for (size_t i = 0; i < lv.len; i++)
 			if (!sm_leaf(F, k, li, d, &lv.items[i]))
 				grid_leaf(F, k, li, d, &lv.items[i]);
+		grid_steps(F, k, li, d, &lv);
 		kt_vec_release(&lv);
 	}
 }

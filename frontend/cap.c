@@ -319,6 +319,25 @@ static const char *blocker(finder *F, uint32_t b, uint32_t e, int64_t cap,
 	return NULL;
 }
 
+bool fe_indexed_cover(finder *F, int k)
+{
+	const fe_ast *a = F->a;
+	const fe_node *body = &a->n[F->f->kernels.items[k].body];
+	bool indexed = false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!x->in_main || x->b < body->b || x->e > body->e ||
+		    x->kind != CXCursor_MemberRefExpr)
+			continue;
+		if (fe_builtin(a, (int)i, "gridDim") == 'x')
+			return false;
+		indexed =
+		    indexed || (fe_builtin(a, (int)i, "threadIdx") == 'x' &&
+		                global_index(a, (int)i));
+	}
+	return indexed;
+}
+
 const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max,
                               bool *indexed)
 {

@@ -66,6 +66,11 @@ bool fe_block_cap(finder *F, int n, fe_leaves *caps, bool *bounded);
 const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max,
                               bool *indexed);
 
+/* Whether kernel k's threads cover its work by the global index
+ * (`blockIdx.x * blockDim.x + threadIdx.x`) with no grid-stride loop (no
+ * gridDim.x): only a grid that counts blocks of its block size covers it. */
+bool fe_indexed_cover(finder *F, int k);
+
 /* launch.c: every launch of a kernel of the file, in any form it knows,
  * onto the kernels' launch lists. */
 int fe_find_launches(finder *F);

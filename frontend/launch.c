@@ -641,15 +641,49 @@ static bool branch_selects(const fe_ast *a, int n, int64_t v)
 	return false;
 }
 
+/*
+ * Which template argument of callee (`k<4, B>`) child c is, from the
+ * text: the top-level commas between the `<` that encloses it and c; -1
+ * where the text does not show it (a macro). The callee's children are no
+ * guide: a type argument that is a builtin type has no cursor, and in a
+ * template the name is a reference child of its own.
+ */
+static int targ_pos(const fe_ast *a, int callee, int c)
+{
+	size_t len;
+	const char *t = fe_text(a, callee, &len);
+	const fe_node *x = &a->n[c];
+	if (!len || !x->in_main || x->b <= a->n[callee].b ||
+	    x->b >= a->n[callee].e)
+		return -1;
+	int depth = 0, commas = 0;
+	for (size_t i = x->b - a->n[callee].b; i-- > 0;) {
+		char ch = t[i];
+		if (ch == ')' || ch == ']' || ch == '}' || ch == '>')
+			depth++;
+		else if ((ch == '(' || ch == '[' || ch == '{' || ch == '<') &&
+		         depth > 0)
+			depth--;
+		else if (ch == '<')
+			return commas;
+		else if (ch == ',' && depth == 0)
+			commas++;
+		else if (ch == '(' || ch == '[' || ch == '{')
+			return -1;
+	}
+	return -1;
+}
+
 static void add_template_args(finder *F, int k, int li, int callee)
 {
 	fe_ast *a = F->a;
 	fe_kern *K = &F->f->kernels.items[k];
-	int idx = 0;
-	for (int c = a->n[callee].first; c >= 0; c = a->n[c].next, idx++) {
+	for (int c = a->n[callee].first; c >= 0; c = a->n[c].next) {
 		const fe_node *x = &a->n[c];
-		if (x->kind != CXCursor_IntegerLiteral || !x->spelled ||
-		    (size_t)idx >= K->tparams.len ||
+		int idx = x->kind == CXCursor_IntegerLiteral && x->spelled
+		              ? targ_pos(a, callee, c)
+		              : -1;
+		if (idx < 0 || (size_t)idx >= K->tparams.len ||
 		    a->n[K->tparams.items[idx]].kind !=
 		        CXCursor_NonTypeTemplateParameter ||
 		    fe_cand_at(F, x->b) >= 0)

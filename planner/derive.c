@@ -95,9 +95,7 @@ static bool lit_expr(planner *P, int n, kt_str *out)
 			continue;
 		if (c->link < 0 || macro)
 			return !kt_str_adds(out, name);
-		for (const char *s = c->with; *s; s++)
-			kt_str_add(out, *s == '$' ? name : s,
-			           *s == '$' ? strlen(name) : 1);
+		kt_str_adds(out, pl_with(P, (int)i, name));
 		return true;
 	}
 	/* a number a refactor of the launch makes a parameter (threads per

@@ -432,14 +432,17 @@ static void check_with(ck *c, const char *path, const char *with,
 		     WITH_MAX_LEN);
 		return;
 	}
-	wp w = {with, with, name, strlen(name), 0, NULL, NULL};
+	/* another parameter's name passes too: a grid's step folded from
+	 * the block and a thread's items (`(BLOCK_SIZE * ITEMS)`) */
+	wp w = {with, with, name, strlen(name), 0, NULL, c};
 	wp_whole(&w);
 	if (!w.err)
 		return;
 	unsigned char ch = (unsigned char)*w.at;
 	fail(c, path,
-	     "'with' must be an expression over '%s' and integer literals "
-	     "(+ - * / %% << >>, parentheses): %s at character %zu%s%.*s%s",
+	     "'with' must be an expression over '%s', the other parameters "
+	     "and integer literals (+ - * / %% << >>, parentheses): %s at "
+	     "character %zu%s%.*s%s",
 	     name, w.err, (size_t)(w.at - with) + 1, isgraph(ch) ? " ('" : "",
 	     isgraph(ch) ? 1 : 0, w.at, isgraph(ch) ? "')" : "");
 }

@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 const char *pl_say(planner *P, const char *fmt, ...)
@@ -384,9 +385,11 @@ static void domain(planner *P, int root, i64s *v)
 	default: break;
 	}
 	int64_t max = P->f->cx.items[root].max; /* a block size cap's */
+	bool divides = P->f->cx.items[root].divides && d > 0;
 	size_t kept = 0;
 	for (size_t i = 0; i < v->len; i++)
-		if (!max || v->items[i] <= max)
+		if ((!max || v->items[i] <= max) &&
+		    (!divides || d % v->items[i] == 0))
 			v->items[kept++] = v->items[i];
 	v->len = kept;
 	push_unique(v, d, &P->oom);
@@ -438,12 +441,21 @@ void pl_add_constraint(planner *P, const char *expr)
 		P->oom = 1;
 }
 
-static const char *with_name(planner *P, const char *pattern, const char *name)
+const char *pl_with(planner *P, int cand, const char *name)
 {
+	const kt_candidate *x = &P->c->items[cand];
+	const char *name2 = NULL;
+	int p2 = strchr(x->with, '@') ? pl_param_of_cand(P, x->link2) : -1;
+	if (p2 >= 0)
+		name2 = P->params.items[p2].p.name;
+	else if (strchr(x->with, '@'))
+		name2 = pl_say(P, "%" PRId64, P->c->items[x->link2].value);
 	kt_str s = KT_STR_INIT;
-	for (const char *p = pattern; *p; p++)
+	for (const char *p = x->with; *p; p++)
 		if (*p == '$')
 			kt_str_adds(&s, name);
+		else if (*p == '@' && name2)
+			kt_str_adds(&s, name2);
 		else
 			kt_str_addc(&s, *p);
 	const char *r = pl_say(P, "%s", s.ptr);
@@ -462,7 +474,7 @@ static kt_plan_use use_of(planner *P, int i, const char *name)
 	                 .launch = -1,
 	                 .evidence = pl_dup(P, x->evidence)};
 	if (x->site != KT_SITE_MACRO)
-		u.with = x->link >= 0 ? with_name(P, x->with, name) : name;
+		u.with = x->link >= 0 ? pl_with(P, i, name) : name;
 	if (cx->launch >= 0 &&
 	    (x->site == KT_SITE_LAUNCH_GRID ||
 	     x->site == KT_SITE_LAUNCH_BLOCK ||
@@ -484,6 +496,20 @@ static int add_root(planner *P, int i)
 	const kt_candidate *x = &P->c->items[i];
 	i64s v = {0};
 	domain(P, i, &v);
+	if (v.len == 1 && P->f->cx.items[i].divides) {
+		/* `n / 32` for a block of 32 threads: no other block keeps
+		 * the grid covering a problem the file sizes in 32s */
+		kt_diags_add(P->d, KT_DIAG_NOTE, P->c->path, P->c->text,
+		             x->range.begin.line, x->range.begin.col, 1,
+		             "'%s' stays a literal: the grid divides the "
+		             "problem by it exactly (no rounding term), so "
+		             "only a value that divides %" PRId64 " keeps "
+		             "the work covered, and its domain has none "
+		             "besides %" PRId64,
+		             x->text, x->value, x->value);
+		kt_vec_release(&v);
+		return KT_OK;
+	}
 	const char *name = param_name(P, i);
 	int p = P->oom ? -1
 	               : pl_add_param(P, name, x->role, pl_dup(P, x->kernel),

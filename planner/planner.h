@@ -67,6 +67,10 @@ const char *pl_say(planner *P, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The parameter a candidate (root or linked) stands for, or -1. */
 int pl_param_of_cand(const planner *P, int cand);
+/* A linked candidate's text: its `with` with `$` the root's parameter
+ * name, and `@` the parameter of its link2 (or that candidate's value
+ * where it is no parameter). */
+const char *pl_with(planner *P, int cand, const char *name);
 /* The file already says what pragma line `line` would for kernel: a line
  * of the kernel's own block of the same directive (and, for `arg`,
  * `problem`, `param` and `set`, the same name), which is kept and not

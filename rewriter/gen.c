@@ -697,6 +697,8 @@ static const char *suffix_type(const char *t, size_t n)
 	return l <= 2 ? type[u][l] : NULL;
 }
 
+static char *subst_off(gen *g, const char *s);
+
 static int replace_uses(gen *g, size_t i)
 {
 	const kt_plan_param *pp = &g->p->params[i];
@@ -708,6 +710,11 @@ static int replace_uses(gen *g, size_t i)
 				return KT_ENOMEM;
 			continue;
 		}
+		/* a text that names another parameter (a grid's step, the
+		 * block times a thread's items) reads it at its default
+		 * where that one is switched off */
+		if (with && !(with = subst_off(g, with)))
+			return KT_ENOMEM;
 		if (u->site == KT_SITE_PRAGMA_UNROLL && !g->f->opencl)
 			with =
 			    kt_arena_printf(g->arena, "kt_unroll_%s", pp->name);

@@ -136,7 +136,11 @@ typedef struct kt_candidate {
 	int link;           /* index of the candidate it is tied to, or -1 */
 	const char *with;   /* when linked: its text in terms of the root's
 	                       parameter, `$` standing for the name
-	                       (`$`, `($ - 1)`, `$ + 1`) */
+	                       (`$`, `($ - 1)`, `$ + 1`), and `@` for
+	                       candidate link2's (`($ * @)`) */
+	int link2;          /* where `with` holds `@`: the candidate whose
+	                       parameter it names (its value where that
+	                       is no parameter) */
 	int padding;        /* ARRAY_DIM: text is `base + padding`; else 0 */
 	const char *evidence; /* one line: why this role */
 	bool rejected;

@@ -54,8 +54,9 @@ static void use(kt_str *j, const char *text, int nth, const char *with,
 
 /* The plan: TILE (macro), UNROLL (pragma), BLOCK (stride and launch);
  * macro_name is what TILE's parameter is called; extra: more top-level
- * fields (`, "pragmas": [...]`) or "". */
-static kt_plan *plan_with(const char *macro_name, const char *extra)
+ * fields (`, "pragmas": [...]`) or ""; launch: the launch's text. */
+static kt_plan *plan_launch(const char *macro_name, const char *extra,
+                            const char *launch)
 {
 	kt_str j = KT_STR_INIT;
 	kt_str_addf(
@@ -82,7 +83,7 @@ static kt_plan *plan_with(const char *macro_name, const char *extra)
 	            "256, \"uses\": [");
 	use(&j, "256", 1, "BLOCK", "expr", 0);
 	kt_str_adds(&j, ", ");
-	use(&j, "256", 2, "BLOCK", "launch_block", 1);
+	use(&j, "256", 2, launch, "launch_block", 1);
 	kt_str_addf(&j, "]}]%s}", extra);
 	kt_plan *p = NULL;
 	kt_diags d;
@@ -94,6 +95,11 @@ static kt_plan *plan_with(const char *macro_name, const char *extra)
 	kt_diags_release(&d);
 	kt_str_release(&j);
 	return p;
+}
+
+static kt_plan *plan_with(const char *macro_name, const char *extra)
+{
+	return plan_launch(macro_name, extra, "BLOCK");
 }
 
 static kt_plan *plan(const char *macro_name)
@@ -190,6 +196,27 @@ static void gen_leaves_a_unit_that_is_off_untouched(void)
 	kt_plan_free(p);
 }
 
+/* A use's text may name another parameter (a grid's step, the block
+ * times a thread's items): where that one is off, its default stands. */
+static void gen_reads_an_off_parameter_in_a_text_at_its_default(void)
+{
+	kt_plan *p = plan_launch("TILE", "", "(BLOCK * UNROLL / 4)");
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	bool on[3] = {true, true, true}, bad[3] = {0};
+	kt_str out = KT_STR_INIT;
+	CHECK_EQ_INT(generate(&out, p, on, bad), 0);
+	CHECK(strstr(out.ptr, "k<<<1, (BLOCK * UNROLL / 4)>>>") != NULL);
+	kt_str_release(&out);
+	on[1] = false; /* UNROLL */
+	CHECK_EQ_INT(generate(&out, p, on, bad), 0);
+	CHECK(strstr(out.ptr, "k<<<1, (BLOCK * 4 / 4)>>>") != NULL);
+	CHECK(strstr(out.ptr, "UNROLL") == NULL);
+	kt_str_release(&out);
+	kt_plan_free(p);
+}
+
 static void gen_marks_a_macro_use_that_is_not_its_define(void)
 {
 	kt_plan *p = plan("TILE_DIM"); /* the directive defines TILE */
@@ -264,6 +291,7 @@ int main(void)
 {
 	RUN(gen_writes_the_template_conventions);
 	RUN(gen_leaves_a_unit_that_is_off_untouched);
+	RUN(gen_reads_an_off_parameter_in_a_text_at_its_default);
 	RUN(gen_marks_a_macro_use_that_is_not_its_define);
 	RUN(gen_orders_problem_then_launch_then_args);
 	RUN(values_of_a_host_only_parameter_are_not_compiled);

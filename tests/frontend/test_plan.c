@@ -617,8 +617,8 @@ static void test_with_must_be_an_expression_over_the_parameter(void)
 	static const struct {
 		const char *with, *want;
 	} bad[] = {
-	    {"BLOCK + n", "a name other than the parameter's at character 9"},
-	    {"f(BLOCK)", "a name other than the parameter's at character 1"},
+	    {"BLOCK + n", "a name that is not a parameter at character 9"},
+	    {"f(BLOCK)", "a name that is not a parameter at character 1"},
 	    {"BLOCK; system(0)", "text after the expression at character 6"},
 	    {"BLOCK } int x; {", "text after the expression"},
 	    {"BLOCK /* x */", "a character that starts no operand"},
@@ -635,7 +635,7 @@ static void test_with_must_be_an_expression_over_the_parameter(void)
 	    {"BLOCK + 0x10", "not a small decimal integer"},
 	    {"BLOCK + 1u", "not a small decimal integer"},
 	    {"BLOCK + 99999999999999999999", "not a small decimal integer"},
-	    {"BLOCKS", "a name other than the parameter's"},
+	    {"BLOCKS", "a name that is not a parameter"},
 	    {"BLOCK +", "a character that starts no operand"},
 	    {"((((((((((((((((((BLOCK))))))))))))))))))", "nested too deep"},
 	};

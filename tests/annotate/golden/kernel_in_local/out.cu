@@ -14,7 +14,7 @@
 #define MIN_BLOCKS 0
 #endif
 
-#pragma kt param SCALE_VEC values(1, 2, 4, 8, 16) default(4)
+#pragma kt param SCALE_VEC values(1, 2, 4) default(4)
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM

@@ -3,6 +3,9 @@
 // launches the kernel it is given with cudaLaunchKernelEx.
 #include <cuda_runtime.h>
 
+#ifndef VEC
+#define VEC 4
+#endif
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
@@ -76,12 +79,13 @@ relu_kernel(float *y, const float *x, int n)
 	}
 }
 
+#pragma kt param VEC values(1, 2, 4, 8, 16) default(4)
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt kernel template("float", 4)
-#pragma kt launch grid(((n + 4 * BLOCK_SIZE_2 - 1) / (4 * BLOCK_SIZE_2))) block(BLOCK_SIZE_2)
+#pragma kt kernel template("float", VEC)
+#pragma kt launch grid(((n + VEC * BLOCK_SIZE_2 - 1) / (VEC * BLOCK_SIZE_2))) block(BLOCK_SIZE_2)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 #pragma kt arg n int = n
@@ -108,7 +112,7 @@ void relu(float *y, const float *x, int n, cudaStream_t s)
 void copy(float *y, const float *x, int n, cudaStream_t s)
 {
 	dim3 block(BLOCK_SIZE_2);
-	dim3 grid((n + 4 * BLOCK_SIZE_2 - 1) / (4 * BLOCK_SIZE_2));
-	Launcher(grid, block, s)(copy_kernel<float, 4>, y, x, n);
+	dim3 grid((n + VEC * BLOCK_SIZE_2 - 1) / (VEC * BLOCK_SIZE_2));
+	Launcher(grid, block, s)(copy_kernel<float, VEC>, y, x, n);
 }
 #endif
