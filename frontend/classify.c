@@ -758,7 +758,23 @@ int fe_reject_macros(finder *F)
 	return F->oom ? KT_ENOMEM : KT_OK;
 }
 
-/* A literal with a root's value that nothing ties to it: changing the
+/* Candidate i's literal stands beside a thread index in one operation
+ * (`7 - threadIdx.y`, `threadIdx.x == 255`): a bound of the index. */
+static bool beside_thread_index(finder *F, int i)
+{
+	const fe_ast *a = F->a;
+	int n = F->f->cx.items[i].node;
+	int up = n >= 0 ? fe_up(a, n) : -1;
+	if (up < 0 || a->n[up].kind != CXCursor_BinaryOperator)
+		return false;
+	for (int c = a->n[up].first; c >= 0; c = a->n[c].next)
+		if (fe_builtin(a, c, "threadIdx"))
+			return true;
+	return false;
+}
+
+/* A literal with a root's value that nothing ties to it, or the value
+ * less one beside a thread index (the block's last thread): changing the
  * root alone would break the kernel, so the root is left alone. */
 static void untied_twins(finder *F)
 {
@@ -773,21 +789,27 @@ static void untied_twins(finder *F)
 			 * (`blockIdx.x * 8`) fixed whatever the block size */
 			bool share = F->f->cx.items[i].per_block &&
 			             root->role == KT_ROLE_BLOCK_SIZE;
+			bool last = x->value == g->value - 1 &&
+			            beside_thread_index(F, (int)i);
 			if (x->kind != KT_CAND_LITERAL ||
 			    x->reason != KT_REASON_UNTIED ||
-			    (x->value != g->value && !share) ||
+			    (x->value != g->value && !share && !last) ||
 			    F->f->cx.items[i].kern != g->kern)
 				continue;
 			root->rejected = true;
 			root->reason = KT_REASON_UNSAFE;
 			root->evidence = fe_say(
 			    F,
-			    share ? "the kernel's blockIdx.x * %s at %d:%d "
-			            "fixes each block's work; changing the "
-			            "block size alone would be wrong"
-			          : "the kernel's %s at %d:%d has this value "
-			            "but no tie to it; changing one without "
-			            "the other would be wrong",
+			    share  ? "the kernel's blockIdx.x * %s at %d:%d "
+			             "fixes each block's work; changing the "
+			             "block size alone would be wrong"
+			    : last ? "the kernel's %s at %d:%d beside a thread "
+			             "index is this value less one (the last "
+			             "thread) with no tie to it; changing one "
+			             "without the other would be wrong"
+			           : "the kernel's %s at %d:%d has this value "
+			             "but no tie to it; changing one without "
+			             "the other would be wrong",
 			    x->text, x->range.begin.line, x->range.begin.col);
 			break;
 		}

@@ -4,9 +4,6 @@
 // rows only (rows_only) or its address is taken (by_address).
 #include <cuda_runtime.h>
 
-#ifndef BLOCK_SIZE_Y
-#define BLOCK_SIZE_Y 8
-#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -21,6 +18,9 @@
 #endif
 #ifndef MIN_BLOCKS_3
 #define MIN_BLOCKS_3 0
+#endif
+#ifndef MIN_BLOCKS_4
+#define MIN_BLOCKS_4 0
 #endif
 
 // out = in transposed, one 32 x 32 tile per block of 32 x 8 threads.
@@ -80,18 +80,21 @@ flip_padded(double *__restrict__ out,
 }
 
 // Read along the rows: no bank conflict to avoid.
-#pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(8)
-#pragma kt constraint (32) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
-#pragma kt constraint 4 * (32) * (BLOCK_SIZE_Y) <= DEVICE_SMEM_PER_BLOCK
+#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(n / 32) block(32, BLOCK_SIZE_Y)
+#pragma kt launch grid(n / 32) block(32, 8)
 // ktc: complete and uncomment: #pragma kt arg out float[?] out
 // ktc: complete and uncomment: #pragma kt arg in float[?] in
 #pragma kt arg n int = n
-__global__ void rows_only(float *__restrict__ out, const float *__restrict__ in,
+__global__ void
+#if MIN_BLOCKS_3 > 0
+__launch_bounds__(256, MIN_BLOCKS_3)
+#endif
+rows_only(float *__restrict__ out, const float *__restrict__ in,
 			  int n)
 {
-	__shared__ float tile[BLOCK_SIZE_Y][32];
+	__shared__ float tile[8][32];
 	const int x = blockIdx.x * 32 + threadIdx.x;
 	tile[threadIdx.y][threadIdx.x] = in[(long)threadIdx.y * n + x];
 	__syncthreads();
@@ -99,16 +102,16 @@ __global__ void rows_only(float *__restrict__ out, const float *__restrict__ in,
 }
 
 // A row's address walks into the next row: the padding would show.
-#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
-#pragma kt constraint 256 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt param MIN_BLOCKS_4 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS_4 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(n / 32) block(32, 8)
 #pragma kt arg out float[32 * (n / 32)] out
 // ktc: complete and uncomment: #pragma kt arg in float[?] in
 #pragma kt arg n int = n
 __global__ void
-#if MIN_BLOCKS_3 > 0
-__launch_bounds__(256, MIN_BLOCKS_3)
+#if MIN_BLOCKS_4 > 0
+__launch_bounds__(256, MIN_BLOCKS_4)
 #endif
 by_address(float *__restrict__ out,
 			   const float *__restrict__ in, int n)
@@ -128,7 +131,7 @@ void run_pad(float *o, const float *i, double *od, const double *id, int n)
 {
 	flip<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(o, i, n);
 	flip_padded<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(od, id, n);
-	rows_only<<<n / 32, dim3(32, BLOCK_SIZE_Y)>>>(o, i, n);
+	rows_only<<<n / 32, dim3(32, 8)>>>(o, i, n);
 	by_address<<<n / 32, dim3(32, 8)>>>(o, i, n);
 }
 #endif
