@@ -773,9 +773,12 @@ static bool beside_thread_index(finder *F, int i)
 	return false;
 }
 
-/* A literal with a root's value that nothing ties to it, or the value
- * less one beside a thread index (the block's last thread): changing the
- * root alone would break the kernel, so the root is left alone. */
+/* A literal with a root's value that nothing ties to it, or, beside a
+ * thread index, the value less one (the block's last thread) or half of
+ * it (the first step of a reduction unrolled for that block: `if
+ * (threadIdx.x < 128) s[threadIdx.x] += s[threadIdx.x + 128]`):
+ * changing the root alone would break the kernel, so the root is left
+ * alone. */
 static void untied_twins(finder *F)
 {
 	for (size_t t = 0; t < F->targets.len; t++) {
@@ -791,9 +794,12 @@ static void untied_twins(finder *F)
 			             root->role == KT_ROLE_BLOCK_SIZE;
 			bool last = x->value == g->value - 1 &&
 			            beside_thread_index(F, (int)i);
+			bool half = x->value * 2 == g->value &&
+			            beside_thread_index(F, (int)i);
 			if (x->kind != KT_CAND_LITERAL ||
 			    x->reason != KT_REASON_UNTIED ||
-			    (x->value != g->value && !share && !last) ||
+			    (x->value != g->value && !share && !last &&
+			     !half) ||
 			    F->f->cx.items[i].kern != g->kern)
 				continue;
 			root->rejected = true;
@@ -807,6 +813,11 @@ static void untied_twins(finder *F)
 			             "index is this value less one (the last "
 			             "thread) with no tie to it; changing one "
 			             "without the other would be wrong"
+			    : half ? "the kernel's %s at %d:%d beside a thread "
+			             "index is half this value (a reduction "
+			             "unrolled for it) with no tie to it; "
+			             "changing one without the other would be "
+			             "wrong"
 			           : "the kernel's %s at %d:%d has this value "
 			             "but no tie to it; changing one without "
 			             "the other would be wrong",
