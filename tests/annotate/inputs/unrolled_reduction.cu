@@ -3,7 +3,7 @@
 // and follows no parameter: at 512 threads half of each block's elements
 // would never be added, at 128 the first step would read past the
 // block's. The block stays a literal.
-__global__ void bsum(const float *x, float *out, int n)
+__global__ void bsum(const float *x, float *y, int n)
 {
 	__shared__ float s[256];
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -20,11 +20,14 @@ __global__ void bsum(const float *x, float *out, int n)
 		for (int o = 16; o > 0; o >>= 1)
 			v += __shfl_down_sync(0xffffffff, v, o);
 		if (threadIdx.x == 0)
-			out[blockIdx.x] = v;
+			s[0] = v;
 	}
+	__syncthreads();
+	if (i < n)
+		y[i] = s[0]; /* each element: its block's sum */
 }
 
-void run(const float *x, float *out, int n)
+void run(const float *x, float *y, int n)
 {
-	bsum<<<(n + 255) / 256, 256>>>(x, out, n);
+	bsum<<<(n + 255) / 256, 256>>>(x, y, n);
 }

@@ -1,8 +1,8 @@
-// Each block's last element, taken by its last thread written as a
-// literal (`threadIdx.x == 255` for a block of 256): the 255 does not
-// follow a block-size parameter, so at 128 threads no thread would write
-// and at 512 a block would give its middle element. The block stays a
-// literal.
+// Each element gets the last element of its block, which the block's last
+// thread, written as a literal (`threadIdx.x == 255` for a block of
+// 256), puts in shared memory: the 255 does not follow a block-size
+// parameter, so at 128 threads no thread would write it and at 512 a
+// block would hand out its middle element. The block stays a literal.
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -12,22 +12,26 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + 255) / 256) block(256)
 #pragma kt arg x float[n] in
-#pragma kt arg out float[(n + 255) / 256] out
+#pragma kt arg y float[n] out
 #pragma kt arg n int = n
 __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(256, MIN_BLOCKS)
 #endif
-block_last(const float *x, float *out, int n)
+block_last(const float *x, float *y, int n)
 {
+	__shared__ float last;
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n && threadIdx.x == 255)
-		out[blockIdx.x] = x[i];
+	if (threadIdx.x == 255)
+		last = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	if (i < n)
+		y[i] = last;
 }
 
 #ifndef __CUDACC_RTC__
-void run(const float *x, float *out, int n)
+void run(const float *x, float *y, int n)
 {
-	block_last<<<(n + 255) / 256, 256>>>(x, out, n);
+	block_last<<<(n + 255) / 256, 256>>>(x, y, n);
 }
 #endif

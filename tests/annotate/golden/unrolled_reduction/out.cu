@@ -12,13 +12,13 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid((n + 255) / 256) block(256)
 #pragma kt arg x float[n] in
-#pragma kt arg out float[(n + 255) / 256] out
+#pragma kt arg y float[n] out
 #pragma kt arg n int = n
 __global__ void
 #if MIN_BLOCKS > 0
 __launch_bounds__(256, MIN_BLOCKS)
 #endif
-bsum(const float *x, float *out, int n)
+bsum(const float *x, float *y, int n)
 {
 	__shared__ float s[256];
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,13 +35,16 @@ bsum(const float *x, float *out, int n)
 		for (int o = 16; o > 0; o >>= 1)
 			v += __shfl_down_sync(0xffffffff, v, o);
 		if (threadIdx.x == 0)
-			out[blockIdx.x] = v;
+			s[0] = v;
 	}
+	__syncthreads();
+	if (i < n)
+		y[i] = s[0]; /* each element: its block's sum */
 }
 
 #ifndef __CUDACC_RTC__
-void run(const float *x, float *out, int n)
+void run(const float *x, float *y, int n)
 {
-	bsum<<<(n + 255) / 256, 256>>>(x, out, n);
+	bsum<<<(n + 255) / 256, 256>>>(x, y, n);
 }
 #endif
