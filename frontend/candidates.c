@@ -982,11 +982,14 @@ static bool sm_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 	return root >= 0;
 }
 
-/* Whether grid literal l is root r's or tied to it: a candidate at l, the
- * expansion of the macro r (or a candidate tied to r) makes a parameter,
- * or an expansion of the macro of another file r stands at (all of whose
- * expansions follow one parameter, or none: foreign_macro_roots). */
-static bool leaf_follows(finder *F, int r, const fe_leaf *l)
+/* Whether grid literal l is launch li's block (root r, of dimension 0,
+ * or another dimension's: a grid `(w + b.x - 1) / b.x` reads the block's
+ * dim3, whose literals all come with it) or tied to it: a candidate at l,
+ * the expansion of the macro r (or a candidate tied to r) makes a
+ * parameter, or an expansion of the macro of another file r stands at
+ * (all of whose expansions follow one parameter, or none:
+ * foreign_macro_roots). */
+static bool leaf_follows(finder *F, int k, int li, int r, const fe_leaf *l)
 {
 	const fe_node *x = &F->a->n[l->node];
 	const char *nm = x->spelled ? NULL : leaf_name(F, l);
@@ -995,7 +998,9 @@ static bool leaf_follows(finder *F, int r, const fe_leaf *l)
 		return true;
 	for (size_t c = 0; c < F->items.len; c++) {
 		const kt_candidate *y = &F->items.items[c];
-		if (y->rejected || ((int)c != r && y->link != r))
+		int rt = y->link >= 0 ? y->link : (int)c;
+		if (y->rejected || (rt != r && rt != block_root(F, k, li, 1) &&
+		                    rt != block_root(F, k, li, 2)))
 			continue;
 		if (y->range.begin.offset == x->b ||
 		    (!x->spelled && x->macro >= 0 && y->kind == KT_CAND_MACRO &&
@@ -1026,7 +1031,7 @@ static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv)
 		const fe_leaf *l = &lv->items[i];
 		if (l->divisors != 1 || l->value < b || l->value % b)
 			continue;
-		if (F->a->n[l->node].in_main && !leaf_follows(F, r, l))
+		if (F->a->n[l->node].in_main && !leaf_follows(F, k, li, r, l))
 			step = l;
 	}
 	if (!step)
