@@ -1052,6 +1052,67 @@ static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv)
 	}
 }
 
+/* The literal a grid's divisor stands for: itself, a local's literal
+ * initialiser (`threads`), or a dim3's member (`b.x` of `dim3 b(16,
+ * 16)`); else -1. */
+static int divisor_literal(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n >= 0 && a->n[n].kind == CXCursor_MemberRefExpr) {
+		size_t len;
+		const char *t = fe_text(a, n, &len);
+		int d = len ? t[len - 1] - 'x' : -1;
+		int d3 = d >= 0 && d < 3 ? fe_dim3(a, a->n[n].first) : -1;
+		n = d3 >= 0 && d < fe_nwritten(a, d3)
+		        ? fe_strip(a, fe_written(a, d3, d))
+		        : -1;
+	}
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    var_value(a, n) >= 0)
+		n = fe_strip(a, var_value(a, n));
+	return n >= 0 && a->n[n].kind == CXCursor_IntegerLiteral ? n : -1;
+}
+
+/*
+ * `n / b` in launch li's grid, no rounding term, where b is, or reads,
+ * the launch's block (`width / dimBlock.x`, `n / threads`): the file
+ * sizes the problem in multiples of the block, so its parameter keeps
+ * the default's divisors (fe_cand.divides; grid_leaf marks a literal
+ * divisor tied to the block).
+ */
+static void exact_divisions(finder *F, int k, int li, int n, int depth)
+{
+	fe_ast *a = F->a;
+	n = fe_strip(a, n);
+	if (n < 0 || depth > 16)
+		return;
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
+		exact_divisions(F, k, li, var_value(a, n), depth + 1);
+		return;
+	}
+	if (x->kind == CXCursor_BinaryOperator &&
+	    x->op == CXBinaryOperator_Div) {
+		int num = fe_strip(a, fe_child(a, n, 0));
+		int lit = divisor_literal(a, fe_child(a, n, 1));
+		int c = lit >= 0 ? fe_cand_at(F, a->n[lit].b) : -1;
+		const kt_candidate *y = c >= 0 ? &F->items.items[c] : NULL;
+		int rt = !y || y->rejected       ? -1
+		         : y->link < 0           ? c
+		         : !strcmp(y->with, "$") ? y->link
+		                                 : -1;
+		bool block = rt >= 0 && (rt == block_root(F, k, li, 0) ||
+		                         rt == block_root(F, k, li, 1) ||
+		                         rt == block_root(F, k, li, 2));
+		if (block && num >= 0 &&
+		    a->n[num].kind != CXCursor_BinaryOperator &&
+		    a->n[num].kind != CXCursor_IntegerLiteral)
+			F->f->cx.items[rt].divides = true;
+	}
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		exact_divisions(F, k, li, c, depth + 1);
+}
+
 static void link_grid(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -1068,6 +1129,8 @@ static void link_grid(finder *F, int k, int li)
 			if (!sm_leaf(F, k, li, d, &lv.items[i]))
 				grid_leaf(F, k, li, d, &lv.items[i]);
 		grid_steps(F, k, li, d, &lv);
+		exact_divisions(F, k, li,
+		                d3 >= 0 ? fe_written(a, d3, d) : L->op[0], 0);
 		kt_vec_release(&lv);
 	}
 }
