@@ -71,6 +71,8 @@ typedef struct fe_cand {
 	                   256`, no rounding): the file assumes the problem
 	                   a multiple of the default, so only the default's
 	                   divisors keep the grid covering it */
+	bool smem;      /* max is the launch's dynamic shared memory's count
+	                   of threads (smem_cap) */
 } fe_cand;
 
 struct kt_fe_facts {

@@ -1113,6 +1113,34 @@ static void exact_divisions(finder *F, int k, int li, int n, int depth)
 		exact_divisions(F, k, li, c, depth + 1);
 }
 
+/*
+ * Launch li's dynamic shared memory counted in the block's default
+ * threads (`<<<g, 256, 256 * sizeof(float)>>>` over `s[threadIdx.x]`): a
+ * block of more threads would index past it, one of fewer leaves some
+ * unused, and a buffer of a fixed size (256 histogram bins) serves any
+ * block. The block's parameter is capped at that count (fe_cand.max).
+ */
+static void smem_cap(finder *F, int k, int li)
+{
+	const fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	int r = block_root(F, k, li, 0);
+	if (L->op[2] < 0 || r < 0)
+		return;
+	int64_t b = F->items.items[r].value;
+	fe_leaves lv = {0};
+	collect_leaves(F, L->op[2], &lv, NULL, 0, 0);
+	bool counted = false;
+	for (size_t i = 0; i < lv.len && !counted; i++)
+		counted = lv.items[i].value == b &&
+		          !leaf_follows(F, k, li, r, &lv.items[i]);
+	kt_vec_release(&lv);
+	fe_cand *cx = &F->f->cx.items[r];
+	if (counted && (!cx->max || cx->max > b)) {
+		cx->max = b;
+		cx->smem = true;
+	}
+}
+
 static void link_grid(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -1133,6 +1161,7 @@ static void link_grid(finder *F, int k, int li)
 		                d3 >= 0 ? fe_written(a, d3, d) : L->op[0], 0);
 		kt_vec_release(&lv);
 	}
+	smem_cap(F, k, li);
 }
 
 /* ------------------------------------------------------------- driver */

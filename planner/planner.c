@@ -496,16 +496,24 @@ static int add_root(planner *P, int i)
 	const kt_candidate *x = &P->c->items[i];
 	i64s v = {0};
 	domain(P, i, &v);
-	if (v.len == 1 && P->f->cx.items[i].divides) {
+	const fe_cand *cx = &P->f->cx.items[i];
+	if (v.len == 1 && (cx->divides || cx->smem)) {
 		/* `n / 32` for a block of 32 threads: no other block keeps
-		 * the grid covering a problem the file sizes in 32s */
+		 * the grid covering a problem the file sizes in 32s; a
+		 * dynamic shared memory of 32 threads' slots for 32 */
 		kt_diags_add(P->d, KT_DIAG_NOTE, P->c->path, P->c->text,
 		             x->range.begin.line, x->range.begin.col, 1,
-		             "'%s' stays a literal: the grid divides the "
-		             "problem by it exactly (no rounding term), so "
-		             "only a value that divides %" PRId64 " keeps "
-		             "the work covered, and its domain has none "
-		             "besides %" PRId64,
+		             cx->divides
+		                 ? "'%s' stays a literal: the grid divides the "
+		                   "problem by it exactly (no rounding term), "
+		                   "so only a value that divides %" PRId64
+		                   " keeps the work covered, and its domain "
+		                   "has none besides %" PRId64
+		                 : "'%s' stays a literal: the launch's dynamic "
+		                   "shared memory counts its %" PRId64
+		                   " threads, so no larger block fits it, and "
+		                   "its domain has no smaller value than "
+		                   "%" PRId64,
 		             x->text, x->value, x->value);
 		kt_vec_release(&v);
 		return KT_OK;

@@ -187,7 +187,7 @@ row_rms(float *__restrict__ y, const float *__restrict__ x,
 
 
 // The same sum with its shared memory sized at the launch.
-#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256) default(256)
 #pragma kt param CLUSTER_2 values(1, 2, 4, 8) default(1)
 #pragma kt constraint CLUSTER_2 == 1 || DEVICE_CC_MAJOR >= 9
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
