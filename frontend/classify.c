@@ -758,8 +758,10 @@ int fe_reject_macros(finder *F)
 	return F->oom ? KT_ENOMEM : KT_OK;
 }
 
-/* Candidate i's literal stands beside a thread index in one operation
- * (`7 - threadIdx.y`, `threadIdx.x == 255`): a bound of the index. */
+/* Candidate i's literal stands beside a thread index in one sum,
+ * difference or comparison (`7 - threadIdx.y`, `threadIdx.x == 255`,
+ * `threadIdx.x < 128`): a bound or an offset of the index, not a scale
+ * (`threadIdx.x * 16`: a thread's elements). */
 static bool beside_thread_index(finder *F, int i)
 {
 	const fe_ast *a = F->a;
@@ -767,6 +769,17 @@ static bool beside_thread_index(finder *F, int i)
 	int up = n >= 0 ? fe_up(a, n) : -1;
 	if (up < 0 || a->n[up].kind != CXCursor_BinaryOperator)
 		return false;
+	switch (a->n[up].op) {
+	case CXBinaryOperator_Add:
+	case CXBinaryOperator_Sub:
+	case CXBinaryOperator_LT:
+	case CXBinaryOperator_GT:
+	case CXBinaryOperator_LE:
+	case CXBinaryOperator_GE:
+	case CXBinaryOperator_EQ:
+	case CXBinaryOperator_NE: break;
+	default: return false;
+	}
 	for (int c = a->n[up].first; c >= 0; c = a->n[c].next)
 		if (fe_builtin(a, c, "threadIdx"))
 			return true;
