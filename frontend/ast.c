@@ -853,6 +853,34 @@ static char ocl_dim(const fe_ast *a, int n, const char *name)
 	return (char)('x' + a->n[d].ival);
 }
 
+/* The member letter of `blockIdx.x` written in a macro's body (its text
+ * in the main file is the macro's invocation): read where the expression
+ * is spelled, in whichever file that is, past the base's name and the
+ * dot. */
+static char member_letter(const fe_ast *a, int n)
+{
+	CXSourceRange r = clang_getCursorExtent(a->n[n].cur);
+	CXFile f;
+	unsigned off;
+	clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &off);
+	size_t size = 0;
+	const char *t = f ? clang_getFileContents(a->tu->tu, f, &size) : NULL;
+	if (!t)
+		return 0;
+	size_t i = off;
+	while (i < size && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+		i++;
+	while (i < size && isspace((unsigned char)t[i]))
+		i++;
+	if (i >= size || t[i++] != '.')
+		return 0;
+	while (i < size && isspace((unsigned char)t[i]))
+		i++;
+	bool alone = i + 1 >= size ||
+	             !(isalnum((unsigned char)t[i + 1]) || t[i + 1] == '_');
+	return i < size && alone ? t[i] : 0;
+}
+
 char fe_builtin(const fe_ast *a, int n, const char *name)
 {
 	n = fe_strip(a, n);
@@ -867,6 +895,21 @@ char fe_builtin(const fe_ast *a, int n, const char *name)
 	size_t len;
 	const char *t = fe_text(a, n, &len);
 	char d = len ? t[len - 1] : 0;
+	return d == 'x' || d == 'y' || d == 'z' ? d : 0;
+}
+
+char fe_builtin_expanded(const fe_ast *a, int n, const char *name)
+{
+	n = fe_strip(a, n);
+	if (a->tu->opencl || n < 0 || a->n[n].spelled)
+		return fe_builtin(a, n, name);
+	if (a->n[n].kind != CXCursor_MemberRefExpr)
+		return 0;
+	int base = fe_strip(a, a->n[n].first);
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    strcmp(a->n[base].name, name))
+		return 0;
+	char d = member_letter(a, n);
 	return d == 'x' || d == 'y' || d == 'z' ? d : 0;
 }
 

@@ -73,6 +73,9 @@ int fe_ancestor(const fe_ast *a, int n, enum CXCursorKind k);
 /* 'x', 'y' or 'z' when n is `NAME.x` for NAME a CUDA built-in index
  * variable (threadIdx, blockIdx, blockDim, gridDim); else 0. */
 char fe_builtin(const fe_ast *a, int n, const char *name);
+/* The same, also where n comes from a macro's body (`KERNEL_LOOP(i, n)`):
+ * for analyses that edit no text of n. */
+char fe_builtin_expanded(const fe_ast *a, int n, const char *name);
 /* True when the subtree of n refers to the built-in `name`. */
 bool fe_mentions(const fe_ast *a, int n, const char *name);
 /* True when the subtree of n refers to the declaration node decl. */

@@ -73,6 +73,8 @@ typedef struct fe_cand {
 	                   divisors keep the grid covering it */
 	bool smem;      /* max is the launch's dynamic shared memory's count
 	                   of threads (smem_cap) */
+	bool blocks;    /* a grid role's literal is the grid's count of
+	                   blocks itself (grid_count), not blocks per SM */
 } fe_cand;
 
 struct kt_fe_facts {

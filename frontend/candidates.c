@@ -1019,7 +1019,8 @@ static bool leaf_follows(finder *F, int k, int li, int r, const fe_leaf *l)
  * thread, would leave work undone: the block and the launch's items
  * arguments stay literals.
  */
-static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv)
+static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv,
+                       bool alone)
 {
 	int r = block_root(F, k, li, d);
 	if (d != 0 || r < 0 || F->items.items[r].value < 1 ||
@@ -1029,19 +1030,28 @@ static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv)
 	const fe_leaf *step = NULL;
 	for (size_t i = 0; i < lv->len && !step; i++) {
 		const fe_leaf *l = &lv->items[i];
-		if (l->divisors != 1 || l->value < b || l->value % b)
+		if (alone || l->divisors != 1 || l->value < b || l->value % b)
 			continue;
 		if (F->a->n[l->node].in_main && !leaf_follows(F, k, li, r, l))
 			step = l;
 	}
-	if (!step)
+	if (alone && fe_index_loops(F, k))
+		alone = false;
+	if (!step && !alone)
 		return;
-	const char *why = fe_say(
-	    F,
-	    "the grid covers the problem in steps of %lld, which follows "
-	    "no parameter: a block other than %lld threads, or other "
-	    "work per thread, would leave work undone",
-	    (long long)step->value, (long long)b);
+	const char *why =
+	    alone ? fe_say(F,
+	                   "the grid is a fixed count of blocks and each "
+	                   "thread covers its global index: a block other "
+	                   "than %lld threads would cover another number "
+	                   "of items",
+	                   (long long)b)
+	          : fe_say(F,
+	                   "the grid covers the problem in steps of %lld, "
+	                   "which follows no parameter: a block other than "
+	                   "%lld threads, or other work per thread, would "
+	                   "leave work undone",
+	                   (long long)step->value, (long long)b);
 	for (size_t c = 0; c < F->items.len; c++) {
 		kt_candidate *x = &F->items.items[c];
 		if (x->rejected || ((int)c != r && !items_at(F, k, li, (int)c)))
@@ -1141,6 +1151,70 @@ static void smem_cap(finder *F, int k, int li)
 	}
 }
 
+/* Node n is one literal, maybe through locals and casts. */
+static bool lone_literal(finder *F, int n)
+{
+	fe_leaves lv = {0};
+	int64_t v = 0;
+	bool product = false;
+	bool one = fe_eval(F, n, &v, &lv, &product) && product && lv.len == 1;
+	kt_vec_release(&lv);
+	return one;
+}
+
+/* A grid dimension d written as one literal (`<<<1024, 256>>>`, `dim3
+ * grid(1024, rows)`, through a local), or as a clamp of a count at one
+ * (`std::min((n + 255) / 256, 1024)`), for a kernel whose threads walk
+ * their work in grid-stride loops along d (fe_grid_free): any count of
+ * blocks covers the same work, so the count is a parameter. */
+static void grid_count(finder *F, int k, int li, int d, int n)
+{
+	fe_ast *a = F->a;
+	const fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	fe_leaves lv = {0};
+	int64_t v = 0;
+	bool product = false, bounded = false;
+	bool one = lone_literal(F, n) && fe_eval(F, n, &v, &lv, &product) &&
+	           lv.len == 1;
+	if (!one) {
+		lv.len = 0;
+		one = fe_block_cap(F, n, &lv, &bounded) && lv.len == 1;
+	}
+	const fe_node *x = one ? &a->n[lv.items[0].node] : NULL;
+	int w = L->shared;
+	/* a cooperative launch's blocks must all be resident at once: more
+	 * than the original's may not launch */
+	if (L->call >= 0 && strstr(a->n[L->call].name, "Cooperative"))
+		x = NULL;
+	if (!x || !x->spelled || !x->in_main || lv.items[0].value < 2 ||
+	    fe_cand_at(F, x->b) >= 0 ||
+	    (w >= 0 && x->b >= a->n[w].b && x->e <= a->n[w].e) ||
+	    fe_grid_free(F, k, "xyz"[d])) {
+		kt_vec_release(&lv);
+		return;
+	}
+	kt_candidate kc = fe_cand_init();
+	kc.kind = KT_CAND_LAUNCH;
+	kc.role = KT_ROLE_GRID;
+	kc.site = host_site(a, lv.items[0].node, lv.items[0].var != NULL);
+	kc.range = kt_fe_make_range(F->tu, x->b, x->e);
+	kc.value = lv.items[0].value;
+	kc.host = true;
+	kc.kernel = F->f->kernels.items[k].name;
+	kc.evidence = fe_say(F,
+	                     "'%s' walks its work in grid-stride loops: any "
+	                     "count of blocks covers it",
+	                     kc.kernel);
+	fe_cand cx = fe_cx_init();
+	cx.node = lv.items[0].node;
+	cx.kern = k;
+	cx.launch = li;
+	cx.dim = d;
+	cx.blocks = true;
+	fe_add(F, kc, cx);
+	kt_vec_release(&lv);
+}
+
 static void link_grid(finder *F, int k, int li)
 {
 	fe_ast *a = F->a;
@@ -1150,15 +1224,19 @@ static void link_grid(finder *F, int k, int li)
 	int d3 = fe_dim3(a, L->op[0]);
 	int nd = d3 >= 0 ? fe_nwritten(a, d3) : 1;
 	for (int d = 0; d < nd && d < 3 && !F->oom; d++) {
+		int op = d3 >= 0 ? fe_written(a, d3, d) : L->op[0];
 		fe_leaves lv = {0};
-		collect_leaves(F, d3 >= 0 ? fe_written(a, d3, d) : L->op[0],
-		               &lv, NULL, 0, 0);
+		collect_leaves(F, op, &lv, NULL, 0, 0);
+		/* a grid that is one literal (`<<<256, 256>>>`) counts blocks,
+		 * not steps of the block: it follows none, whatever its value
+		 * (only grid_count makes it a parameter) */
+		bool alone = lone_literal(F, op);
 		for (size_t i = 0; i < lv.len; i++)
-			if (!sm_leaf(F, k, li, d, &lv.items[i]))
+			if (!sm_leaf(F, k, li, d, &lv.items[i]) && !alone)
 				grid_leaf(F, k, li, d, &lv.items[i]);
-		grid_steps(F, k, li, d, &lv);
-		exact_divisions(F, k, li,
-		                d3 >= 0 ? fe_written(a, d3, d) : L->op[0], 0);
+		grid_steps(F, k, li, d, &lv, alone);
+		exact_divisions(F, k, li, op, 0);
+		grid_count(F, k, li, d, op);
 		kt_vec_release(&lv);
 	}
 	smem_cap(F, k, li);

@@ -71,6 +71,16 @@ const char *fe_any_block_size(finder *F, int k, int64_t cap, int64_t *max,
  * gridDim.x): only a grid that counts blocks of its block size covers it. */
 bool fe_indexed_cover(finder *F, int k);
 
+/* gridfree.c: NULL when kernel k serves any grid along dimension d ('x',
+ * 'y' or 'z'): it reads blockIdx.d and gridDim.d only in the heads of
+ * grid-stride loops (docs/annotate.md, "A grid-stride kernel's grid");
+ * else what stops it. */
+const char *fe_grid_free(finder *F, int k, char d);
+/* Every global index `blockIdx.x * blockDim.x + threadIdx.x` in kernel k
+ * starts a for loop (at least one does): its threads step on from it, so
+ * a block of another size still reaches every item. */
+bool fe_index_loops(finder *F, int k);
+
 /* launch.c: every launch of a kernel of the file, in any form it knows,
  * onto the kernels' launch lists. */
 int fe_find_launches(finder *F);

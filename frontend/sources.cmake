@@ -11,6 +11,7 @@ if(KTC_HAVE_LIBCLANG)
     ${CMAKE_CURRENT_LIST_DIR}/candidates.c
     ${CMAKE_CURRENT_LIST_DIR}/launch.c
     ${CMAKE_CURRENT_LIST_DIR}/cap.c
+    ${CMAKE_CURRENT_LIST_DIR}/gridfree.c
     ${CMAKE_CURRENT_LIST_DIR}/classify.c
     ${CMAKE_CURRENT_LIST_DIR}/source.c
     ${CMAKE_CURRENT_LIST_DIR}/compdb.c

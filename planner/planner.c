@@ -182,8 +182,9 @@ static void kernel_base(kt_str *s, const char *kernel)
 		kt_str_addc(s, (char)toupper((unsigned char)kernel[i]));
 }
 
-static const char *role_base(const kt_candidate *x, int dim)
+static const char *role_base(const kt_candidate *x, const fe_cand *cx)
 {
+	int dim = cx->dim;
 	switch (x->role) {
 	case KT_ROLE_BLOCK_SIZE:
 		return dim == 1   ? "BLOCK_SIZE_Y"
@@ -196,7 +197,11 @@ static const char *role_base(const kt_candidate *x, int dim)
 	case KT_ROLE_TILE: return "TILE";
 	case KT_ROLE_VECTOR_WIDTH: return "VEC";
 	case KT_ROLE_GROUP_SIZE: return "GROUP_THREADS";
-	case KT_ROLE_GRID: return "BLOCKS_PER_SM";
+	case KT_ROLE_GRID:
+		return !cx->blocks ? "BLOCKS_PER_SM"
+		       : dim == 1  ? "GRID_SIZE_Y"
+		       : dim == 2  ? "GRID_SIZE_Z"
+		                   : "GRID_SIZE";
 	default: return "PARAM";
 	}
 }
@@ -244,7 +249,7 @@ static const char *param_name(planner *P, int i)
 		if (!strcmp(*g, s.ptr))
 			kt_str_clear(&s);
 	if (!s.len)
-		kt_str_adds(&s, role_base(x, P->f->cx.items[i].dim));
+		kt_str_adds(&s, role_base(x, &P->f->cx.items[i]));
 	const char *r = pl_unique_name(P, s.ptr, x->kernel);
 	kt_str_release(&s);
 	return r;
@@ -381,7 +386,18 @@ static void domain(planner *P, int root, i64s *v)
 		break;
 	case KT_ROLE_UNROLL: pow2s(v, 1, 16, &P->oom); break;
 	case KT_ROLE_ITEMS_PER_THREAD: pow2s(v, 1, 8, &P->oom); break;
-	case KT_ROLE_GRID: pow2s(v, 1, 32, &P->oom); break;
+	case KT_ROLE_GRID:
+		/* a grid-stride kernel's count of blocks: a sixteenth of the
+		 * original to sixteen times it (y and z grids end at 65535) */
+		if (P->f->cx.items[root].blocks)
+			pow2s(v, d / 16 > 1 ? d / 16 : 1,
+			      dim > 0
+			          ? (d * 16 < 65535 ? d * 16 : 65535)
+			          : (d * 16 < INT32_MAX ? d * 16 : INT32_MAX),
+			      &P->oom);
+		else
+			pow2s(v, 1, 32, &P->oom);
+		break;
 	default: break;
 	}
 	int64_t max = P->f->cx.items[root].max; /* a block size cap's */

@@ -1153,15 +1153,25 @@ done:
 	return res;
 }
 
+/* The registers of vectorized array a: `kt_a`, or `kt_a_reg` where that
+ * is a name the vector loops declare themselves (an array `v` or `e`). */
+static const char *vec_reg(gen *g, const char *a)
+{
+	static const char *const own[] = {"v", "e", "aligned", "nvec"};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		if (!strcmp(a, own[i]))
+			return kt_arena_printf(g->arena, "kt_%s_reg", a);
+	return kt_arena_printf(g->arena, "kt_%s", a);
+}
+
 /* An access to a vectorized array: its register. */
 static const char *vector_register(gen *g, const kt_plan_refactor *r,
                                    const kt_rewrite_loop *l,
                                    const kt_rewrite_subscript *sub)
 {
 	(void)l;
-	return access_of(r, sub->base)
-	           ? kt_arena_printf(g->arena, "kt_%s[kt_e]", sub->base)
-	           : "";
+	const char *reg = access_of(r, sub->base) ? vec_reg(g, sub->base) : "";
+	return reg && *reg ? kt_arena_printf(g->arena, "%s[kt_e]", reg) : reg;
 }
 
 /* `kt_vec<VEC * SIZE>::t`, and `&a[offset + kt_v * VEC]`, as text. */
@@ -1185,24 +1195,25 @@ static int vec_moves(gen *g, kt_str *s, const kt_plan_refactor *r,
 		const char *off = a->offset ? a->offset : "0";
 		const char *vt = "typename kt_vec<";
 		const char *es = elem_bytes(g, r, a);
-		if (!es)
+		const char *reg = vec_reg(g, a->name);
+		if (!es || !reg)
 			return KT_ENOMEM;
 		if (load)
 			rc = kt_str_addf(
 			    s,
-			    "\t\t*reinterpret_cast<%s%s * %s>::t *>(kt_%s) "
+			    "\t\t*reinterpret_cast<%s%s * %s>::t *>(%s) "
 			    "= *reinterpret_cast<const %s%s * %s>::t *>("
 			    "&%s[(%s) + kt_v * %s]);\n",
-			    vt, name, es, a->name, vt, name, es, a->name, off,
+			    vt, name, es, reg, vt, name, es, a->name, off,
 			    name);
 		else
 			rc = kt_str_addf(
 			    s,
 			    "\t\t*reinterpret_cast<%s%s * %s>::t *>(&%s[(%s) "
 			    "+ kt_v * %s]) = *reinterpret_cast<%s%s * "
-			    "%s>::t *>(kt_%s);\n",
+			    "%s>::t *>(%s);\n",
 			    vt, name, es, a->name, off, name, vt, name, es,
-			    a->name);
+			    reg);
 	}
 	return rc;
 }
@@ -1269,8 +1280,8 @@ static int vec_parts_get(gen *g, const kt_plan_refactor *r,
 	return v->orig && v->plain && v->vbody ? 0 : KT_ENOMEM;
 }
 
-static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
-                        bool in);
+static int vec_moves_cl(gen *g, kt_str *s, const kt_plan_refactor *r,
+                        const char *name, bool in);
 
 /* The vector loop, the element loop over its registers and the scalar
  * tail, shared by the CUDA and the OpenCL C forms (their moves differ). */
@@ -1282,13 +1293,16 @@ static int vec_loops(gen *g, kt_str *s, const kt_plan_refactor *r,
 	                     "%s\tfor (int kt_v = %s; kt_v < kt_nvec; kt_v "
 	                     "+= %s) {\n",
 	                     v->pragma, v->start, v->step);
-	for (size_t k = 0; k < r->narrays && !rc; k++)
-		rc = kt_str_addf(s, "\t\t%s kt_%s[%s];\n",
-		                 r->arrays[k].type ? r->arrays[k].type
-		                                   : r->elem_type,
-		                 r->arrays[k].name, name);
+	for (size_t k = 0; k < r->narrays && !rc; k++) {
+		const char *reg = vec_reg(g, r->arrays[k].name);
+		rc = !reg ? KT_ENOMEM
+		          : kt_str_addf(s, "\t\t%s %s[%s];\n",
+		                        r->arrays[k].type ? r->arrays[k].type
+		                                          : r->elem_type,
+		                        reg, name);
+	}
 	if (!rc)
-		rc = cl ? vec_moves_cl(s, r, name, true)
+		rc = cl ? vec_moves_cl(g, s, r, name, true)
 		        : vec_moves(g, s, r, name, true);
 	if (!rc)
 		rc = kt_str_addf(
@@ -1298,7 +1312,7 @@ static int vec_loops(gen *g, kt_str *s, const kt_plan_refactor *r,
 		    "+ kt_e;\n\t\t\t(void)%s;\n\t\t\t%s%s\n\t\t}\n",
 		    name, l->var_type, l->var, name, l->var, v->vbody, v->semi);
 	if (!rc)
-		rc = cl ? vec_moves_cl(s, r, name, false)
+		rc = cl ? vec_moves_cl(g, s, r, name, false)
 		        : vec_moves(g, s, r, name, false);
 	if (!rc)
 		rc = kt_str_addf(
@@ -1329,8 +1343,8 @@ static const char vec_helper_cl[] = "#define KT_VLOAD_(n) vload##n\n"
                                     "#define KT_VSTORE(n) KT_VSTORE_(n)\n";
 
 /* `KT_VSTORE(VEC)(KT_VLOAD(VEC)(0, from), 0, to)` for each array moved. */
-static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
-                        bool load)
+static int vec_moves_cl(gen *g, kt_str *s, const kt_plan_refactor *r,
+                        const char *name, bool load)
 {
 	int rc = 0;
 	for (size_t i = 0; i < r->narrays && !rc; i++) {
@@ -1338,15 +1352,16 @@ static int vec_moves_cl(kt_str *s, const kt_plan_refactor *r, const char *name,
 		if (load ? !a->load : !a->store)
 			continue;
 		const char *off = a->offset ? a->offset : "0";
-		rc = load
-		         ? kt_str_addf(s,
-		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
-		                       "&%s[(%s) + kt_v * %s]), 0, kt_%s);\n",
-		                       name, name, a->name, off, name, a->name)
-		         : kt_str_addf(s,
-		                       "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
-		                       "kt_%s), 0, &%s[(%s) + kt_v * %s]);\n",
-		                       name, name, a->name, a->name, off, name);
+		const char *reg = vec_reg(g, a->name);
+		rc = !reg   ? KT_ENOMEM
+		     : load ? kt_str_addf(s,
+		                          "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                          "&%s[(%s) + kt_v * %s]), 0, %s);\n",
+		                          name, name, a->name, off, name, reg)
+		            : kt_str_addf(s,
+		                          "\t\tKT_VSTORE(%s)(KT_VLOAD(%s)(0, "
+		                          "%s), 0, &%s[(%s) + kt_v * %s]);\n",
+		                          name, name, reg, a->name, off, name);
 	}
 	return rc;
 }

@@ -80,7 +80,13 @@ static int span(const rw *r, kt_range at)
 static kt_range unit_range(const rw *r, size_t i)
 {
 	const kt_plan_param *pp = &r->p->params[i];
-	return pp->nuses ? pp->uses[0].range : r->p->kernels[0].range;
+	if (pp->nuses)
+		return pp->uses[0].range;
+	/* a refactor's parameter: its kernel */
+	for (size_t k = 0; pp->kernel && k < r->p->nkernels; k++)
+		if (!strcmp(r->p->kernels[k].name, pp->kernel))
+			return r->p->kernels[k].range;
+	return r->p->kernels[0].range;
 }
 
 static void drop_unit(rw *r, size_t i, const char *why, const char *detail)

@@ -1,10 +1,12 @@
 #!/bin/sh
 # check.sh "CASE..." "OLD..." - on the GPU, from the repository root:
 # each golden CASE's template at every value against its default, and,
-# as negative controls expected to fail, the templates the 54c38cb binary
+# as negative controls expected to fail, the templates an older binary
 # wrote for inputs OLD (.dev-gpu/OLD_old.cu, `ktc annotate --no-verify`,
-# kept here as OLD.54c38cb.cu). .dev-gpu/ktc: a release build without
-# libclang; .dev-gpu/lib: libcjson.so.1 (the GPU machine has no cJSON).
+# kept beside the run's logs as OLD.<commit>.cu: 54c38cb here, 52a7be2
+# in ../annotate-h100-grid-stride/). .dev-gpu/ktc: a release build
+# without libclang; .dev-gpu/lib: libcjson.so.1 (the GPU machine has no
+# cJSON).
 set -u
 K=$PWD/.dev-gpu/ktc
 export LD_LIBRARY_PATH=$PWD/.dev-gpu/lib:${LD_LIBRARY_PATH:-}

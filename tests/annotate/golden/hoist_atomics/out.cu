@@ -16,6 +16,9 @@
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 256
 #endif
+#ifndef GRID_SIZE
+#define GRID_SIZE 132
+#endif
 #ifndef BYTE_HISTOGRAM_ITEMS
 #define BYTE_HISTOGRAM_ITEMS 1
 #endif
@@ -162,11 +165,12 @@ weighted_count(const int *__restrict__ keys,
 // a grid-strided loop: the stride is the grid's, a local that never
 // changes
 #pragma kt param BLOCK_SIZE_3 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param GRID_SIZE values(8, 16, 32, 64, 128, 132, 256, 512, 1024, 2048) default(132)
 #pragma kt param GLOBAL_HISTOGRAM_ITEMS values(1, 2, 4, 8) default(1)
 #pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_3 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(132) block(BLOCK_SIZE_3)
+#pragma kt launch grid(GRID_SIZE) block(BLOCK_SIZE_3)
 #pragma kt arg data unsigned char[n] in
 // ktc: complete and uncomment: #pragma kt arg bins unsigned int[?] inout
 #pragma kt arg n int = n
@@ -208,6 +212,6 @@ void launch(const unsigned char *data, unsigned int *bins, int n,
 {
 	byte_histogram<<<64, BLOCK_SIZE, 0, stream>>>(data, bins, n);
 	weighted_count<<<1, BLOCK_SIZE_2, 0, stream>>>(keys, weights, sums, seen, n);
-	global_histogram<<<132, BLOCK_SIZE_3, 0, stream>>>(data, bins, n);
+	global_histogram<<<GRID_SIZE, BLOCK_SIZE_3, 0, stream>>>(data, bins, n);
 }
 #endif

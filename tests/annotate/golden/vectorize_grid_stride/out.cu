@@ -7,8 +7,14 @@
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
 #endif
+#ifndef GRID_SIZE
+#define GRID_SIZE 132
+#endif
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 256
+#endif
+#ifndef GRID_SIZE_2
+#define GRID_SIZE_2 132
 #endif
 #ifndef BLOCK_SIZE_3
 #define BLOCK_SIZE_3 256
@@ -35,11 +41,12 @@ template <> struct kt_vec<4> { typedef unsigned int t; };
 template <> struct kt_vec<8> { typedef uint2 t; };
 template <> struct kt_vec<16> { typedef uint4 t; };
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param GRID_SIZE values(8, 16, 32, 64, 128, 132, 256, 512, 1024, 2048) default(132)
 #pragma kt param VEC values(1, 2, 4) default(1)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(132) block(BLOCK_SIZE)
+#pragma kt launch grid(GRID_SIZE) block(BLOCK_SIZE)
 #pragma kt arg x float[n] in
 #pragma kt arg y float[n] out
 #pragma kt arg n int = n
@@ -72,11 +79,12 @@ gs1(const float *__restrict__ x, float *__restrict__ y, int n)
 	}
 }
 #pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param GRID_SIZE_2 values(8, 16, 32, 64, 128, 132, 256, 512, 1024, 2048) default(132)
 #pragma kt param VEC_2 values(1, 2, 4, 8) default(1)
 #pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
-#pragma kt launch grid(132) block(BLOCK_SIZE_2)
+#pragma kt launch grid(GRID_SIZE_2) block(BLOCK_SIZE_2)
 #pragma kt arg x __half[n] in
 #pragma kt arg y __half[n] out
 #pragma kt arg n int = n
@@ -131,8 +139,8 @@ gs3(const float *__restrict__ x, float *__restrict__ y, int n)
 #ifndef __CUDACC_RTC__
 void run(const float *x, float *y, const __half *h, __half *g, int n)
 {
-	gs1<<<132, BLOCK_SIZE>>>(x, y, n);
-	gs2<<<132, BLOCK_SIZE_2>>>(h, g, n);
+	gs1<<<GRID_SIZE, BLOCK_SIZE>>>(x, y, n);
+	gs2<<<GRID_SIZE_2, BLOCK_SIZE_2>>>(h, g, n);
 	gs3<<<1, BLOCK_SIZE_3>>>(x, y, n);
 }
 #endif

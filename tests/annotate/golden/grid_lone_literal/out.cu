@@ -1,0 +1,60 @@
+// A grid written as one literal counts blocks, not steps of the block:
+// it follows no parameter, even where it has the block's value. In a
+// kernel whose threads each take their global index (no grid-stride
+// loop), the grid's blocks times the block's threads is the work
+// covered, so the block stays as written too.
+
+// the grid equal to the block: 256 * 256 elements, one a thread
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 0
+#endif
+#ifndef ITEMS_PER_THREAD
+#define ITEMS_PER_THREAD 1
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
+#endif
+
+#pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt launch grid(256) block(256)
+#pragma kt arg y float[65536] out
+__global__ void
+#if MIN_BLOCKS > 0
+__launch_bounds__(256, MIN_BLOCKS)
+#endif
+fill(float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	y[i] = 1.0f;
+}
+
+// guarded, a fixed grid of 64 blocks of 128 threads
+#pragma kt param ITEMS_PER_THREAD values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 128 * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt launch grid(div_ceil(64, ITEMS_PER_THREAD)) block(128)
+#pragma kt arg y float[8192] out
+#pragma kt arg x float[8192] in
+#pragma kt arg n int = 64 * 128
+__global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(128, MIN_BLOCKS_2)
+#endif
+scale(float *y, const float *x, int n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD; kt_item++) {
+		int i = (blockIdx.x * blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = 2.0f * x[i];
+	}
+}
+
+#ifndef __CUDACC_RTC__
+void run(float *y, const float *x)
+{
+	fill<<<256, 256>>>(y);
+	scale<<<(((64) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), 128>>>(y, x, 64 * 128);
+}
+#endif
