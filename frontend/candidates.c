@@ -444,6 +444,14 @@ static void block_dim(finder *F, int k, int li, int dim, int n)
 			add_target(F, lv.items[r].value, c, "$", true, k);
 		} else if (c >= 0) {
 			add_target(F, v, c, "$", false, k);
+			/* a tree reduction's first step: `for (s = 128; s >
+			 * 0; s >>= 1) if (threadIdx.x < s) ...` for 256 */
+			if (dim == 0 && v % 2 == 0 && v >= 64 &&
+			    role == KT_ROLE_BLOCK_SIZE) {
+				add_target(F, v / 2, c, "($ / 2)", false, k);
+				F->targets.items[F->targets.len - 1].half =
+				    true;
+			}
 			/* one warp per unit of work: blockIdx.x * (v / 32) */
 			if (dim == 0 && v % 32 == 0 && v / 32 > 1 &&
 			    role == KT_ROLE_BLOCK_SIZE) {
@@ -770,6 +778,40 @@ static int items_product(finder *F, int k, int li, int r, const fe_leaf *l,
 	return -1;
 }
 
+static int grid_step_node(finder *F, int n);
+
+/*
+ * A warp per unit of work (`warp = (blockIdx.x * blockDim.x +
+ * threadIdx.x) / 32`) and a grid of the units over the block's warps
+ * (`(rows + 3) / 4` for 128 threads): the step w and the rounding term w -
+ * 1 follow the block as `$ / 32` (its values are multiples of 32).
+ */
+static const char *warp_step(finder *F, int k, int li, const fe_leaf *l,
+                             int *root)
+{
+	const fe_launch *L = &F->f->kernels.items[k].launches.items[li];
+	int r = block_root(F, k, li, 0);
+	if (r < 0 || F->items.items[r].role != KT_ROLE_BLOCK_SIZE ||
+	    F->items.items[r].value % 32 || F->items.items[r].value < 64 ||
+	    !fe_global_warps(F, k) || L->op[0] < 0)
+		return NULL;
+	int64_t w = F->items.items[r].value / 32;
+	int sn =
+	    grid_step_node(F, fe_dim3(F->a, L->op[0]) >= 0
+	                          ? fe_written(F->a, fe_dim3(F->a, L->op[0]), 0)
+	                          : L->op[0]);
+	fe_leaves sl = {0};
+	if (sn >= 0)
+		collect_leaves(F, sn, &sl, NULL, 0, 0);
+	bool stepped = sl.len == 1 && sl.items[0].value == w;
+	bool is_step = stepped && sl.items[0].node == l->node;
+	kt_vec_release(&sl);
+	if (!stepped || (!is_step && (l->value != w - 1 || l->divisors)))
+		return NULL;
+	*root = r;
+	return is_step ? "($ / 32)" : "($ / 32 - 1)";
+}
+
 static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 {
 	fe_ast *a = F->a;
@@ -798,6 +840,8 @@ static void grid_leaf(finder *F, int k, int li, int d, const fe_leaf *l)
 		if (g->kern == k && !g->ambiguous && !g->arith)
 			with = follow(F, g->root, l->value, &root);
 	}
+	if (!with && d == 0)
+		with = warp_step(F, k, li, l, &root);
 	/* the work of a thread scales the grid: a factor or a divisor, never
 	 * a rounding term (`n + b - 1`), and never a trivial 1 */
 	int pu = fe_up(a, l->node);
@@ -1019,42 +1063,106 @@ static bool leaf_follows(finder *F, int k, int li, int r, const fe_leaf *l)
  * thread, would leave work undone: the block and the launch's items
  * arguments stay literals.
  */
-static void grid_steps(finder *F, int k, int li, int d, const fe_leaves *lv,
-                       bool alone)
+/* The divisor of grid operand n's outermost division (`(rows + 3) / 4`,
+ * a call `cdiv(rows, 4)`: the 4), through locals and casts; else -1. */
+static int grid_step_node(finder *F, int n)
+{
+	fe_ast *a = F->a;
+	for (int depth = 0; depth < 8; depth++) {
+		n = fe_strip(a, n);
+		if (n < 0)
+			return -1;
+		const fe_node *x = &a->n[n];
+		if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
+			n = var_value(a, n);
+			continue;
+		}
+		if (x->kind == CXCursor_BinaryOperator &&
+		    x->op == CXBinaryOperator_Div)
+			return fe_child(a, n, 1);
+		if (x->kind == CXCursor_CallExpr && fe_nwritten(a, n) == 3 &&
+		    lower_has(x->name, "div"))
+			return fe_written(a, n, 2);
+		return -1;
+	}
+	return -1;
+}
+
+/* Leaf l of a grid's step is a thread's items (a launch's items
+ * argument or a candidate of one) or the block times them. */
+static bool items_step(finder *F, int k, int li, const fe_leaf *l)
+{
+	int c = fe_cand_at(F, F->a->n[l->node].b);
+	return c >= 0 &&
+	       (items_at(F, k, li, c) || F->items.items[c].link2 >= 0);
+}
+
+static void grid_steps(finder *F, int k, int li, int d, int op,
+                       const fe_leaves *lv, bool alone)
 {
 	int r = block_root(F, k, li, d);
-	if (d != 0 || r < 0 || F->items.items[r].value < 1 ||
-	    !fe_indexed_cover(F, k))
+	if (r < 0 || F->items.items[r].value < 1)
 		return;
 	int64_t b = F->items.items[r].value;
-	const fe_leaf *step = NULL;
-	for (size_t i = 0; i < lv->len && !step; i++) {
-		const fe_leaf *l = &lv->items[i];
-		if (alone || l->divisors != 1 || l->value < b || l->value % b)
-			continue;
-		if (F->a->n[l->node].in_main && !leaf_follows(F, k, li, r, l))
-			step = l;
+	const char *why = NULL;
+	if (alone) {
+		/* along any dimension: the blocks times the threads are the
+		 * items covered */
+		char dc = "xyz"[d];
+		if (fe_indexed_along(F, k, dc) && !fe_index_loops(F, k, dc))
+			why =
+			    fe_say(F,
+			           "the grid is a fixed count of blocks and "
+			           "each thread covers its global index: a "
+			           "block other than %lld threads would cover "
+			           "another number of items",
+			           (long long)b);
+	} else if (d == 0 && fe_indexed_cover(F, k)) {
+		const fe_leaf *step = NULL;
+		for (size_t i = 0; i < lv->len && !step; i++) {
+			const fe_leaf *l = &lv->items[i];
+			if (l->divisors != 1 || l->value < b || l->value % b)
+				continue;
+			if (F->a->n[l->node].in_main &&
+			    !leaf_follows(F, k, li, r, l))
+				step = l;
+		}
+		/* the grid's own step, whatever its value: `(rows + 3) / 4`
+		 * with a warp per row and 4 warps a block */
+		fe_leaves sl = {0};
+		int sn = grid_step_node(F, op);
+		if (!step && sn >= 0)
+			collect_leaves(F, sn, &sl, NULL, 0, 0);
+		if (!step && sl.len == 1 && sl.items[0].value > 1 &&
+		    F->a->n[sl.items[0].node].in_main &&
+		    !leaf_follows(F, k, li, r, &sl.items[0]) &&
+		    !items_step(F, k, li, &sl.items[0]))
+			step = &sl.items[0];
+		if (step)
+			why =
+			    fe_say(F,
+			           "the grid covers the problem in steps of "
+			           "%lld, which follows no parameter: a block "
+			           "other than %lld threads, or other work per "
+			           "thread, would leave work undone",
+			           (long long)step->value, (long long)b);
+		kt_vec_release(&sl);
+		step = NULL;
+		if (step)
+			why =
+			    fe_say(F,
+			           "the grid covers the problem in steps of "
+			           "%lld, which follows no parameter: a block "
+			           "other than %lld threads, or other work per "
+			           "thread, would leave work undone",
+			           (long long)step->value, (long long)b);
 	}
-	if (alone && fe_index_loops(F, k))
-		alone = false;
-	if (!step && !alone)
+	if (!why)
 		return;
-	const char *why =
-	    alone ? fe_say(F,
-	                   "the grid is a fixed count of blocks and each "
-	                   "thread covers its global index: a block other "
-	                   "than %lld threads would cover another number "
-	                   "of items",
-	                   (long long)b)
-	          : fe_say(F,
-	                   "the grid covers the problem in steps of %lld, "
-	                   "which follows no parameter: a block other than "
-	                   "%lld threads, or other work per thread, would "
-	                   "leave work undone",
-	                   (long long)step->value, (long long)b);
 	for (size_t c = 0; c < F->items.len; c++) {
 		kt_candidate *x = &F->items.items[c];
-		if (x->rejected || ((int)c != r && !items_at(F, k, li, (int)c)))
+		if (x->rejected ||
+		    ((int)c != r && (d != 0 || !items_at(F, k, li, (int)c))))
 			continue;
 		x->rejected = true;
 		x->reason = KT_REASON_UNSAFE;
@@ -1234,7 +1342,7 @@ static void link_grid(finder *F, int k, int li)
 		for (size_t i = 0; i < lv.len; i++)
 			if (!sm_leaf(F, k, li, d, &lv.items[i]) && !alone)
 				grid_leaf(F, k, li, d, &lv.items[i]);
-		grid_steps(F, k, li, d, &lv, alone);
+		grid_steps(F, k, li, d, op, &lv, alone);
 		exact_divisions(F, k, li, op, 0);
 		grid_count(F, k, li, d, op);
 		kt_vec_release(&lv);

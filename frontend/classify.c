@@ -92,6 +92,7 @@ static bool thread_derived(const fe_ast *a, int x)
 typedef struct ctx {
 	const char *why; /* evidence when tied to the block */
 	bool tied, blockidx, arith;
+	bool half; /* the start of a halving loop over thread indices */
 } ctx;
 
 static int other_operand(const fe_ast *a, int p, int n)
@@ -138,6 +139,79 @@ static bool is_shared(const fe_ast *a, int var)
 	return false;
 }
 
+/* Node n (under a DeclRefExpr or not) names variable v. */
+static bool names_var(const fe_ast *a, int n, int v)
+{
+	n = fe_strip(a, n);
+	return n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	       a->n[n].ref == v;
+}
+
+/* Statement inc halves v: `v >>= 1`, `v /= 2`, `v = v / 2`, `v = v >> 1`. */
+static bool halves(const fe_ast *a, int inc, int v)
+{
+	bool compound;
+	int lhs = inc >= 0 ? fe_assign_lhs(a, inc, &compound) : -1;
+	if (lhs < 0 || !names_var(a, lhs, v))
+		return false;
+	int r = fe_strip(a, fe_child(a, inc, 1));
+	if (r < 0)
+		return false;
+	int op = a->n[inc].op;
+	if (compound)
+		return a->n[r].is_int && ((op == CXBinaryOperator_ShrAssign &&
+		                           a->n[r].ival == 1) ||
+		                          (op == CXBinaryOperator_DivAssign &&
+		                           a->n[r].ival == 2));
+	if (a->n[r].kind != CXCursor_BinaryOperator ||
+	    !names_var(a, fe_child(a, r, 0), v))
+		return false;
+	int k = fe_strip(a, fe_child(a, r, 1));
+	return k >= 0 && a->n[k].is_int &&
+	       ((a->n[r].op == CXBinaryOperator_Shr && a->n[k].ival == 1) ||
+	        (a->n[r].op == CXBinaryOperator_Div && a->n[k].ival == 2));
+}
+
+/* Somewhere under n, v is compared with a thread index (`threadIdx.x <
+ * s`, `tid < s`). */
+static bool compared_with_thread(const fe_ast *a, int n, int v)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_BinaryOperator &&
+	    x->op >= CXBinaryOperator_LT && x->op <= CXBinaryOperator_NE) {
+		int l = fe_child(a, n, 0), r = fe_child(a, n, 1);
+		if ((names_var(a, l, v) && thread_derived(a, r)) ||
+		    (names_var(a, r, v) && thread_derived(a, l)))
+			return true;
+	}
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (compared_with_thread(a, c, v))
+			return true;
+	return false;
+}
+
+/* Literal n is the whole start of loop fs's variable, which the loop
+ * halves and compares with a thread index: a tree reduction's first
+ * step over the block (`for (int s = 128; s > 0; s >>= 1) if
+ * (threadIdx.x < s) ...`). */
+static bool halving_start(finder *F, int n, const for_parts *fp)
+{
+	const fe_ast *a = F->a;
+	int p = fe_up(a, n), v = -1;
+	if (p >= 0 && a->n[p].kind == CXCursor_VarDecl &&
+	    fe_strip(a, fe_var_init(a, p)) == n)
+		v = p;
+	bool compound;
+	int lhs = p >= 0 ? fe_assign_lhs(a, p, &compound) : -1;
+	if (v < 0 && lhs >= 0 && !compound &&
+	    fe_strip(a, fe_child(a, p, 1)) == n &&
+	    a->n[lhs].kind == CXCursor_DeclRefExpr)
+		v = a->n[lhs].ref;
+	return v >= 0 && halves(a, fp->inc, v) && fp->body >= 0 &&
+	       (compared_with_thread(a, fp->body, v) ||
+	        (fp->cond >= 0 && compared_with_thread(a, fp->cond, v)));
+}
+
 static ctx loop_context(finder *F, int p, int n, int fs)
 {
 	fe_ast *a = F->a;
@@ -155,6 +229,10 @@ static ctx loop_context(finder *F, int p, int n, int fs)
 	           a->n[p].op == CXBinaryOperator_Div && is_lhs(a, p, n)) {
 		c.tied = thread;
 		c.why = "the start of a reduction over the block (v / 2)";
+	} else if (in_part(a, fp.init, n) && halving_start(F, n, &fp)) {
+		c.half = true;
+		c.why = "the start of a reduction over the block (half of "
+		        "it, halved each step)";
 	}
 	c.arith = true;
 	return c;
@@ -237,7 +315,7 @@ static ctx context_at(finder *F, int n)
 	}
 	if (fs >= 0 && in_part(a, fs, p)) {
 		ctx l = loop_context(F, p, n, fs);
-		if (l.tied)
+		if (l.tied || l.half)
 			return l;
 	}
 	if (P->kind == CXCursor_BinaryOperator &&
@@ -342,9 +420,10 @@ static int match_strength(finder *F, int k, int64_t v, ctx c, bool weak)
 		fe_target *t = &F->targets.items[i];
 		if (t->kern != k || t->value != v || t->weak != weak)
 			continue;
-		bool fits = t->block_only ? c.blockidx
-		            : t->arith    ? c.arith
-		                          : c.tied;
+		bool fits = t->half         ? c.half
+		            : t->block_only ? c.blockidx
+		            : t->arith      ? c.arith
+		                            : c.tied;
 		if (!fits)
 			continue;
 		if (t->ambiguous)
@@ -786,6 +865,51 @@ static bool beside_thread_index(finder *F, int i)
 	return false;
 }
 
+/* Kernel k numbers its warps: `threadIdx.x / 32`, `tid >> 5`, `/
+ * warpSize` (through locals). */
+static bool warp_numbered(finder *F, int k)
+{
+	const fe_ast *a = F->a;
+	const fe_node *b = &a->n[F->f->kernels.items[k].body];
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_BinaryOperator || x->b < b->b ||
+		    x->e > b->e ||
+		    (x->op != CXBinaryOperator_Div &&
+		     x->op != CXBinaryOperator_Shr) ||
+		    !thread_derived(a, fe_child(a, (int)i, 0)))
+			continue;
+		int r = fe_strip(a, fe_child(a, (int)i, 1));
+		if (r < 0)
+			continue;
+		if (a->n[r].is_int &&
+		    a->n[r].ival == (x->op == CXBinaryOperator_Div ? 32 : 5))
+			return true;
+		if (a->n[r].kind == CXCursor_DeclRefExpr &&
+		    !strcmp(a->n[r].name, "warpSize"))
+			return true;
+	}
+	return false;
+}
+
+/* Candidate i's literal counts slots or steps: a shared array's
+ * dimension, or the bound in a for loop's condition. */
+static bool counts_slots(finder *F, int i)
+{
+	const fe_ast *a = F->a;
+	int n = F->f->cx.items[i].node;
+	int p = n >= 0 ? fe_up(a, n) : -1;
+	if (p < 0)
+		return false;
+	if (a->n[p].kind == CXCursor_VarDecl)
+		return var_is_array(a, p) && is_shared(a, p);
+	int fs = fe_ancestor(a, n, CXCursor_ForStmt);
+	if (fs < 0)
+		return false;
+	for_parts fp = split_for(F, fs);
+	return in_part(a, fp.cond, n);
+}
+
 /* A literal with a root's value that nothing ties to it, or, beside a
  * thread index, the value less one (the block's last thread) or half of
  * it (the first step of a reduction unrolled for that block: `if
@@ -797,7 +921,7 @@ static void untied_twins(finder *F)
 	for (size_t t = 0; t < F->targets.len; t++) {
 		const fe_target *g = &F->targets.items[t];
 		kt_candidate *root = &F->items.items[g->root];
-		if (g->block_only || g->arith || root->rejected)
+		if (g->block_only || g->arith || g->half || root->rejected)
 			continue;
 		for (size_t i = 0; i < F->items.len; i++) {
 			const kt_candidate *x = &F->items.items[i];
@@ -809,10 +933,16 @@ static void untied_twins(finder *F)
 			            beside_thread_index(F, (int)i);
 			bool half = x->value * 2 == g->value &&
 			            beside_thread_index(F, (int)i);
+			bool warps = x->value > 1 &&
+			             x->value * 32 == g->value &&
+			             root->role == KT_ROLE_BLOCK_SIZE &&
+			             F->f->cx.items[i].kern == g->kern &&
+			             counts_slots(F, (int)i) &&
+			             warp_numbered(F, g->kern);
 			if (x->kind != KT_CAND_LITERAL ||
 			    x->reason != KT_REASON_UNTIED ||
-			    (x->value != g->value && !share && !last &&
-			     !half) ||
+			    (x->value != g->value && !share && !last && !half &&
+			     !warps) ||
 			    F->f->cx.items[i].kern != g->kern)
 				continue;
 			root->rejected = true;
@@ -831,9 +961,14 @@ static void untied_twins(finder *F)
 			             "unrolled for it) with no tie to it; "
 			             "changing one without the other would be "
 			             "wrong"
-			           : "the kernel's %s at %d:%d has this value "
-			             "but no tie to it; changing one without "
-			             "the other would be wrong",
+			    : warps
+			        ? "the kernel's %s at %d:%d counts this "
+			          "value's warps (a slot or a step per warp) "
+			          "with no tie to it; changing one without "
+			          "the other would be wrong"
+			        : "the kernel's %s at %d:%d has this value "
+			          "but no tie to it; changing one without "
+			          "the other would be wrong",
 			    x->text, x->range.begin.line, x->range.begin.col);
 			break;
 		}

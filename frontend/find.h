@@ -16,6 +16,9 @@ typedef struct fe_target {
 	bool block_only;  /* only as `blockIdx.x * v` (units per block) */
 	bool ambiguous;   /* another root has the same value */
 	bool arith;       /* matches in any arithmetic context */
+	bool half;        /* half the block, only as the start of a loop
+	                     halving a variable a thread index is compared
+	                     with (a tree reduction over the block) */
 	bool weak;        /* a guess (warps of the block): a target of
 	                     another kind with the same value wins */
 	int kern;
@@ -76,10 +79,16 @@ bool fe_indexed_cover(finder *F, int k);
  * grid-stride loops (docs/annotate.md, "A grid-stride kernel's grid");
  * else what stops it. */
 const char *fe_grid_free(finder *F, int k, char d);
-/* Every global index `blockIdx.x * blockDim.x + threadIdx.x` in kernel k
- * starts a for loop (at least one does): its threads step on from it, so
- * a block of another size still reaches every item. */
-bool fe_index_loops(finder *F, int k);
+/* Kernel k takes the global index along d (`blockIdx.d * blockDim.d +
+ * threadIdx.d`, any order) and never reads gridDim.d. */
+bool fe_indexed_along(finder *F, int k, char d);
+/* Every global index along d in kernel k starts a for loop (at least one
+ * does): its threads step on from it, so a block of another size still
+ * reaches every item. */
+bool fe_index_loops(finder *F, int k, char d);
+/* Kernel k numbers warps from the global index: `(blockIdx.x *
+ * blockDim.x + threadIdx.x) / 32` (or `>> 5`, `/ warpSize`). */
+bool fe_global_warps(finder *F, int k);
 
 /* launch.c: every launch of a kernel of the file, in any form it knows,
  * onto the kernels' launch lists. */

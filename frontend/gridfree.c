@@ -276,7 +276,26 @@ const char *fe_grid_free(finder *F, int k, char d)
 	return looped ? NULL : "no grid-stride loop";
 }
 
-bool fe_index_loops(finder *F, int k)
+bool fe_indexed_along(finder *F, int k, char d)
+{
+	const fe_ast *a = F->a;
+	const fe_kern *K = &F->f->kernels.items[k];
+	bool indexed = false;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!under(a, (int)i, K->body))
+			continue;
+		if (x->kind == CXCursor_MemberRefExpr &&
+		    fe_builtin_expanded(a, (int)i, "gridDim") == d)
+			return false;
+		indexed = indexed || (x->kind == CXCursor_BinaryOperator &&
+		                      x->op == CXBinaryOperator_Add &&
+		                      global_start(a, (int)i, d));
+	}
+	return indexed;
+}
+
+bool fe_index_loops(finder *F, int k, char d)
 {
 	const fe_ast *a = F->a;
 	const fe_kern *K = &F->f->kernels.items[k];
@@ -299,4 +318,27 @@ bool fe_index_loops(finder *F, int k)
 		any = true;
 	}
 	return any;
+}
+
+bool fe_global_warps(finder *F, int k)
+{
+	const fe_ast *a = F->a;
+	const fe_kern *K = &F->f->kernels.items[k];
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (x->kind != CXCursor_BinaryOperator ||
+		    (x->op != CXBinaryOperator_Div &&
+		     x->op != CXBinaryOperator_Shr) ||
+		    !under(a, (int)i, K->body) ||
+		    !global_start(a, fe_child(a, (int)i, 0), 'x'))
+			continue;
+		int r = fe_strip(a, fe_child(a, (int)i, 1));
+		if (r >= 0 && a->n[r].is_int &&
+		    a->n[r].ival == (x->op == CXBinaryOperator_Div ? 32 : 5))
+			return true;
+		if (r >= 0 && a->n[r].kind == CXCursor_DeclRefExpr &&
+		    !strcmp(a->n[r].name, "warpSize"))
+			return true;
+	}
+	return false;
 }

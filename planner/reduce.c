@@ -663,6 +663,26 @@ static const char *warp_block(planner *P, const fe_kern *K, const fe_launch *L)
 	return NULL;
 }
 
+/* A literal of kernel k's body follows the block size as a count of
+ * threads (`for (s = 128; ...)`, `tid < 256`): the warp's copy of the body
+ * would keep the block's value where 32 stands. A shared array's extent
+ * (`s[256]`) is only larger than the warp needs. */
+static bool body_ties_block(const planner *P, int k)
+{
+	const fe_ast *a = P->a;
+	const fe_node *b = &a->n[P->f->kernels.items[k].body];
+	for (size_t i = 0; i < P->c->len; i++) {
+		const kt_candidate *x = &P->c->items[i];
+		if (!x->rejected && x->role == KT_ROLE_BLOCK_SIZE &&
+		    x->site != KT_SITE_ARRAY_DIM &&
+		    P->f->cx.items[i].kern == k &&
+		    x->range.begin.offset >= b->b &&
+		    x->range.end.offset <= b->e)
+			return true;
+	}
+	return false;
+}
+
 static int warp_per_row(planner *P, int k)
 {
 	const fe_ast *a = P->a;
@@ -671,7 +691,7 @@ static int warp_per_row(planner *P, int k)
 	                      ? warp_block(P, K, &K->launches.items[0])
 	                      : NULL;
 	if (!blk || !pl_has_call(a, K->body, "__syncthreads") ||
-	    !grid_apart(P, &K->launches.items[0]))
+	    !grid_apart(P, &K->launches.items[0]) || body_ties_block(P, k))
 		return KT_OK;
 	const fe_launch *L = &K->launches.items[0];
 	const char *name = pl_unique_name(P, "WARP_ROWS", K->name);

@@ -11,6 +11,12 @@
 #ifndef BLOCK_SIZE_2
 #define BLOCK_SIZE_2 128
 #endif
+#ifndef BLOCK_SIZE_3
+#define BLOCK_SIZE_3 16
+#endif
+#ifndef BLOCK_SIZE_Y
+#define BLOCK_SIZE_Y 16
+#endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
 #endif
@@ -59,10 +65,28 @@ scale(float *y, const float *x, int n)
 	}
 }
 
+// both dimensions fixed: 64 x 64 blocks of 16 x 16 threads, one element
+// a thread of a 1024 x 1024 matrix
+#pragma kt param BLOCK_SIZE_3 values(1, 2, 4, 8, 16, 32, 64) default(16)
+#pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(16)
+#pragma kt constraint (BLOCK_SIZE_3) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt launch grid(64, 64) block(BLOCK_SIZE_3, BLOCK_SIZE_Y)
+#pragma kt arg y float[1048576] out
+#pragma kt arg w int = 1024
+__global__ void fill2d(float *y, int w)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+	int r = blockIdx.y * blockDim.y + threadIdx.y;
+	y[r * w + c] = 1.0f;
+}
+
 #ifndef __CUDACC_RTC__
 void run(float *y, const float *x)
 {
 	fill<<<BLOCK_SIZE, BLOCK_SIZE>>>(y);
 	scale<<<(((64) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE_2>>>(y, x, 64 * 128);
+	dim3 block(BLOCK_SIZE_3, BLOCK_SIZE_Y);
+	dim3 grid(64, 64);
+	fill2d<<<grid, block>>>(y, 1024);
 }
 #endif

@@ -19,8 +19,20 @@ __global__ void scale(float *y, const float *x, int n)
 		y[i] = 2.0f * x[i];
 }
 
+// both dimensions fixed: 64 x 64 blocks of 16 x 16 threads, one element
+// a thread of a 1024 x 1024 matrix
+__global__ void fill2d(float *y, int w)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+	int r = blockIdx.y * blockDim.y + threadIdx.y;
+	y[r * w + c] = 1.0f;
+}
+
 void run(float *y, const float *x)
 {
 	fill<<<256, 256>>>(y);
 	scale<<<64, 128>>>(y, x, 64 * 128);
+	dim3 block(16, 16);
+	dim3 grid(64, 64);
+	fill2d<<<grid, block>>>(y, 1024);
 }

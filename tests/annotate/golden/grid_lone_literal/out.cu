@@ -14,6 +14,9 @@
 #ifndef MIN_BLOCKS_2
 #define MIN_BLOCKS_2 0
 #endif
+#ifndef MIN_BLOCKS_3
+#define MIN_BLOCKS_3 0
+#endif
 
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint 256 * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
@@ -51,10 +54,31 @@ scale(float *y, const float *x, int n)
 	}
 }
 
+// both dimensions fixed: 64 x 64 blocks of 16 x 16 threads, one element
+// a thread of a 1024 x 1024 matrix
+#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
+#pragma kt constraint 256 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
+#pragma kt launch grid(64, 64) block(16, 16)
+#pragma kt arg y float[1048576] out
+#pragma kt arg w int = 1024
+__global__ void
+#if MIN_BLOCKS_3 > 0
+__launch_bounds__(256, MIN_BLOCKS_3)
+#endif
+fill2d(float *y, int w)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+	int r = blockIdx.y * blockDim.y + threadIdx.y;
+	y[r * w + c] = 1.0f;
+}
+
 #ifndef __CUDACC_RTC__
 void run(float *y, const float *x)
 {
 	fill<<<256, 256>>>(y);
 	scale<<<(((64) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), 128>>>(y, x, 64 * 128);
+	dim3 block(16, 16);
+	dim3 grid(64, 64);
+	fill2d<<<grid, block>>>(y, 1024);
 }
 #endif
