@@ -212,6 +212,105 @@ static bool halving_start(finder *F, int n, const for_parts *fp)
 	        (fp->cond >= 0 && compared_with_thread(a, fp->cond, v)));
 }
 
+/* Node n reads memory: a subscript or a dereference under it. */
+static bool loads(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr ||
+	    (x->kind == CXCursor_UnaryOperator &&
+	     x->op == CXUnaryOperator_Deref))
+		return true;
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (loads(a, c))
+			return true;
+	return false;
+}
+
+/* Array var is subscripted by a value read from memory (`s[data[i]]`,
+ * histogram bins): its extent is the data's range, not the block's. */
+static bool indexed_by_data(const fe_ast *a, int var)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		int base = fe_strip(a, fe_child(a, (int)i, 0));
+		int idx = fe_child(a, (int)i, 1);
+		if (base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr &&
+		    a->n[base].ref == var && idx >= 0 && loads(a, idx))
+			return true;
+	}
+	return false;
+}
+
+/* Node n is the thread's index in its block: threadIdx.x, or a local
+ * never written after its declaration that holds it (`tid`). */
+static bool thread_index(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
+	    a->n[n].ref >= 0 && a->n[a->n[n].ref].kind == CXCursor_VarDecl &&
+	    !fe_assigned(a, a->n[n].ref))
+		n = fe_strip(a, fe_var_init(a, a->n[n].ref));
+	return n >= 0 && fe_builtin(a, n, "threadIdx") == 'x';
+}
+
+/* Shared array var holds a slot per thread: some subscript of it is the
+ * thread's index (`s[threadIdx.x]`, `s[tid]`), none reads memory. A
+ * shared array of weights filled by a block-strided loop (`sw[c] =
+ * w[c]`) counts data, whatever the block. */
+static bool thread_slots(const fe_ast *a, int var)
+{
+	if (!is_shared(a, var) || indexed_by_data(a, var))
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		if (a->n[i].kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		int base = fe_strip(a, fe_child(a, (int)i, 0));
+		if (base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr &&
+		    a->n[base].ref == var &&
+		    thread_index(a, fe_child(a, (int)i, 1)))
+			return true;
+	}
+	return false;
+}
+
+/* Somewhere under n, loop variable v subscripts an array of a slot per
+ * thread (`t += s[k]` over the block's partials). */
+static bool walks_slots(const fe_ast *a, int n, int v)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr) {
+		int base = fe_strip(a, fe_child(a, n, 0));
+		int idx = fe_strip(a, fe_child(a, n, 1));
+		if (base >= 0 && idx >= 0 &&
+		    a->n[base].kind == CXCursor_DeclRefExpr &&
+		    a->n[base].ref >= 0 &&
+		    a->n[idx].kind == CXCursor_DeclRefExpr &&
+		    a->n[idx].ref == v && thread_slots(a, a->n[base].ref))
+			return true;
+	}
+	for (int c = x->first; c >= 0; c = a->n[c].next)
+		if (walks_slots(a, c, v))
+			return true;
+	return false;
+}
+
+/* The variable a for statement's init declares or assigns, or -1. */
+static int loop_var(const fe_ast *a, int init)
+{
+	if (init < 0)
+		return -1;
+	if (a->n[init].kind == CXCursor_DeclStmt) {
+		int v = a->n[init].first;
+		return v >= 0 && a->n[v].kind == CXCursor_VarDecl ? v : -1;
+	}
+	bool compound;
+	int lhs = fe_assign_lhs(a, init, &compound);
+	return lhs >= 0 && a->n[lhs].kind == CXCursor_DeclRefExpr
+	           ? a->n[lhs].ref
+	           : -1;
+}
+
 static ctx loop_context(finder *F, int p, int n, int fs)
 {
 	fe_ast *a = F->a;
@@ -221,7 +320,11 @@ static ctx loop_context(finder *F, int p, int n, int fs)
 	if (in_part(a, fp.inc, n) && thread_derived(a, fp.init)) {
 		c.tied = true;
 		c.why = "the stride of a loop starting at threadIdx";
-	} else if (in_part(a, fp.cond, n) && thread) {
+	} else if (in_part(a, fp.cond, n) && thread &&
+	           (walks_slots(a, fp.body >= 0 ? fp.body : fs,
+	                        loop_var(a, fp.init)) ||
+	            (fp.body >= 0 && loop_var(a, fp.init) >= 0 &&
+	             compared_with_thread(a, fp.body, loop_var(a, fp.init))))) {
 		c.tied = true;
 		c.why = "the bound of a loop over the block's threads";
 	} else if (in_part(a, fp.init, n) &&
@@ -277,7 +380,7 @@ static ctx context_at(finder *F, int n)
 	const fe_node *P = &a->n[p];
 	int fs = fe_ancestor(a, p, CXCursor_ForStmt);
 	if (P->kind == CXCursor_VarDecl && var_is_array(a, p)) {
-		c.tied = is_shared(a, p);
+		c.tied = thread_slots(a, p);
 		c.arith = true;
 		c.why = "a shared array with one slot per thread";
 		return c;
@@ -939,8 +1042,12 @@ static void untied_twins(finder *F)
 			             F->f->cx.items[i].kern == g->kern &&
 			             counts_slots(F, (int)i) &&
 			             warp_numbered(F, g->kern);
+			/* a block of one warp: a 32 taken for the warp size
+			 * may be the block's own (a 32-wide tile) */
+			bool warp_block = x->reason == KT_REASON_WARP_SIZE &&
+			                  g->value == 32 && x->value == 32;
 			if (x->kind != KT_CAND_LITERAL ||
-			    x->reason != KT_REASON_UNTIED ||
+			    (x->reason != KT_REASON_UNTIED && !warp_block) ||
 			    (x->value != g->value && !share && !last && !half &&
 			     !warps) ||
 			    F->f->cx.items[i].kern != g->kern)

@@ -1348,6 +1348,33 @@ static const char *instantiated(planner *P, const fe_kern *K,
 	}
 }
 
+/* The argument at [b, e) names a constant never written after its
+ * declaration (`const int threads = 256;`, `constexpr int kThreads =
+ * 256;`) whose initialiser is an integer literal of the file: that
+ * literal (the parameter it became, in the template), else -1; *named:
+ * the argument names such a constant at all. A string `"threads"` would
+ * name a local of the host the tuner never sees. */
+static int const_literal(const fe_ast *a, uint32_t b, uint32_t e, bool *named)
+{
+	*named = false;
+	for (size_t j = 0; j < a->len; j++) {
+		if (a->n[j].b != b || a->n[j].e != e || !a->n[j].in_main)
+			continue;
+		int r = fe_strip(a, (int)j);
+		if (r < 0 || a->n[r].kind != CXCursor_DeclRefExpr ||
+		    a->n[r].ref < 0 ||
+		    a->n[a->n[r].ref].kind != CXCursor_VarDecl ||
+		    fe_assigned(a, a->n[r].ref))
+			continue;
+		*named = true;
+		int init = fe_strip(a, fe_var_init(a, a->n[r].ref));
+		if (init >= 0 && a->n[init].kind == CXCursor_IntegerLiteral &&
+		    a->n[init].spelled)
+			return init;
+	}
+	return -1;
+}
+
 /* `kernel template(...)`: an argument written as an integer literal is
  * written as its parameter (or value), one that a host template's call
  * makes an integer as that number, any other as a string; a type
@@ -1384,6 +1411,18 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
 			    a->n[j].e == arg[i][1])
 				lit = (int)j;
+		bool named = false;
+		if (lit < 0)
+			lit = const_literal(a, arg[i][0], arg[i][1], &named);
+		if (lit < 0 && named) {
+			/* a constant of another initialiser (`constexpr
+			 * bool kFast = true;`): the value the launch
+			 * instantiates */
+			const char *t = instantiated(P, K, L, i);
+			if (!t || kt_str_adds(s, t))
+				return false;
+			continue;
+		}
 		if (lit < 0 &&
 		    !clang_Cursor_isNull(fe_lambda_instance(a, L->kernel))) {
 			/* `k<T>` with T from a generic lambda's argument:

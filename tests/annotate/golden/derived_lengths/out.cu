@@ -16,9 +16,6 @@
 #ifndef BLOCK_SIZE_4
 #define BLOCK_SIZE_4 64
 #endif
-#ifndef BLOCK_SIZE_5
-#define BLOCK_SIZE_5 32
-#endif
 #ifndef BLOCK_SIZE_Y
 #define BLOCK_SIZE_Y 4
 #endif
@@ -153,12 +150,11 @@ tiles(float *dst, int w)
 
 // a guard a bool holds (`if (c >= w) continue;` would bound c as well,
 // but clangd's extract-function check fails on it: moe_sum_reduce has one)
-#pragma kt param BLOCK_SIZE_5 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(4)
-#pragma kt constraint (BLOCK_SIZE_5) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint (32) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem h values(?)
 // ktc: complete and uncomment: #pragma kt problem w values(?)
-#pragma kt launch grid((h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y) block(BLOCK_SIZE_5, BLOCK_SIZE_Y)
+#pragma kt launch grid((h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y) block(32, BLOCK_SIZE_Y)
 #pragma kt arg dst float[h * w] out
 #pragma kt arg src float[w] in
 #pragma kt arg rows int = h
@@ -167,7 +163,7 @@ __global__ void sweep(float *dst, const float *src, int rows, int w)
 {
 	const int row = blockIdx.x * BLOCK_SIZE_Y + threadIdx.y;
 	const bool live = row < rows;
-	for (int c = threadIdx.x; c < w + BLOCK_SIZE_5; c += BLOCK_SIZE_5)
+	for (int c = threadIdx.x; c < w + 32; c += 32)
 		if (live && c < w)
 			dst[(long)row * w + c] = src[c];
 }
@@ -183,6 +179,6 @@ void run(__nv_bfloat16 *out, const __nv_bfloat16 *in, float *v, float *lse,
 	flat<<<(rows * (d / 4) + (BLOCK_SIZE_3 - 1)) / BLOCK_SIZE_3, BLOCK_SIZE_3>>>(fo, lse, fi, rows, d);
 	dim3 grid((w + (BLOCK_SIZE_4 - 1)) / BLOCK_SIZE_4, h);
 	tiles<<<grid, BLOCK_SIZE_4>>>(fo, w);
-	sweep<<<(h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y, dim3(BLOCK_SIZE_5, BLOCK_SIZE_Y)>>>(fo, fi, h, w);
+	sweep<<<(h + (BLOCK_SIZE_Y - 1)) / BLOCK_SIZE_Y, dim3(32, BLOCK_SIZE_Y)>>>(fo, fi, h, w);
 }
 #endif

@@ -7,20 +7,16 @@
 // the first call makes.
 #include <cuda_runtime.h>
 
-#ifndef BLOCK_SIZE
-#define BLOCK_SIZE 32
-#endif
 #ifndef BLOCK_SIZE_Y
 #define BLOCK_SIZE_Y 2
 #endif
 
-#pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(32)
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8, 16, 32, 64) default(2)
-#pragma kt constraint (BLOCK_SIZE) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
+#pragma kt constraint (32) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem rows values(?)
 // ktc: complete and uncomment: #pragma kt problem k values(?)
 #pragma kt kernel template(64)
-#pragma kt launch grid(((rows + (BLOCK_SIZE_Y * (BLOCK_SIZE / 32)) - (BLOCK_SIZE_Y - 1)) / (BLOCK_SIZE_Y * (BLOCK_SIZE / 32)))) block(BLOCK_SIZE, BLOCK_SIZE_Y)
+#pragma kt launch grid(((rows + (BLOCK_SIZE_Y * 1) - (BLOCK_SIZE_Y - 1)) / (BLOCK_SIZE_Y * 1))) block(32, BLOCK_SIZE_Y)
 #pragma kt arg x float[64 * rows] in
 #pragma kt arg y float[rows * k] out
 #pragma kt arg rows int = rows
@@ -59,8 +55,8 @@ template <int COLS>
 static cudaError_t row_max_launch(const float *x, float *y, int rows, int k)
 {
 	constexpr int PER = COLS / 32 > 1 ? COLS / 32 : 1;
-	constexpr int rows_per_block = BLOCK_SIZE_Y * (BLOCK_SIZE / (COLS / PER));
-	dim3 grid((rows + rows_per_block - (BLOCK_SIZE_Y - 1)) / rows_per_block), block(BLOCK_SIZE, BLOCK_SIZE_Y);
+	constexpr int rows_per_block = BLOCK_SIZE_Y * (32 / (COLS / PER));
+	dim3 grid((rows + rows_per_block - (BLOCK_SIZE_Y - 1)) / rows_per_block), block(32, BLOCK_SIZE_Y);
 	row_max<COLS><<<grid, block>>>(x, y, rows, k);
 	return cudaGetLastError();
 }
