@@ -898,6 +898,23 @@ char fe_builtin(const fe_ast *a, int n, const char *name)
 	return d == 'x' || d == 'y' || d == 'z' ? d : 0;
 }
 
+int fe_warp_division(const fe_ast *a, int n)
+{
+	const fe_node *x = &a->n[n];
+	if (x->kind != CXCursor_BinaryOperator ||
+	    (x->op != CXBinaryOperator_Div && x->op != CXBinaryOperator_Shr))
+		return -1;
+	int r = fe_strip(a, fe_child(a, n, 1));
+	if (r < 0)
+		return -1;
+	bool warp =
+	    (a->n[r].is_int &&
+	     a->n[r].ival == (x->op == CXBinaryOperator_Div ? 32 : 5)) ||
+	    (a->n[r].kind == CXCursor_DeclRefExpr &&
+	     !strcmp(a->n[r].name, "warpSize"));
+	return warp ? fe_child(a, n, 0) : -1;
+}
+
 char fe_builtin_expanded(const fe_ast *a, int n, const char *name)
 {
 	n = fe_strip(a, n);

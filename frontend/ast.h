@@ -76,6 +76,9 @@ char fe_builtin(const fe_ast *a, int n, const char *name);
 /* The same, also where n comes from a macro's body (`KERNEL_LOOP(i, n)`):
  * for analyses that edit no text of n. */
 char fe_builtin_expanded(const fe_ast *a, int n, const char *name);
+/* Node n divides by the warp (`E / 32`, `E >> 5`, `E / warpSize`): E's
+ * node, else -1. */
+int fe_warp_division(const fe_ast *a, int n);
 /* True when the subtree of n refers to the built-in `name`. */
 bool fe_mentions(const fe_ast *a, int n, const char *name);
 /* True when the subtree of n refers to the declaration node decl. */

@@ -975,21 +975,9 @@ static bool warp_numbered(finder *F, int k)
 	const fe_ast *a = F->a;
 	const fe_node *b = &a->n[F->f->kernels.items[k].body];
 	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_BinaryOperator || x->b < b->b ||
-		    x->e > b->e ||
-		    (x->op != CXBinaryOperator_Div &&
-		     x->op != CXBinaryOperator_Shr) ||
-		    !thread_derived(a, fe_child(a, (int)i, 0)))
-			continue;
-		int r = fe_strip(a, fe_child(a, (int)i, 1));
-		if (r < 0)
-			continue;
-		if (a->n[r].is_int &&
-		    a->n[r].ival == (x->op == CXBinaryOperator_Div ? 32 : 5))
-			return true;
-		if (a->n[r].kind == CXCursor_DeclRefExpr &&
-		    !strcmp(a->n[r].name, "warpSize"))
+		int e = fe_warp_division(a, (int)i);
+		if (e >= 0 && a->n[i].b >= b->b && a->n[i].e <= b->e &&
+		    thread_derived(a, e))
 			return true;
 	}
 	return false;

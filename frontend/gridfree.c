@@ -325,19 +325,9 @@ bool fe_global_warps(finder *F, int k)
 	const fe_ast *a = F->a;
 	const fe_kern *K = &F->f->kernels.items[k];
 	for (size_t i = 0; i < a->len; i++) {
-		const fe_node *x = &a->n[i];
-		if (x->kind != CXCursor_BinaryOperator ||
-		    (x->op != CXBinaryOperator_Div &&
-		     x->op != CXBinaryOperator_Shr) ||
-		    !under(a, (int)i, K->body) ||
-		    !global_start(a, fe_child(a, (int)i, 0), 'x'))
-			continue;
-		int r = fe_strip(a, fe_child(a, (int)i, 1));
-		if (r >= 0 && a->n[r].is_int &&
-		    a->n[r].ival == (x->op == CXBinaryOperator_Div ? 32 : 5))
-			return true;
-		if (r >= 0 && a->n[r].kind == CXCursor_DeclRefExpr &&
-		    !strcmp(a->n[r].name, "warpSize"))
+		int e = fe_warp_division(a, (int)i);
+		if (e >= 0 && under(a, (int)i, K->body) &&
+		    global_start(a, e, 'x'))
 			return true;
 	}
 	return false;
