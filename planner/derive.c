@@ -977,9 +977,90 @@ static const char *arg_type(planner *P, int arg, int depth)
 	return NULL;
 }
 
+static bool in_macro_body(const fe_ast *a, uint32_t off);
+
+/* Whether token k of t is spelled s. */
+static bool tok_is(kt_tu *tu, const CXToken *t, unsigned nt, unsigned k,
+                   const char *s)
+{
+	if (k >= nt)
+		return false;
+	CXString sp = clang_getTokenSpelling(tu->tu, t[k]);
+	bool is = !strcmp(clang_getCString(sp), s);
+	clang_disposeString(sp);
+	return is;
+}
+
+/*
+ * The text of template argument idx of the first explicit instantiation
+ * of host function template fn written in the file (`template void
+ * f<float, 4>(const float *, int);`, or `extern template`), or NULL.
+ * libclang gives an explicit instantiation no cursor, so its tokens are
+ * read: `template` not followed by `<` nor preceded by `.`, `->` or
+ * `::`, then fn's name and its `<...>` before the declaration's `;`.
+ * One inside a macro's definition names the macro's parameters.
+ */
+static const char *instantiation_arg(planner *P, int fn, int idx)
+{
+	const fe_ast *a = P->a;
+	kt_tu *tu = P->f->tu;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu->tu,
+	               clang_getCursorExtent(clang_getTranslationUnitCursor(tu->tu)),
+	               &t, &nt);
+	const char *found = NULL;
+	for (unsigned i = 0; i < nt && !found; i++) {
+		kt_range r;
+		if (!tok_is(tu, t, nt, i, "template") ||
+		    tok_is(tu, t, nt, i + 1, "<") ||
+		    (i > 0 && (tok_is(tu, t, nt, i - 1, ".") ||
+		               tok_is(tu, t, nt, i - 1, "->") ||
+		               tok_is(tu, t, nt, i - 1, "::"))) ||
+		    !kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r) ||
+		    in_macro_body(a, r.begin.offset))
+			continue;
+		unsigned k = i + 1;
+		while (k + 1 < nt && !tok_is(tu, t, nt, k, ";") &&
+		       !tok_is(tu, t, nt, k, "{") &&
+		       !(tok_is(tu, t, nt, k, a->n[fn].name) &&
+		         tok_is(tu, t, nt, k + 1, "<")))
+			k++;
+		if (k + 1 >= nt || !tok_is(tu, t, nt, k + 1, "<"))
+			continue;
+		int depth = 0, n = 0;
+		uint32_t b = 0, e = 0;
+		for (k += 1; k < nt; k++) {
+			bool open = tok_is(tu, t, nt, k, "<") ||
+			            tok_is(tu, t, nt, k, "(");
+			bool close = tok_is(tu, t, nt, k, ">") ||
+			             tok_is(tu, t, nt, k, ")");
+			bool comma = tok_is(tu, t, nt, k, ",");
+			if (!kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[k]),
+			                 &r))
+				break;
+			if (depth == 1 && (comma || close)) {
+				if (n++ == idx && e > b)
+					found = pl_say(P, "%.*s", (int)(e - b),
+					               P->c->text + b);
+				b = e = 0;
+			} else if (depth >= 1) {
+				if (!b)
+					b = r.begin.offset;
+				e = r.end.offset;
+			}
+			depth += open - close;
+			if (depth == 0 || found)
+				break;
+		}
+	}
+	clang_disposeTokens(tu->tu, t, nt);
+	return found;
+}
+
 /* What a call of the host function template fn in the file gives its
  * type or non-type parameter named name (a type's name, an integer's
- * value), or NULL. */
+ * value), or its first explicit instantiation, or NULL. */
 static const char *host_type_arg(planner *P, int fn, const char *name)
 {
 	const fe_ast *a = P->a;
@@ -1028,7 +1109,16 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 		if (t)
 			return t;
 	}
-	return NULL;
+	/* an explicit instantiation: a type as written (at namespace
+	 * scope, so fixed), an integer only as a literal */
+	const char *t = instantiation_arg(P, fn, idx);
+	if (!t || type)
+		return t;
+	if (truth)
+		return !strcmp(t, "true") || !strcmp(t, "false") ? t : NULL;
+	char *end = NULL;
+	long long v = strtoll(t, &end, 0);
+	return *t && !*end ? pl_say(P, "%lld", v) : NULL;
 }
 
 /* Whether text names a template parameter of a template around node n

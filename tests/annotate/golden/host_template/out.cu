@@ -17,10 +17,10 @@
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt kernel template("float")
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt kernel template(?)
-// ktc: complete and uncomment: #pragma kt arg y ?[n] out
-// ktc: complete and uncomment: #pragma kt arg v T = ?
+#pragma kt arg y float[n] out
+// ktc: complete and uncomment: #pragma kt arg v float = ?
 #pragma kt arg n int = n
 template <typename T> __global__ void
 #if MIN_BLOCKS > 0
