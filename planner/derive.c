@@ -1006,9 +1006,10 @@ static const char *instantiation_arg(planner *P, int fn, int idx)
 	kt_tu *tu = P->f->tu;
 	CXToken *t = NULL;
 	unsigned nt = 0;
-	clang_tokenize(tu->tu,
-	               clang_getCursorExtent(clang_getTranslationUnitCursor(tu->tu)),
-	               &t, &nt);
+	clang_tokenize(
+	    tu->tu,
+	    clang_getCursorExtent(clang_getTranslationUnitCursor(tu->tu)), &t,
+	    &nt);
 	const char *found = NULL;
 	for (unsigned i = 0; i < nt && !found; i++) {
 		kt_range r;
