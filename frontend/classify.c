@@ -1199,7 +1199,7 @@ static int next_loop(const fe_ast *a, int body, uint32_t after)
 	return best;
 }
 
-static void add_unroll(finder *F, int k, CXToken lit)
+static void add_unroll(finder *F, int k, CXToken lit, int body)
 {
 	kt_range r;
 	if (!kt_fe_range(F->tu, clang_getTokenExtent(F->tu->tu, lit), &r) ||
@@ -1219,10 +1219,13 @@ static void add_unroll(finder *F, int k, CXToken lit)
 	kc.range = r;
 	kc.value = v;
 	kc.kernel = F->f->kernels.items[k].name;
-	kc.evidence = "#pragma unroll N on a loop of the kernel";
+	kc.evidence = body == F->f->kernels.items[k].body
+	                  ? "#pragma unroll N on a loop of the kernel"
+	                  : "#pragma unroll N on a loop of a __device__ "
+	                    "function the kernel calls";
 	fe_cand cx = fe_cx_init();
 	cx.kern = k;
-	cx.loop = next_loop(F->a, F->f->kernels.items[k].body, r.begin.offset);
+	cx.loop = next_loop(F->a, body, r.begin.offset);
 	fe_add(F, kc, cx);
 }
 
@@ -1322,8 +1325,69 @@ static int64_t bounds_value(finder *F, const CXToken *t, unsigned i,
 	return 0;
 }
 
-/* Token-level: `#pragma unroll N` in the body, `__launch_bounds__(N)`
- * before it (libclang has cursors for neither). */
+/* Whether tokens t[i..] are `#pragma unroll N` on one line. */
+static bool unroll_at(kt_tu *tu, const CXToken *t, unsigned nt, unsigned i)
+{
+	return i + 3 < nt && tok_is(tu, t[i], "#") &&
+	       tok_is(tu, t[i + 1], "pragma") &&
+	       tok_is(tu, t[i + 2], "unroll") &&
+	       clang_getTokenKind(t[i + 3]) == CXToken_Literal &&
+	       tok_line(tu, t[i + 3]) == tok_line(tu, t[i]);
+}
+
+/* A function of the file, for the device only (not __host__ too, where
+ * the host compiler would read its pragmas), that a call in body
+ * enters: its body, else -1. */
+static int device_callee_body(const fe_ast *a, int call)
+{
+	int f = fe_callee(a, call);
+	if (f < 0 || !a->n[f].in_main ||
+	    (a->n[f].kind != CXCursor_FunctionDecl &&
+	     a->n[f].kind != CXCursor_FunctionTemplate))
+		return -1;
+	bool device = false, host = false, global = false;
+	for (int c = a->n[f].first; c >= 0; c = a->n[c].next) {
+		device |= a->n[c].kind == CXCursor_CUDADeviceAttr;
+		host |= a->n[c].kind == CXCursor_CUDAHostAttr;
+		global |= a->n[c].kind == CXCursor_CUDAGlobalAttr;
+	}
+	int body = a->n[f].last;
+	return device && !host && !global && body >= 0 &&
+	               a->n[body].kind == CXCursor_CompoundStmt
+	           ? body
+	           : -1;
+}
+
+/* `#pragma unroll N` in the __device__ functions of the file that kernel
+ * k's body calls, through `depth` more calls: a loop of the kernel as
+ * much as one in its body (a helper two kernels call is the first's). */
+static void helper_unrolls(finder *F, int k, int body, int depth)
+{
+	fe_ast *a = F->a;
+	kt_tu *tu = F->tu;
+	for (size_t i = 0; i < a->len && depth > 0; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr ||
+		    !inside(a, (int)i, body))
+			continue;
+		int hb = device_callee_body(a, (int)i);
+		if (hb < 0 || hb == body)
+			continue;
+		CXToken *t = NULL;
+		unsigned nt = 0;
+		clang_tokenize(tu->tu,
+		               kt_fe_source_range(tu, a->n[hb].b, a->n[hb].e),
+		               &t, &nt);
+		for (unsigned j = 0; j < nt; j++)
+			if (unroll_at(tu, t, nt, j))
+				add_unroll(F, k, t[j + 3], hb);
+		clang_disposeTokens(tu->tu, t, nt);
+		helper_unrolls(F, k, hb, depth - 1);
+	}
+}
+
+/* Token-level: `#pragma unroll N` in the body and in the device
+ * functions it calls, `__launch_bounds__(N)` before it (libclang has
+ * cursors for neither). */
 int fe_find_pragmas(finder *F, int k)
 {
 	fe_ast *a = F->a;
@@ -1333,11 +1397,8 @@ int fe_find_pragmas(finder *F, int k)
 	const fe_node *kn = &a->n[F->f->kernels.items[k].node];
 	clang_tokenize(tu->tu, kt_fe_source_range(tu, kn->b, kn->e), &t, &nt);
 	for (unsigned i = 0; i + 3 < nt; i++) {
-		if (tok_is(tu, t[i], "#") && tok_is(tu, t[i + 1], "pragma") &&
-		    tok_is(tu, t[i + 2], "unroll") &&
-		    clang_getTokenKind(t[i + 3]) == CXToken_Literal &&
-		    tok_line(tu, t[i + 3]) == tok_line(tu, t[i]))
-			add_unroll(F, k, t[i + 3]);
+		if (unroll_at(tu, t, nt, i))
+			add_unroll(F, k, t[i + 3], F->f->kernels.items[k].body);
 		if (tok_is(tu, t[i], "__launch_bounds__") &&
 		    tok_is(tu, t[i + 1], "(") &&
 		    (clang_getTokenKind(t[i + 2]) == CXToken_Literal ||
@@ -1348,6 +1409,8 @@ int fe_find_pragmas(finder *F, int k)
 		}
 	}
 	clang_disposeTokens(tu->tu, t, nt);
+	if (!tu->opencl && F->f->kernels.items[k].body >= 0)
+		helper_unrolls(F, k, F->f->kernels.items[k].body, 3);
 	return F->oom ? KT_ENOMEM : KT_OK;
 }
 

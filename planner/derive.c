@@ -316,6 +316,98 @@ static bool device_field(planner *P, int n, kt_str *out)
 	return name && !kt_str_adds(out, name);
 }
 
+/* `b.x` (`.y`, `.z`) of a local dim3 nothing writes after its
+ * construction (`dim3 b(256, 1, 1)`, `dim3 b = dim3(16, 16)`): that
+ * argument of the constructor, or 1 where it has none (`(n + b.x - 1) /
+ * b.x` reads the block's own literal, which the block's parameter then
+ * replaces in the grid as in the block). */
+static bool dim3_member(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	const char *f = a->n[n].name;
+	int k = !strcmp(f, "x")   ? 0
+	        : !strcmp(f, "y") ? 1
+	        : !strcmp(f, "z") ? 2
+	                          : -1;
+	int base = k >= 0 ? fe_strip(a, a->n[n].first) : -1;
+	if (base < 0 || a->n[base].kind != CXCursor_DeclRefExpr ||
+	    a->n[base].ref < 0 ||
+	    a->n[a->n[base].ref].kind != CXCursor_VarDecl ||
+	    fe_assigned(a, a->n[base].ref))
+		return false;
+	int call = fe_dim3(a, base);
+	if (call < 0)
+		return false;
+	int c = fe_written(a, call, k);
+	return c >= 0 ? pl_expr(P, c, out, problems) : !kt_str_adds(out, "1");
+}
+
+/* Whether the object variable d names is one the host receives, not one
+ * it builds here: a parameter, a pointer or reference, or a local a
+ * function call returns (`auto p = make_params(x)`), never one an
+ * initialiser list or a constructor fills. */
+static bool received_object(const fe_ast *a, int d)
+{
+	if (a->n[d].kind == CXCursor_ParmDecl)
+		return true;
+	if (a->n[d].kind != CXCursor_VarDecl)
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(a->n[d].cur));
+	if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference)
+		return true;
+	int init = fe_strip(a, fe_var_init(a, d));
+	if (init < 0 || a->n[init].kind != CXCursor_CallExpr)
+		return false;
+	CXCursor f = clang_getCursorReferenced(a->n[init].cur);
+	return clang_getCursorKind(f) == CXCursor_FunctionDecl ||
+	       clang_getCursorKind(f) == CXCursor_CXXMethod;
+}
+
+/*
+ * An integer field of an object the host function receives, read as it
+ * is (`src->ne[1]`, `params.num_tokens`, `p->rows`): a size the host
+ * decides at run time, the problem variable src_ne_1, params_num_tokens,
+ * p_rows (as `x.size(0)` is x_size_0). An index other than a literal
+ * (`dev_data[dev].n`), an object anything writes, or one the host fills
+ * here is not read this way.
+ */
+static bool host_field(planner *P, int n, kt_str *out, pl_names *problems)
+{
+	const fe_ast *a = P->a;
+	int mem = n, idx = -1;
+	if (a->n[n].kind == CXCursor_ArraySubscriptExpr) {
+		mem = fe_strip(a, fe_child(a, n, 0));
+		idx = fe_strip(a, fe_child(a, n, 1));
+		if (idx < 0 || a->n[idx].kind != CXCursor_IntegerLiteral ||
+		    !a->n[idx].is_int || a->n[idx].ival < 0)
+			return false;
+	}
+	if (mem < 0 || a->n[mem].kind != CXCursor_MemberRefExpr ||
+	    !is_integral(clang_getCursorType(a->n[n].cur)))
+		return false;
+	int base = fe_strip(a, a->n[mem].first);
+	int d = base >= 0 && a->n[base].kind == CXCursor_DeclRefExpr
+	            ? a->n[base].ref
+	            : -1;
+	/* a local's whole initialiser (`const int n = (int)x->ne[0];`):
+	 * the local's own name says it (opaque_local) */
+	int up = fe_up(a, n);
+	if (up >= 0 && a->n[up].kind == CXCursor_VarDecl)
+		return false;
+	if (d < 0 || !received_object(a, d) || fe_assigned(a, d) ||
+	    (fe_ancestor(a, n, CXCursor_FunctionDecl) < 0 &&
+	     fe_ancestor(a, n, CXCursor_CXXMethod) < 0 &&
+	     fe_ancestor(a, n, CXCursor_FunctionTemplate) < 0))
+		return false;
+	const char *name =
+	    idx >= 0 ? pl_say(P, "%s_%s_%lld", a->n[d].name, a->n[mem].name,
+	                      (long long)a->n[idx].ival)
+	             : pl_say(P, "%s_%s", a->n[d].name, a->n[mem].name);
+	kt_str_adds(out, name);
+	return add_problem(P, problems, name);
+}
+
 /* A local the host fills from the device before the launch, and nothing
  * else writes: `cudaDeviceGetAttribute(&sms,
  * cudaDevAttrMultiProcessorCount, dev)` in the function of the use n. */
@@ -715,7 +807,12 @@ bool pl_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		kt_str_adds(out, " : ");
 		return pl_expr(P, fe_child(a, n, 2), out, problems);
 	case CXCursor_DeclRefExpr: return ref_expr(P, n, out, problems);
-	case CXCursor_MemberRefExpr: return device_field(P, n, out);
+	case CXCursor_MemberRefExpr:
+		return device_field(P, n, out) ||
+		       dim3_member(P, n, out, problems) ||
+		       host_field(P, n, out, problems);
+	case CXCursor_ArraySubscriptExpr:
+		return host_field(P, n, out, problems);
 	case CXCursor_CallExpr: return call_expr(P, n, out, problems);
 	case CXCursor_UnaryExpr: return sizeof_expr(P, n, out);
 	default: return false;
@@ -925,6 +1022,8 @@ static size_t next_call_of(const fe_ast *a, int fn, size_t i, CXCursor *spec)
 	return a->len;
 }
 
+static const char *host_type_arg(planner *P, int fn, const char *name);
+
 /* The type an argument node has, through `depth` pointers; where it is a
  * parameter of the host function template around the launch, of a type
  * that names one of its own type parameters, the type that a call of
@@ -974,95 +1073,79 @@ static const char *arg_type(planner *P, int arg, int depth)
 		if (t)
 			return t;
 	}
-	return NULL;
-}
-
-static bool in_macro_body(const fe_ast *a, uint32_t off);
-
-/* Whether token k of t is spelled s. */
-static bool tok_is(kt_tu *tu, const CXToken *t, unsigned nt, unsigned k,
-                   const char *s)
-{
-	if (k >= nt)
-		return false;
-	CXString sp = clang_getTokenSpelling(tu->tu, t[k]);
-	bool is = !strcmp(clang_getCString(sp), s);
+	/* a type parameter of the template (`T *out`): what its calls or
+	 * explicit instantiations give it */
+	CXString sp = clang_getTypeSpelling(
+	    strip_ptrs(clang_getCursorType(a->n[n].cur), depth));
+	const char *tn = pl_say(P, "%s", clang_getCString(sp));
 	clang_disposeString(sp);
-	return is;
+	return host_type_arg(P, fn, tn);
 }
+
+static const char *host_type_arg_d(planner *P, int fn, const char *name,
+                                   int depth);
 
 /*
- * The text of template argument idx of the first explicit instantiation
- * of host function template fn written in the file (`template void
- * f<float, 4>(const float *, int);`, or `extern template`), or NULL.
- * libclang gives an explicit instantiation no cursor, so its tokens are
- * read: `template` not followed by `<` nor preceded by `.`, `->` or
- * `::`, then fn's name and its `<...>` before the declaration's `;`.
- * One inside a macro's definition names the macro's parameters.
+ * Type parameter `name` of host function template fn, deduced at a call
+ * of fn inside another function template, which clang leaves unresolved
+ * (`concat_cont_cuda(src0_d, ...)` in `template <typename T> void
+ * concat_cuda(...)`, src0_d a `const T *`): the argument's type through
+ * as many pointers as fn's parameter has, where it is fixed, else where
+ * it is a type parameter of the caller, what the caller's own calls or
+ * instantiations give that (depth levels at most), or NULL.
  */
-static const char *instantiation_arg(planner *P, int fn, int idx)
+static const char *dependent_deduced(planner *P, int fn, const char *name,
+                                     int depth)
 {
 	const fe_ast *a = P->a;
-	kt_tu *tu = P->f->tu;
-	CXToken *t = NULL;
-	unsigned nt = 0;
-	clang_tokenize(
-	    tu->tu,
-	    clang_getCursorExtent(clang_getTranslationUnitCursor(tu->tu)), &t,
-	    &nt);
-	const char *found = NULL;
-	for (unsigned i = 0; i < nt && !found; i++) {
-		kt_range r;
-		if (!tok_is(tu, t, nt, i, "template") ||
-		    tok_is(tu, t, nt, i + 1, "<") ||
-		    (i > 0 && (tok_is(tu, t, nt, i - 1, ".") ||
-		               tok_is(tu, t, nt, i - 1, "->") ||
-		               tok_is(tu, t, nt, i - 1, "::"))) ||
-		    !kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r) ||
-		    in_macro_body(a, r.begin.offset))
+	for (size_t i = 0; i < a->len && depth < 4; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    fe_callee(a, (int)i) != fn ||
+		    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(
+		        clang_getCursorReferenced(a->n[i].cur))))
 			continue;
-		unsigned k = i + 1;
-		while (k + 1 < nt && !tok_is(tu, t, nt, k, ";") &&
-		       !tok_is(tu, t, nt, k, "{") &&
-		       !(tok_is(tu, t, nt, k, a->n[fn].name) &&
-		         tok_is(tu, t, nt, k + 1, "<")))
-			k++;
-		if (k + 1 >= nt || !tok_is(tu, t, nt, k + 1, "<"))
-			continue;
-		int depth = 0, n = 0;
-		uint32_t b = 0, e = 0;
-		for (k += 1; k < nt; k++) {
-			bool open = tok_is(tu, t, nt, k, "<") ||
-			            tok_is(tu, t, nt, k, "(");
-			bool close = tok_is(tu, t, nt, k, ">") ||
-			             tok_is(tu, t, nt, k, ")");
-			bool comma = tok_is(tu, t, nt, k, ",");
-			if (!kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[k]),
-			                 &r))
-				break;
-			if (depth == 1 && (comma || close)) {
-				if (n++ == idx && e > b)
-					found = pl_say(P, "%.*s", (int)(e - b),
-					               P->c->text + b);
-				b = e = 0;
-			} else if (depth >= 1) {
-				if (!b)
-					b = r.begin.offset;
-				e = r.end.offset;
-			}
-			depth += open - close;
-			if (depth == 0 || found)
-				break;
+		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
+		int pos = 0;
+		for (int c = a->n[fn].first; c >= 0; c = a->n[c].next) {
+			if (a->n[c].kind != CXCursor_ParmDecl)
+				continue;
+			int d = ptrs_to(clang_getCursorType(a->n[c].cur), name);
+			int arg = d >= 0 ? fe_written(a, (int)i, pos + 1) : -1;
+			pos++;
+			CXType at = arg >= 0
+			                ? clang_getCursorType(a->n[arg].cur)
+			                : (CXType){.kind = CXType_Invalid};
+			for (int k = 0; k < d && at.kind != CXType_Invalid; k++)
+				at = clang_getPointeeType(at);
+			if (at.kind == CXType_Invalid)
+				continue;
+			CXType t = clang_getUnqualifiedType(at);
+			const char *r = concrete(P, t);
+			if (r)
+				return r;
+			CXString sp = clang_getTypeSpelling(t);
+			const char *tn = pl_say(P, "%s", clang_getCString(sp));
+			clang_disposeString(sp);
+			r = caller >= 0 && caller != fn
+			        ? host_type_arg_d(P, caller, tn, depth + 1)
+			        : NULL;
+			if (r)
+				return r;
 		}
 	}
-	clang_disposeTokens(tu->tu, t, nt);
-	return found;
+	return NULL;
 }
 
 /* What a call of the host function template fn in the file gives its
  * type or non-type parameter named name (a type's name, an integer's
  * value), or its first explicit instantiation, or NULL. */
 static const char *host_type_arg(planner *P, int fn, const char *name)
+{
+	return host_type_arg_d(P, fn, name, 0);
+}
+
+static const char *host_type_arg_d(planner *P, int fn, const char *name,
+                                   int depth)
 {
 	const fe_ast *a = P->a;
 	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
@@ -1111,8 +1194,18 @@ static const char *host_type_arg(planner *P, int fn, const char *name)
 			return t;
 	}
 	/* an explicit instantiation: a type as written (at namespace
-	 * scope, so fixed), an integer only as a literal */
-	const char *t = instantiation_arg(P, fn, idx);
+	 * scope, so fixed) or deduced from its parameters, an integer only
+	 * as a literal */
+	int depth_of[32], np = 0;
+	for (int c = a->n[fn].first; c >= 0 && np < 32; c = a->n[c].next)
+		if (a->n[c].kind == CXCursor_ParmDecl)
+			depth_of[np++] =
+			    type ? ptrs_to(clang_getCursorType(a->n[c].cur),
+			                   name)
+			         : -1;
+	const char *t = pl_instance_arg(P, fn, idx, type, depth_of, np);
+	if (!t && type)
+		return dependent_deduced(P, fn, name, depth);
 	if (!t || type)
 		return t;
 	if (truth)
@@ -1190,6 +1283,30 @@ static bool var_tparam_in(planner *P, int n, const char *text)
 	return hit;
 }
 
+/* Whether the expression at [b, e) is a name of a function's parameter
+ * or local (a generic lambda's `auto d` holding an integral_constant):
+ * a name nothing defines where `ktc tune` instantiates the kernel. */
+static bool names_local(const fe_ast *a, uint32_t b, uint32_t e)
+{
+	for (size_t j = 0; j < a->len; j++) {
+		if (a->n[j].b != b || a->n[j].e != e || !a->n[j].in_main)
+			continue;
+		int r = fe_strip(a, (int)j);
+		int d = r >= 0 && a->n[r].kind == CXCursor_DeclRefExpr
+		            ? a->n[r].ref
+		            : -1;
+		if (d >= 0 &&
+		    (a->n[d].kind == CXCursor_ParmDecl ||
+		     a->n[d].kind == CXCursor_VarDecl) &&
+		    (fe_ancestor(a, d, CXCursor_FunctionDecl) >= 0 ||
+		     fe_ancestor(a, d, CXCursor_FunctionTemplate) >= 0 ||
+		     fe_ancestor(a, d, CXCursor_CXXMethod) >= 0 ||
+		     fe_ancestor(a, d, CXCursor_LambdaExpr) >= 0))
+			return true;
+	}
+	return false;
+}
+
 /* The text of a launch's template argument [b, e) as the kernel is
  * instantiated: where it is a type parameter of the host function
  * template around the launch (`k<T><<<...>>>` in `template <typename T>
@@ -1208,7 +1325,7 @@ static const char *arg_text(planner *P, const fe_launch *L, uint32_t b,
 	 * than naming what nothing defines where `ktc tune` instantiates */
 	if (tparam_in(P, L->kernel, L->host_fn, t) ||
 	    tparam_in(P, L->host_fn, L->host_fn, t) ||
-	    var_tparam_in(P, L->kernel, t))
+	    var_tparam_in(P, L->kernel, t) || names_local(P->a, b, e))
 		return NULL;
 	int fn = L->host_fn;
 	if (fn < 0 || P->a->n[fn].kind != CXCursor_FunctionTemplate)

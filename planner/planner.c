@@ -384,7 +384,9 @@ static void domain(planner *P, int root, i64s *v)
 	case KT_ROLE_PER_BLOCK:
 		pow2s(v, 1, 1024 / block_factor(P, root), &P->oom);
 		break;
-	case KT_ROLE_UNROLL: pow2s(v, 1, 16, &P->oom); break;
+	case KT_ROLE_UNROLL: /* up to the original's factor where it is more */
+		pow2s(v, 1, d > 16 && d <= 1024 ? d : 16, &P->oom);
+		break;
 	case KT_ROLE_ITEMS_PER_THREAD: pow2s(v, 1, 8, &P->oom); break;
 	case KT_ROLE_GRID:
 		/* a grid-stride kernel's count of blocks: a sixteenth of the
@@ -557,11 +559,26 @@ static bool loop_edit(const planner *P, int i)
 	        strstr(x->evidence, "bound of a loop"));
 }
 
+/* A macro's name in `__launch_bounds__(BS)` where the parameter is that
+ * macro's `#define` in the file: the name expands to the parameter, so
+ * it is no edit of its own (as an edit it made the plan invalid: a
+ * macro parameter has its definition as its one use). */
+static bool follows_define(const planner *P, int i)
+{
+	const kt_candidate *x = &P->c->items[i];
+	int r = x->link;
+	while (r >= 0 && P->c->items[r].link >= 0)
+		r = P->c->items[r].link;
+	return r >= 0 && x->site == KT_SITE_LAUNCH_BOUNDS && x->name &&
+	       P->c->items[r].site == KT_SITE_MACRO && P->c->items[r].name &&
+	       !strcmp(x->name, P->c->items[r].name);
+}
+
 static void collect_uses(planner *P)
 {
 	for (size_t i = 0; i < P->c->len; i++) {
 		int p = pl_param_of_cand(P, (int)i);
-		if (p < 0 || loop_edit(P, (int)i))
+		if (p < 0 || loop_edit(P, (int)i) || follows_define(P, (int)i))
 			continue;
 		pl_param *pp = &P->params.items[p];
 		if (kt_vec_push(&pp->uses, use_of(P, (int)i, pp->p.name)))

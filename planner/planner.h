@@ -62,6 +62,14 @@ typedef struct planner {
 	int oom;
 } planner;
 
+/* instance.c: template parameter idx of host function template fn (a
+ * type when type, depth[j] the pointers around it in the type of fn's
+ * parameter j, -1 where it is not there) as the first of the file's
+ * explicit instantiations of fn that says it, written in the file or by
+ * a macro it expands, or NULL. */
+const char *pl_instance_arg(planner *P, int fn, int idx, bool type,
+                            const int *depth, int nparm);
+
 /* arena printf into the plan */
 const char *pl_say(planner *P, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

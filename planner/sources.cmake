@@ -13,6 +13,7 @@ if(KTC_HAVE_LIBCLANG)
   list(APPEND KTC_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/planner.c
     ${CMAKE_CURRENT_LIST_DIR}/derive.c
+    ${CMAKE_CURRENT_LIST_DIR}/instance.c
     ${CMAKE_CURRENT_LIST_DIR}/length.c
     ${CMAKE_CURRENT_LIST_DIR}/extent.c
     ${CMAKE_CURRENT_LIST_DIR}/refactor.c

@@ -20,16 +20,22 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "groups": "1, 3, 7, 64", "hidden": "128, 384, 7168",
             "num_tokens": "1, 3, 1000", "split": "1",
             "width": "1, 33, 1000", "group_size": "64, 128",
-            "n_group": "1, 8", "threads": "32, 96, 1024"}
+            "n_group": "1, 8", "threads": "32, 96, 1024",
+            "src_ne_0": "1, 33, 1000, 4099", "src_ne_1": "1, 31, 1000",
+            "sh_rows": "1, 33, 1000", "sh_cols": "1, 7, 64",
+            "w": "1, 33, 1000", "h": "1, 7, 1000"}
 # preconditions the host code keeps and the template must say, so that
 # `ktc check`'s unchecked size (half of each problem, odd) keeps them
 CONSTRAINTS = {"group_quant": ["hidden % group_size == 0",
                                "group_size % 8 == 0"]}
 TEMPLATES = {"act": '"float", "Act::kSilu"', "copy_rows": '1, "int"',
-             "pair_sum": '"float", "kNone"'}
+             "pair_sum": '"float", "kNone"', "noncont": '"float", 2'}
+# a kernel's own lengths (char buffers read as float: bytes)
+KERNEL_LENGTHS = {"noncont": {"x": "4 * n", "y": "4 * n"}}
 LENGTHS = {"counts": "rows", "ptr": "rows + 1", "bins": "256", "y": "n + 1",
            "input": "num_tokens * hidden", "output_q": "num_tokens * hidden",
-           "output_s": "num_tokens * hidden / group_size"}
+           "output_s": "num_tokens * hidden / group_size",
+           "a": "n * 16", "b": "n * 16"}
 
 
 def fill(line, probs, kernel):
@@ -41,7 +47,8 @@ def fill(line, probs, kernel):
         return f"#pragma kt problem {p.group(1)} values({v})"
     line = re.sub(r"(float|int) = \?$", r"\1 = 3", line)
     a = re.match(r"#pragma kt arg (\w+) ", line)
-    n = LENGTHS.get(a.group(1), "n") if a else "n"
+    own = KERNEL_LENGTHS.get(kernel, {})
+    n = own.get(a.group(1), LENGTHS.get(a.group(1), "n")) if a else "n"
     # a length that names no problem of this kernel: the product of its
     # problems (the size of a kernel over rows * cols)
     if probs and not set(re.findall(r"[A-Za-z_]\w*", n)) <= set(probs):

@@ -1,8 +1,10 @@
-// explicit_instantiation: a host function template launches a kernel
-// template and is instantiated only explicitly (the way libraries build
+// explicit_instantiation: host function templates launch kernel
+// templates and are instantiated only explicitly (the way libraries build
 // their launchers): the instantiation fixes the kernel's template
-// arguments. The one inside a macro's definition names the macro's
-// parameter and is not read.
+// arguments, written (`invoke_scale<__half, 8>`) or deduced from its
+// parameters (`float *out` for `T *out`), in the file or in the body of
+// a macro the file expands (`INSTANTIATE_BIAS(half)`); the file's own
+// come first.
 #include <cuda_fp16.h>
 
 template <typename T, int VEC>
@@ -28,3 +30,37 @@ void invoke_scale(T *out, const T *in, float s, int n, cudaStream_t st)
 INSTANTIATE_SCALE(float)
 template void invoke_scale<__half, 8>(__half *, const __half *, float, int,
                                       cudaStream_t);
+
+template <typename T> __global__ void bias_kernel(T *out, const T *bias, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = out[i] + bias[i];
+}
+
+template <typename T>
+void invoke_bias(T *out, const T *bias, int n, cudaStream_t st)
+{
+	bias_kernel<T><<<(n + 127) / 128, 128, 0, st>>>(out, bias, n);
+}
+
+#define INSTANTIATE_BIAS(T)                                                    \
+	template void invoke_bias(T *out, const T *bias, int n, cudaStream_t st)
+INSTANTIATE_BIAS(half);
+INSTANTIATE_BIAS(float);
+
+template <typename T> __global__ void copy_kernel(T *out, const T *in, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[i];
+}
+
+template <typename T>
+void invoke_copy(T *out, const T *__restrict__ in, int n, cudaStream_t st)
+{
+	copy_kernel<<<(n + 511) / 512, 512, 0, st>>>(out, in, n);
+}
+
+template void invoke_copy(double *out, const double *__restrict__ in, int n,
+                          cudaStream_t st);

@@ -13,7 +13,7 @@
 #pragma kt constraint (BLOCK_SIZE) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem w values(?)
 // ktc: complete and uncomment: #pragma kt problem h values(?)
-// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+#pragma kt launch grid((w + BLOCK_SIZE - 1) / BLOCK_SIZE, (h + BLOCK_SIZE_Y - 1) / BLOCK_SIZE_Y) block(BLOCK_SIZE, BLOCK_SIZE_Y)
 #pragma kt arg img float[w * h] out
 #pragma kt arg w int = w
 #pragma kt arg h int = h

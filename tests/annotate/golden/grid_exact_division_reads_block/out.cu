@@ -20,10 +20,11 @@
 #pragma kt param BLOCK_SIZE_Y values(1, 2, 4, 8) default(8)
 #pragma kt constraint (BLOCK_SIZE) * (BLOCK_SIZE_Y) <= DEVICE_MAX_THREADS_PER_BLOCK
 // ktc: complete and uncomment: #pragma kt problem w values(?)
-// ktc: complete and uncomment: #pragma kt launch grid(?) block(?)
+// ktc: complete and uncomment: #pragma kt problem h values(?)
+#pragma kt launch grid(w / BLOCK_SIZE, h / BLOCK_SIZE_Y, 1) block(BLOCK_SIZE, BLOCK_SIZE_Y, 1)
 // ktc: complete and uncomment: #pragma kt arg img float[?] out
 #pragma kt arg w int = w
-#pragma kt arg h int = 0
+#pragma kt arg h int = h
 __global__ void fill2d(float *img, int w, int h)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x;

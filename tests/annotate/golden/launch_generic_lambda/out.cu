@@ -30,10 +30,10 @@ enum Scoring { kNone, kSigmoid };
 #pragma kt constraint PAIR_SUM_BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem num_tokens values(?)
 // ktc: complete and uncomment: #pragma kt problem n_group values(?)
+#pragma kt kernel template("float", "kNone")
 #pragma kt launch grid((((num_tokens * n_group) - 1) / (PAIR_SUM_BLOCK_SIZE / 32) + 1)) block(PAIR_SUM_BLOCK_SIZE)
-// ktc: complete and uncomment: #pragma kt kernel template(?)
-// ktc: complete and uncomment: #pragma kt arg out ?[(num_tokens * n_group)] out
-// ktc: complete and uncomment: #pragma kt arg in ?[32 * (num_tokens * n_group)] in
+#pragma kt arg out float[(num_tokens * n_group)] out
+#pragma kt arg in float[32 * (num_tokens * n_group)] in
 #pragma kt arg num_cases int64_t = (num_tokens * n_group)
 template <typename T, Scoring S>
 __global__ void

@@ -20,7 +20,7 @@
 // ktc: complete and uncomment: #pragma kt problem n values(?)
 #pragma kt launch grid(div_ceil((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE, ITEMS_PER_THREAD)) block(BLOCK_SIZE)
 #pragma kt arg y float[n] out
-// ktc: complete and uncomment: #pragma kt arg v float = ?
+#pragma kt arg v float = 1
 #pragma kt arg n int = n
 __global__ void
 #if MIN_BLOCKS > 0
