@@ -2,6 +2,7 @@
  * planner.h - the built-in planner's parts, internal to planner/:
  * planner.c (parameters, names, domains, constraints), derive.c (source
  * expressions -> pragma expressions, launch/arg pragmas and needs),
+ * instance.c (what explicit instantiations give host templates),
  * length.c and extent.c (buffer lengths) and refactor.c (the semantic
  * refactors it proposes).
  */
