@@ -980,7 +980,7 @@ static int macro_literal(kt_tu *tu, CXCursor def, CXToken **toks, unsigned *nt)
 {
 	*toks = NULL;
 	*nt = 0;
-	if (clang_Cursor_isMacroFunctionLike(def))
+	if (kt_fe_macro_function_like(def))
 		return -1;
 	clang_tokenize(tu->tu, clang_getCursorExtent(def), toks, nt);
 	unsigned lit = *nt == 2 ? 1 : *nt == 4 ? 2 : 0;

@@ -69,6 +69,11 @@ char *kt_fe_token_text(const kt_tu *tu, CXToken t);
 /* The libclang range of [b, e) of the main file (for clang_tokenize: a
  * cursor's extent may start inside a macro such as __global__). */
 CXSourceRange kt_fe_source_range(const kt_tu *tu, uint32_t b, uint32_t e);
+/* True when macro definition def is function-like: its name followed
+ * at once by `(`, read from its tokens (libclang's
+ * clang_Cursor_isMacroFunctionLike looks the name up at the end of the
+ * file, so it says false for a macro `#undef` removed). */
+bool kt_fe_macro_function_like(CXCursor def);
 /* True when attr is OpenCL C's `__kernel` (`kernel`) attribute, which
  * libclang exposes as an UnexposedAttr: the kernel mark, as
  * CXCursor_CUDAGlobalAttr is CUDA's. */

@@ -628,6 +628,28 @@ bool kt_fe_has_error(const kt_tu *tu, uint32_t begin, uint32_t end)
 	return false;
 }
 
+bool kt_fe_macro_function_like(CXCursor def)
+{
+	CXTranslationUnit t = clang_Cursor_getTranslationUnit(def);
+	CXToken *tok = NULL;
+	unsigned n = 0;
+	clang_tokenize(t, clang_getCursorExtent(def), &tok, &n);
+	bool is = false;
+	if (n >= 2) {
+		CXString sp = clang_getTokenSpelling(t, tok[1]);
+		unsigned name_end = 0, open = 1;
+		clang_getSpellingLocation(
+		    clang_getRangeEnd(clang_getTokenExtent(t, tok[0])), NULL,
+		    NULL, NULL, &name_end);
+		clang_getSpellingLocation(clang_getTokenLocation(t, tok[1]),
+		                          NULL, NULL, NULL, &open);
+		is = !strcmp(clang_getCString(sp), "(") && open == name_end;
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(t, tok, n);
+	return is;
+}
+
 bool kt_fe_opencl_kernel(CXCursor attr)
 {
 	if (clang_getCursorKind(attr) != CXCursor_UnexposedAttr)

@@ -364,7 +364,7 @@ static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent,
 	(void)parent;
 	walk *w = data;
 	if (clang_getCursorKind(c) != CXCursor_MacroDefinition ||
-	    !clang_Cursor_isMacroFunctionLike(c))
+	    !kt_fe_macro_function_like(c))
 		return CXChildVisit_Continue;
 	CXString s = clang_getCursorSpelling(c);
 	fe_macro m = {kt_strdup(clang_getCString(s)), c};

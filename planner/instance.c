@@ -234,7 +234,7 @@ static bool expand(planner *P, int x, const char *name, toks *out)
 {
 	const fe_ast *a = P->a;
 	CXCursor def = clang_getCursorReferenced(a->n[x].cur);
-	if (clang_Cursor_isNull(def) || !clang_Cursor_isMacroFunctionLike(def))
+	if (clang_Cursor_isNull(def) || !kt_fe_macro_function_like(def))
 		return false;
 	toks d = {0}, e = {0};
 	spell(P, clang_getCursorExtent(def), &d);
