@@ -1115,6 +1115,55 @@ int fe_var_init(const fe_ast *a, int var)
 	return last;
 }
 
+int fe_bound_arg(const fe_ast *a, int parm)
+{
+	int fn = parm >= 0 && a->n[parm].kind == CXCursor_ParmDecl
+	             ? a->n[parm].parent
+	             : -1;
+	if (fn < 0 ||
+	    (a->n[fn].kind != CXCursor_FunctionDecl &&
+	     a->n[fn].kind != CXCursor_FunctionTemplate) ||
+	    fe_assigned(a, parm))
+		return -1;
+	int pos = 0;
+	for (int c = a->n[fn].first; c >= 0 && c != parm; c = a->n[c].next) {
+		enum CXCursorKind k = a->n[c].kind;
+		if (k == CXCursor_CUDAGlobalAttr ||
+		    k == CXCursor_CUDADeviceAttr)
+			return -1; /* device code: its callers are no host */
+		pos += k == CXCursor_ParmDecl;
+	}
+	/* the one name of fn in the file, the callee of its one call */
+	int call = -1, refs = 0;
+	for (size_t i = 0; i < a->len; i++) {
+		const fe_node *x = &a->n[i];
+		if (!x->in_main)
+			continue;
+		if (x->kind == CXCursor_DeclRefExpr ||
+		    x->kind == CXCursor_OverloadedDeclRef) {
+			CXCursor r = clang_getCursorReferenced(x->cur);
+			CXCursor t = clang_getSpecializedCursorTemplate(r);
+			CXCursor d = clang_Cursor_isNull(t) ? r : t;
+			CXCursor def = clang_getCursorDefinition(d);
+			refs +=
+			    fe_decl_of(a, clang_Cursor_isNull(def) ? d : def) ==
+			    fn;
+		}
+		if (x->kind == CXCursor_CallExpr && fe_callee(a, (int)i) == fn)
+			call = call < 0 ? (int)i : -2;
+	}
+	if (call < 0 || refs != 1)
+		return -1;
+	int arg = fe_strip(a, fe_written(a, call, pos + 1));
+	if (arg < 0) /* left to its default */
+		arg = fe_strip(a, fe_var_init(a, parm));
+	return arg >= 0 && a->n[arg].spelled &&
+	               (a->n[arg].kind == CXCursor_IntegerLiteral ||
+	                a->n[arg].kind == CXCursor_FloatingLiteral)
+	           ? arg
+	           : -1;
+}
+
 /* A plain `var = E;` statement of the block that declares var: E, else -1.
  * The statement may stand in implicit nodes (the cleanups of a temporary
  * that `std::min(var, 256)` binds to a reference). */

@@ -99,6 +99,11 @@ int fe_dim3(const fe_ast *a, int op);
 bool fe_assigned(const fe_ast *a, int var);
 /* The initialiser of a variable declaration node, or -1. */
 int fe_var_init(const fe_ast *a, int var);
+/* The literal a host function's parameter parm is given by the one call
+ * of the function in the file (or its default where that call leaves it
+ * out), where nothing else names the function and nothing writes parm:
+ * `launch(x, n, 256)` gives `threads` 256; else -1. */
+int fe_bound_arg(const fe_ast *a, int parm);
 /* The expression that gives var its value at offset `at`: the initialiser,
  * or the last `var = E;` before `at`, where every change of var is such a
  * statement of the block that declares it (straight-line code); -1 when

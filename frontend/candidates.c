@@ -126,11 +126,40 @@ static int find_kernels(finder *F)
 
 /* --------------------------------------------------------- evaluation */
 
-/* The value of the variable that reference node n names, where n reads it
- * (fe_def_before), or -1. */
-static int var_value(const fe_ast *a, int n)
+/* Whether parameter parm is a launch's block operand as it stands
+ * (`k<<<blocks, threads>>>`, a `dim3(threads)` or a dim3 component). */
+static bool block_parm(const finder *F, int parm)
 {
+	const fe_ast *a = F->a;
+	for (size_t k = 0; k < F->f->kernels.len; k++)
+		for (size_t l = 0; l < F->f->kernels.items[k].launches.len;
+		     l++) {
+			int op = F->f->kernels.items[k].launches.items[l].op[1];
+			int d3 = op >= 0 ? fe_dim3(a, op) : -1;
+			for (int d = 0; op >= 0 && d < 3; d++) {
+				int o = d3 >= 0  ? fe_written(a, d3, d)
+				        : d == 0 ? op
+				                 : -1;
+				o = o >= 0 ? fe_strip(a, o) : -1;
+				if (o >= 0 &&
+				    a->n[o].kind == CXCursor_DeclRefExpr &&
+				    a->n[o].ref == parm)
+					return true;
+			}
+		}
+	return false;
+}
+
+/* The value of the variable that reference node n names, where n reads it
+ * (fe_def_before), or -1; of a block-size parameter of a host function,
+ * the literal its one call gives it (fe_bound_arg). */
+static int var_value(const finder *F, int n)
+{
+	const fe_ast *a = F->a;
 	int var = a->n[n].ref;
+	if (var >= 0 && a->n[var].kind == CXCursor_ParmDecl &&
+	    block_parm(F, var))
+		return fe_bound_arg(a, var);
 	if (var < 0 || a->n[var].kind != CXCursor_VarDecl)
 		return -1;
 	return fe_def_before(a, var, a->n[n].b);
@@ -185,8 +214,8 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 		return eval_binop(F, n, v, lv, prod, depth);
 	if (x->kind == CXCursor_DeclRefExpr && fe_header_constant(a, n, v))
 		return true; /* a factor, but not a knob of this file */
-	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0)
-		return eval_r(F, var_value(a, n), v, lv, prod,
+	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0)
+		return eval_r(F, var_value(F, n), v, lv, prod,
 		              a->n[x->ref].name, depth + 1);
 	return false;
 }
@@ -596,8 +625,8 @@ static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
 			F->oom = 1;
 		return;
 	}
-	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
-		collect_leaves(F, var_value(a, n), lv, a->n[x->ref].name,
+	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
+		collect_leaves(F, var_value(F, n), lv, a->n[x->ref].name,
 		               depth + 1, divisors);
 		return;
 	}
@@ -1073,8 +1102,8 @@ static int grid_step_node(finder *F, int n)
 		if (n < 0)
 			return -1;
 		const fe_node *x = &a->n[n];
-		if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
-			n = var_value(a, n);
+		if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
+			n = var_value(F, n);
 			continue;
 		}
 		if (x->kind == CXCursor_BinaryOperator &&
@@ -1173,8 +1202,9 @@ static void grid_steps(finder *F, int k, int li, int d, int op,
 /* The literal a grid's divisor stands for: itself, a local's literal
  * initialiser (`threads`), or a dim3's member (`b.x` of `dim3 b(16,
  * 16)`); else -1. */
-static int divisor_literal(const fe_ast *a, int n)
+static int divisor_literal(const finder *F, int n)
 {
+	const fe_ast *a = F->a;
 	n = fe_strip(a, n);
 	if (n >= 0 && a->n[n].kind == CXCursor_MemberRefExpr) {
 		size_t len;
@@ -1186,8 +1216,8 @@ static int divisor_literal(const fe_ast *a, int n)
 		        : -1;
 	}
 	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    var_value(a, n) >= 0)
-		n = fe_strip(a, var_value(a, n));
+	    var_value(F, n) >= 0)
+		n = fe_strip(a, var_value(F, n));
 	return n >= 0 && a->n[n].kind == CXCursor_IntegerLiteral ? n : -1;
 }
 
@@ -1205,14 +1235,14 @@ static void exact_divisions(finder *F, int k, int li, int n, int depth)
 	if (n < 0 || depth > 16)
 		return;
 	const fe_node *x = &a->n[n];
-	if (x->kind == CXCursor_DeclRefExpr && var_value(a, n) >= 0) {
-		exact_divisions(F, k, li, var_value(a, n), depth + 1);
+	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
+		exact_divisions(F, k, li, var_value(F, n), depth + 1);
 		return;
 	}
 	if (x->kind == CXCursor_BinaryOperator &&
 	    x->op == CXBinaryOperator_Div) {
 		int num = fe_strip(a, fe_child(a, n, 0));
-		int lit = divisor_literal(a, fe_child(a, n, 1));
+		int lit = divisor_literal(F, fe_child(a, n, 1));
 		int c = lit >= 0 ? fe_cand_at(F, a->n[lit].b) : -1;
 		const kt_candidate *y = c >= 0 ? &F->items.items[c] : NULL;
 		int rt = !y || y->rejected       ? -1

@@ -462,6 +462,12 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 		    clang_getCanonicalType(clang_getCursorType(decl->cur));
 		if (t.kind == CXType_Unexposed || t.kind == CXType_Dependent)
 			return false; /* of a template's type: no size */
+		/* the literal the function's one call gives it: a float the
+		 * host passes (`launch(2.0f, ...)`), or a literal a
+		 * parameter took (`launch(x, n, 256)`, the block) */
+		int bound = fe_bound_arg(a, d);
+		if (bound >= 0 && (is_floating(t) || holds_param(P, bound)))
+			return pl_expr(P, bound, out, problems);
 		if (is_floating(t))
 			return float_parm_expr(P, d, out);
 		kt_str_adds(out, decl->name);
