@@ -29,8 +29,18 @@ typedef struct ctok {
 	size_t off, len;
 } ctok;
 
+/* A namespace the scan is inside: its name (len 0: anonymous, whose
+ * names need no qualification) and the brace depth inside it. */
+typedef struct scope {
+	size_t off, len;
+	int depth;
+} scope;
+
 typedef struct scanner {
 	gram *g;
+	scope *ns; /* the namespaces open where the scan is, outermost first */
+	size_t nns, cap_ns;
+	int depth; /* braces open */
 	size_t pos;
 	bool line_start; /* only blanks since the last newline */
 	pragma_line *block;
@@ -348,6 +358,67 @@ static void report_missing_kernel(scanner *sc, ctok k)
 	          "the block starts here");
 }
 
+/* Braces and namespaces, for each code token the scan passes: `namespace
+ * a::b {` opens two named scopes, `namespace {` an anonymous one, `}`
+ * closes the innermost brace (and the namespace it opened). Only names
+ * are read, not the preprocessor's branches: braces of code that `#if`
+ * leaves out count as well. */
+static void track_scope(scanner *sc, ctok k)
+{
+	gram *g = sc->g;
+	if (k.kind == CT_PUNCT && tok_is(sc, k, "{")) {
+		sc->depth++;
+	} else if (k.kind == CT_PUNCT && tok_is(sc, k, "}")) {
+		while (sc->nns && sc->ns[sc->nns - 1].depth == sc->depth)
+			sc->nns--;
+		sc->depth--;
+	} else if (k.kind == CT_IDENT && tok_is(sc, k, "namespace")) {
+		/* names up to `{`; `namespace x = y;` opens nothing */
+		size_t save = sc->pos, had = sc->nns;
+		ctok t = next_tok(sc);
+		bool named = false;
+		while (t.kind == CT_IDENT ||
+		       (t.kind == CT_PUNCT && tok_is(sc, t, ":"))) {
+			if (t.kind == CT_IDENT && !tok_is(sc, t, "inline")) {
+				scope s = {t.off, t.len, sc->depth + 1};
+				GRAM_PUSH(g, sc->ns, sc->nns, sc->cap_ns, s);
+				named = true;
+			}
+			t = next_tok(sc);
+		}
+		if (t.kind == CT_PUNCT && tok_is(sc, t, "{")) {
+			if (!named) {
+				scope s = {0, 0, sc->depth + 1};
+				GRAM_PUSH(g, sc->ns, sc->nns, sc->cap_ns, s);
+			}
+			sc->depth++;
+		} else {
+			sc->nns = had;
+			sc->pos = save;
+		}
+	}
+}
+
+/* "a::b::" for the named namespaces open, anonymous ones left out. */
+static const char *scope_text(scanner *sc)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sc->nns; i++)
+		n += sc->ns[i].len ? sc->ns[i].len + 2 : 0;
+	char *r = gram_alloc(sc->g, n + 1);
+	size_t at = 0;
+	for (size_t i = 0; i < sc->nns; i++) {
+		if (!sc->ns[i].len)
+			continue;
+		memcpy(r + at, sc->g->text + sc->ns[i].off, sc->ns[i].len);
+		at += sc->ns[i].len;
+		r[at++] = ':';
+		r[at++] = ':';
+	}
+	r[at] = '\0';
+	return r;
+}
+
 static void close_block(scanner *sc, ctok k)
 {
 	gram *g = sc->g;
@@ -356,6 +427,7 @@ static void close_block(scanner *sc, ctok k)
 	kt_model m = {.file = g->file, .source = g->text};
 	if (found) {
 		m.kernel = gram_strndup(g, g->text + name.off, name.len);
+		m.scope = scope_text(sc);
 		m.kernel_loc = gram_loc(g, name.off);
 	}
 	parse_block(g, &m, sc->block, sc->nblock);
@@ -400,6 +472,8 @@ void scan_file(gram *g, kt_model **models, size_t *nmodels)
 			GRAM_PUSH(g, sc.block, sc.nblock, sc.cap_block, pl);
 		} else if (k.kind != CT_DIRECTIVE && sc.nblock) {
 			close_block(&sc, k);
+		} else {
+			track_scope(&sc, k);
 		}
 		if (k.kind == CT_EOF)
 			break;

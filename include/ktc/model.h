@@ -259,6 +259,8 @@ typedef struct kt_model {
 	const char *file;   /* path as given */
 	const char *source; /* the whole file's text */
 	const char *kernel; /* the __global__ function's name */
+	const char *scope;  /* the named namespaces around it, "a::b::", or
+	                       "": NVRTC's name expression is scope + kernel */
 	kt_loc kernel_loc;
 	kt_expr *
 	    *template_args; /* `kernel template(...)`: NVRTC name expression */

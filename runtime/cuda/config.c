@@ -294,7 +294,8 @@ static int defines(kt_cu_cfg *c, const kt_model *m)
 static int name_expr(kt_cu_cfg *c, const kt_model *m)
 {
 	kt_str s = KT_STR_INIT;
-	int rc = kt_str_adds(&s, m->kernel);
+	int rc = kt_str_adds(&s, m->scope ? m->scope : "");
+	rc = rc ? rc : kt_str_adds(&s, m->kernel);
 	for (int i = 0; !rc && i < m->ntemplate_args; i++) {
 		const kt_expr *e = m->template_args[i];
 		rc = kt_str_adds(&s, i ? ", " : "<");

@@ -60,7 +60,7 @@ def kernel_after(text, line):
     """The kernel whose lines hold `line`: the first one after it."""
     at = text.find(line)
     k = re.search(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)*"
-                  r"(?:kt_lb_\w+\s+)?(\w+)\s*\(", text[at:])
+                  r"(?:kt_lb_\w+\s+)?(?:__launch_bounds__\([^)]*\)\s*)?(\w+)\s*\(", text[at:])
     return k.group(1) if k else None
 
 
@@ -94,7 +94,7 @@ def main(src, dst):
     # launch bounds as written: under `#if NAME > 0` lines, or through
     # the kt_lb_NAME macro (a kernel whose lines keep their numbers)
     for k in re.findall(r"__global__ void\s*(?:#if[^\n]*\n[^\n]*\n#endif\s*)*"
-                        r"(?:kt_lb_\w+\s+)?(\w+)\s*\(", out):
+                        r"(?:kt_lb_\w+\s+)?(?:__launch_bounds__\([^)]*\)\s*)?(\w+)\s*\(", out):
         print(k)
 
 

@@ -365,6 +365,43 @@ static void several_kernels_several_models(void)
 	kt_template_free(t);
 }
 
+/* A kernel's named namespaces are its scope (NVRTC's name expression
+ * qualifies the kernel with them); anonymous ones, aliases, other braces
+ * and a namespace closed before it are not. */
+static void kernels_in_namespaces(void)
+{
+	kt_template *t = parse_ok(
+	    "namespace old { void f() { if (1) { } } }\n"
+	    "namespace al = old;\n"
+	    "namespace tk { namespace kernels {\n"
+	    "struct S { int x; };\n"
+	    "#pragma kt param A values(1)\n"
+	    "template <typename T> __global__ void k1(T *p) { { } }\n"
+	    "namespace {\n"
+	    "#pragma kt param B values(2)\n"
+	    "__global__ void k2(int *p) {}\n"
+	    "}\n"
+	    "} }\n"
+	    "inline namespace v1::detail {\n"
+	    "#pragma kt param C values(3)\n"
+	    "__global__ void k3(int *p) {}\n"
+	    "}\n"
+	    "#pragma kt param D values(4)\n"
+	    "__global__ void k4(int *p) {}\n");
+	if (!t)
+		return;
+	CHECK_EQ_INT(t->nmodels, 4);
+	const kt_model *m = kt_template_model(t, "k1");
+	CHECK(m && !strcmp(m->scope, "tk::kernels::"));
+	m = kt_template_model(t, "k2");
+	CHECK(m && !strcmp(m->scope, "tk::kernels::"));
+	m = kt_template_model(t, "k3");
+	CHECK(m && !strcmp(m->scope, "v1::detail::"));
+	m = kt_template_model(t, "k4");
+	CHECK(m && !strcmp(m->scope, ""));
+	kt_template_free(t);
+}
+
 static void continuation_lines_join(void)
 {
 	kt_template *t = parse_ok("#pragma kt param A \\\n"
@@ -725,6 +762,7 @@ int main(void)
 	RUN(verify_off_and_objectives);
 	RUN(kernel_template_takes_strings);
 	RUN(several_kernels_several_models);
+	RUN(kernels_in_namespaces);
 	RUN(continuation_lines_join);
 	RUN(opencl_kernels);
 	RUN(pragmas_in_comments_and_strings_are_not_pragmas);
