@@ -585,8 +585,7 @@ static int macro_at(const fe_ast *a, const fe_node *x)
 
 static bool int_literal(const char *t, size_t n, int64_t *v);
 
-/* Whether offset off of the main file lies in a macro's definition. */
-static bool in_definition(const fe_ast *a, uint32_t off)
+bool fe_in_macro_definition(const fe_ast *a, uint32_t off)
 {
 	for (size_t i = 0; i < a->macros.len; i++) {
 		const fe_node *d = &a->n[a->macros.items[i]];
@@ -614,7 +613,7 @@ static void spelled_in_macro(fe_ast *a, fe_node *x)
 		return;
 	const fe_node *d = &a->n[x->macro];
 	bool body = d->in_main && soff >= d->b && soff < d->e;
-	if (!body && in_definition(a, soff))
+	if (!body && fe_in_macro_definition(a, soff))
 		return;
 	const char *t = a->tu->text;
 	uint32_t e = soff;
@@ -639,7 +638,7 @@ static void foreign_in_argument(fe_ast *a, fe_node *x)
 	clang_getFileLocation(clang_getCursorLocation(x->cur), &ff, NULL, NULL,
 	                      &foff);
 	if (!ff || !clang_File_isEqual(ff, a->tu->file) || foff <= x->b ||
-	    in_definition(a, foff))
+	    fe_in_macro_definition(a, foff))
 		return;
 	/* inside the expansion the literal stands at (its extent may be
 	 * empty there) */

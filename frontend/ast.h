@@ -99,6 +99,8 @@ int fe_dim3(const fe_ast *a, int op);
 bool fe_assigned(const fe_ast *a, int var);
 /* The initialiser of a variable declaration node, or -1. */
 int fe_var_init(const fe_ast *a, int var);
+/* Whether offset off of the main file lies in a macro's definition. */
+bool fe_in_macro_definition(const fe_ast *a, uint32_t off);
 /* The literal a host function's parameter parm is given by the one call
  * of the function in the file (or its default where that call leaves it
  * out), where nothing else names the function and nothing writes parm:

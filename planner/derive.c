@@ -1505,17 +1505,6 @@ static const char *deduced(planner *P, const fe_kern *K, const fe_launch *L,
 	return NULL;
 }
 
-/* Offset off of the main file lies in a macro's definition. */
-static bool in_macro_body(const fe_ast *a, uint32_t off)
-{
-	for (size_t i = 0; i < a->macros.len; i++) {
-		const fe_node *d = &a->n[a->macros.items[i]];
-		if (d->in_main && off >= d->b && off < d->e)
-			return true;
-	}
-	return false;
-}
-
 /* Template argument i of the kernel the launch names, as the compiler
  * instantiated it there (a type quoted, an integer as its value), or
  * NULL where the launch is in a template or the argument is neither. */
@@ -1611,7 +1600,7 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 				return false;
 			continue;
 		}
-		if (in_macro_body(a, arg[i][0])) {
+		if (fe_in_macro_definition(a, arg[i][0])) {
 			/* a macro's parameter (`k<T>` in a launching
 			 * macro): what the launch instantiates */
 			const char *t = instantiated(P, K, L, i);
@@ -1693,7 +1682,7 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 			continue;
 		if (i >= n)
 			return deduced(P, K, L, K->tparams.items[i]);
-		if (in_macro_body(P->a, arg[i][0]) ||
+		if (fe_in_macro_definition(P->a, arg[i][0]) ||
 		    !clang_Cursor_isNull(fe_lambda_instance(P->a, L->kernel))) {
 			/* `k<T>` in a launching macro or a generic lambda:
 			 * the type the launch instantiates, as the `kernel

@@ -188,16 +188,6 @@ static const char *read_all(planner *P, const toks *v, const char *name,
 	return NULL;
 }
 
-static bool in_macro_definition(const fe_ast *a, uint32_t off)
-{
-	for (size_t i = 0; i < a->macros.len; i++) {
-		const fe_node *d = &a->n[a->macros.items[i]];
-		if (d->in_main && off >= d->b && off < d->e)
-			return true;
-	}
-	return false;
-}
-
 /* The file's own instantiations: its tokens outside macro definitions. */
 static const char *direct(planner *P, const char *name, int idx, bool type,
                           const int *depth, int nparm)
@@ -214,7 +204,7 @@ static const char *direct(planner *P, const char *name, int idx, bool type,
 	for (unsigned i = 0; i < nt; i++) {
 		kt_range r;
 		if (kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r) &&
-		    in_macro_definition(a, r.begin.offset))
+		    fe_in_macro_definition(a, r.begin.offset))
 			continue;
 		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
 		if (kt_vec_push(&v, pl_say(P, "%s", clang_getCString(sp))))
