@@ -460,8 +460,11 @@ static bool ref_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	if (decl->kind == CXCursor_ParmDecl && host_parm(a, d)) {
 		CXType t =
 		    clang_getCanonicalType(clang_getCursorType(decl->cur));
-		if (t.kind == CXType_Unexposed || t.kind == CXType_Dependent)
-			return false; /* of a template's type: no size */
+		if (t.kind == CXType_Unexposed || t.kind == CXType_Dependent ||
+		    t.kind == CXType_Pointer || t.kind == CXType_Record)
+			return false; /* of a template's type, a pointer (a
+			                 `p ? p->n : 0` test), a struct: no size
+			               */
 		/* the literal the function's one call gives it: a float the
 		 * host passes (`launch(2.0f, ...)`), or a literal a
 		 * parameter took (`launch(x, n, 256)`, the block) */

@@ -1,7 +1,9 @@
 // host_fields: the launcher reads the sizes from the fields of objects it
 // receives (a tensor descriptor's `ne[]` through a pointer, a parameter
 // struct by value): each field is a problem variable, named for the
-// object and the field. A struct the launcher fills itself is not.
+// object and the field. A struct the launcher fills itself is not, nor
+// a pointer a local's initialiser tests (`dst ? dst->ne[0] * 2 : 0`:
+// the local is the problem variable; up to 6a61988 `dst` was one).
 #ifndef __CUDACC_RTC__
 #include <cstdint>
 #elif !defined(KTC_RTC_HEADERS_GIVEN)
@@ -10,6 +12,9 @@
 
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
+#endif
+#ifndef BLOCK_SIZE_2
+#define BLOCK_SIZE_2 256
 #endif
 #ifndef VEC
 #define VEC 1
@@ -25,6 +30,12 @@
 #endif
 #ifndef MIN_BLOCKS_2
 #define MIN_BLOCKS_2 0
+#endif
+#ifndef ITEMS_PER_THREAD_2
+#define ITEMS_PER_THREAD_2 1
+#endif
+#ifndef MIN_BLOCKS_3
+#define MIN_BLOCKS_3 0
 #endif
 template <int N> struct kt_vec;
 template <> struct kt_vec<1> { typedef unsigned char t; };
@@ -123,6 +134,39 @@ void add_one_cuda(float *y, shape sh, cudaStream_t st)
 {
 	add_one<<<((((sh.rows * sh.cols + (BLOCK_SIZE - 1)) / BLOCK_SIZE) + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD), BLOCK_SIZE, 0, st>>>(
 	    y, sh.rows * sh.cols);
+}
+#endif
+
+#pragma kt param BLOCK_SIZE_2 values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param ITEMS_PER_THREAD_2 values(1, 2, 4, 8) default(1)
+#pragma kt param MIN_BLOCKS_3 values(0, 1, 2, 4) default(0)
+#pragma kt constraint BLOCK_SIZE_2 * MIN_BLOCKS_3 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n0 values(?)
+#pragma kt launch grid(div_ceil((n0 + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2, ITEMS_PER_THREAD_2)) block(BLOCK_SIZE_2)
+#pragma kt arg y float[n0] out
+#pragma kt arg n int64_t = n0
+__global__ void
+#if MIN_BLOCKS_3 > 0
+__launch_bounds__(BLOCK_SIZE_2, MIN_BLOCKS_3)
+#endif
+fill_rows(float *y, int64_t n)
+{
+#pragma unroll
+	for (int kt_item = 0; kt_item < ITEMS_PER_THREAD_2; kt_item++) {
+		int64_t i = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) + kt_item * gridDim.x * blockDim.x;
+		if (i < n)
+			y[i] = 0.0f;
+	}
+}
+
+/* a local tested against a null pointer first (ggml's
+ * GGML_TENSOR_LOCALS): the local is the problem variable, the pointer
+ * none */
+#ifndef __CUDACC_RTC__
+void fill_rows_cuda(tensor *dst, cudaStream_t st)
+{
+	const int64_t n0 = (dst) ? dst->ne[0] * 2 : 0;
+	fill_rows<<<((((n0 + (BLOCK_SIZE_2 - 1)) / BLOCK_SIZE_2) + ITEMS_PER_THREAD_2 - 1) / ITEMS_PER_THREAD_2), BLOCK_SIZE_2, 0, st>>>((float *)dst->data, n0);
 }
 
 void add_one_fixed(float *y, cudaStream_t st)
