@@ -370,24 +370,24 @@ static void several_kernels_several_models(void)
  * and a namespace closed before it are not. */
 static void kernels_in_namespaces(void)
 {
-	kt_template *t = parse_ok(
-	    "namespace old { void f() { if (1) { } } }\n"
-	    "namespace al = old;\n"
-	    "namespace tk { namespace kernels {\n"
-	    "struct S { int x; };\n"
-	    "#pragma kt param A values(1)\n"
-	    "template <typename T> __global__ void k1(T *p) { { } }\n"
-	    "namespace {\n"
-	    "#pragma kt param B values(2)\n"
-	    "__global__ void k2(int *p) {}\n"
-	    "}\n"
-	    "} }\n"
-	    "inline namespace v1::detail {\n"
-	    "#pragma kt param C values(3)\n"
-	    "__global__ void k3(int *p) {}\n"
-	    "}\n"
-	    "#pragma kt param D values(4)\n"
-	    "__global__ void k4(int *p) {}\n");
+	kt_template *t =
+	    parse_ok("namespace old { void f() { if (1) { } } }\n"
+	             "namespace al = old;\n"
+	             "namespace tk { namespace kernels {\n"
+	             "struct S { int x; };\n"
+	             "#pragma kt param A values(1)\n"
+	             "template <typename T> __global__ void k1(T *p) { { } }\n"
+	             "namespace {\n"
+	             "#pragma kt param B values(2)\n"
+	             "__global__ void k2(int *p) {}\n"
+	             "}\n"
+	             "} }\n"
+	             "inline namespace v1::detail {\n"
+	             "#pragma kt param C values(3)\n"
+	             "__global__ void k3(int *p) {}\n"
+	             "}\n"
+	             "#pragma kt param D values(4)\n"
+	             "__global__ void k4(int *p) {}\n");
 	if (!t)
 		return;
 	CHECK_EQ_INT(t->nmodels, 4);
