@@ -1094,6 +1094,32 @@ static const char *arg_type(planner *P, int arg, int depth)
 static const char *host_type_arg_d(planner *P, int fn, const char *name,
                                    int depth);
 
+/* The pointer of `p + k`, `k + p` or `p - k` (nested too), else n: inside
+ * a template libclang gives such a sum no type when p's is dependent
+ * (`src0_d + i3 * (nb / sizeof(T))`), while p keeps `const T *`. */
+static int pointer_operand(const fe_ast *a, int n)
+{
+	n = fe_strip(a, n);
+	while (n >= 0 && a->n[n].kind == CXCursor_BinaryOperator &&
+	       (a->n[n].op == CXBinaryOperator_Add ||
+	        a->n[n].op == CXBinaryOperator_Sub)) {
+		int l = fe_strip(a, fe_child(a, n, 0));
+		int r = fe_strip(a, fe_child(a, n, 1));
+		if (l >= 0 &&
+		    clang_getCanonicalType(clang_getCursorType(a->n[l].cur))
+		            .kind == CXType_Pointer)
+			n = l;
+		else if (r >= 0 && a->n[n].op == CXBinaryOperator_Add &&
+		         clang_getCanonicalType(
+		             clang_getCursorType(a->n[r].cur))
+		                 .kind == CXType_Pointer)
+			n = r;
+		else
+			break;
+	}
+	return n;
+}
+
 /*
  * Type parameter `name` of host function template fn, deduced at a call
  * of fn inside another function template, which clang leaves unresolved
@@ -1119,7 +1145,10 @@ static const char *dependent_deduced(planner *P, int fn, const char *name,
 			if (a->n[c].kind != CXCursor_ParmDecl)
 				continue;
 			int d = ptrs_to(clang_getCursorType(a->n[c].cur), name);
-			int arg = d >= 0 ? fe_written(a, (int)i, pos + 1) : -1;
+			int arg = d >= 0
+			              ? pointer_operand(
+			                    a, fe_written(a, (int)i, pos + 1))
+			              : -1;
 			pos++;
 			CXType at = arg >= 0
 			                ? clang_getCursorType(a->n[arg].cur)

@@ -1,10 +1,13 @@
 // dependent_host_call: a host function template calls another with its
-// arguments' types left to deduction (`cont_cuda(x + 1, ...)` with x a
-// `const T *` in `run_cuda<T>`), which clang leaves unresolved inside a
-// template: the kernel's type argument follows the chain to the call
-// that fixes T (`run_cuda<float>`). A generic lambda's `auto d` given as
-// a template argument names nothing `ktc tune` can instantiate: the
-// line is left to complete (it read `"d"`).
+// arguments' types left to deduction (`cont_cuda(x + r * ..., ...)` with
+// x a `const T *` in `run_cuda<T>`), which clang leaves unresolved inside
+// a template: the kernel's type argument follows the chain to the call
+// that fixes T (`run_cuda<float>`), through a sum of a pointer and an
+// offset that names T (`x + r * (n * sizeof(T) / sizeof(T))`), which
+// libclang gives no type inside the template (up to ef0cdd3 such a sum
+// was not followed). A generic lambda's `auto d` given as a template
+// argument names nothing `ktc tune` can instantiate: the line is left to
+// complete (it read `"d"`).
 #ifndef __CUDACC_RTC__
 #include <type_traits>
 #elif !defined(KTC_RTC_HEADERS_GIVEN)
@@ -98,7 +101,9 @@ static void run_cuda(const void *xv, void *yv, int n, int dim, cudaStream_t st)
 	const T *x = (const T *)xv;
 	T *y = (T *)yv;
 	if (dim < 2) {
-		cont_cuda(x + 1, y, n, dim, st);
+		for (int64_t r = 0; r < 1; r++)
+			cont_cuda(x + r * (n * sizeof(T) / sizeof(T)), y + r * n,
+			          n, dim, st);
 		return;
 	}
 	auto launch = [&](auto d) {
