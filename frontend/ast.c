@@ -1136,7 +1136,8 @@ int fe_bound_arg(const fe_ast *a, int parm)
 	int call = -1, refs = 0;
 	for (size_t i = 0; i < a->len; i++) {
 		const fe_node *x = &a->n[i];
-		if (!x->in_main)
+		/* only a node spelled as fn is asked of libclang */
+		if (!x->in_main || strcmp(x->name, a->n[fn].name))
 			continue;
 		if (x->kind == CXCursor_DeclRefExpr ||
 		    x->kind == CXCursor_OverloadedDeclRef) {

@@ -214,9 +214,10 @@ static bool eval_r(finder *F, int n, int64_t *v, fe_leaves *lv, bool *prod,
 		return eval_binop(F, n, v, lv, prod, depth);
 	if (x->kind == CXCursor_DeclRefExpr && fe_header_constant(a, n, v))
 		return true; /* a factor, but not a knob of this file */
-	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0)
-		return eval_r(F, var_value(F, n), v, lv, prod,
-		              a->n[x->ref].name, depth + 1);
+	int def = x->kind == CXCursor_DeclRefExpr ? var_value(F, n) : -1;
+	if (def >= 0)
+		return eval_r(F, def, v, lv, prod, a->n[x->ref].name,
+		              depth + 1);
 	return false;
 }
 
@@ -625,9 +626,10 @@ static void collect_leaves(finder *F, int n, fe_leaves *lv, const char *var,
 			F->oom = 1;
 		return;
 	}
-	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
-		collect_leaves(F, var_value(F, n), lv, a->n[x->ref].name,
-		               depth + 1, divisors);
+	int def = x->kind == CXCursor_DeclRefExpr ? var_value(F, n) : -1;
+	if (def >= 0) {
+		collect_leaves(F, def, lv, a->n[x->ref].name, depth + 1,
+		               divisors);
 		return;
 	}
 	int divisor =
@@ -1102,8 +1104,10 @@ static int grid_step_node(finder *F, int n)
 		if (n < 0)
 			return -1;
 		const fe_node *x = &a->n[n];
-		if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
-			n = var_value(F, n);
+		int def =
+		    x->kind == CXCursor_DeclRefExpr ? var_value(F, n) : -1;
+		if (def >= 0) {
+			n = def;
 			continue;
 		}
 		if (x->kind == CXCursor_BinaryOperator &&
@@ -1215,9 +1219,11 @@ static int divisor_literal(const finder *F, int n)
 		        ? fe_strip(a, fe_written(a, d3, d))
 		        : -1;
 	}
-	if (n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr &&
-	    var_value(F, n) >= 0)
-		n = fe_strip(a, var_value(F, n));
+	int def = n >= 0 && a->n[n].kind == CXCursor_DeclRefExpr
+	              ? var_value(F, n)
+	              : -1;
+	if (def >= 0)
+		n = fe_strip(a, def);
 	return n >= 0 && a->n[n].kind == CXCursor_IntegerLiteral ? n : -1;
 }
 
@@ -1235,8 +1241,9 @@ static void exact_divisions(finder *F, int k, int li, int n, int depth)
 	if (n < 0 || depth > 16)
 		return;
 	const fe_node *x = &a->n[n];
-	if (x->kind == CXCursor_DeclRefExpr && var_value(F, n) >= 0) {
-		exact_divisions(F, k, li, var_value(F, n), depth + 1);
+	int def = x->kind == CXCursor_DeclRefExpr ? var_value(F, n) : -1;
+	if (def >= 0) {
+		exact_divisions(F, k, li, def, depth + 1);
 		return;
 	}
 	if (x->kind == CXCursor_BinaryOperator &&

@@ -1135,6 +1135,7 @@ static const char *dependent_deduced(planner *P, int fn, const char *name,
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len && depth < 4; i++) {
 		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    (*a->n[i].name && strcmp(a->n[i].name, a->n[fn].name)) ||
 		    fe_callee(a, (int)i) != fn ||
 		    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(
 		        clang_getCursorReferenced(a->n[i].cur))))
