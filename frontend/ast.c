@@ -595,6 +595,107 @@ bool fe_in_macro_definition(const fe_ast *a, uint32_t off)
 	return false;
 }
 
+/* Whether token t is spelled s. */
+static bool tok_is(CXTranslationUnit tu, CXToken t, const char *s)
+{
+	CXString sp = clang_getTokenSpelling(tu, t);
+	bool is = !strcmp(clang_getCString(sp), s);
+	clang_disposeString(sp);
+	return is;
+}
+
+/* The token spans [first, last] of the arguments of the parenthesised
+ * list that token open starts (top-level commas; none for `()`): the
+ * k-th's, false where there are fewer. */
+static bool list_item(CXTranslationUnit tu, const CXToken *t, unsigned nt,
+                      unsigned open, int k, unsigned *first, unsigned *last)
+{
+	int depth = 0, at = 0;
+	unsigned b = open + 1;
+	for (unsigned i = open; i < nt; i++) {
+		bool o = tok_is(tu, t[i], "(") || tok_is(tu, t[i], "[") ||
+		         tok_is(tu, t[i], "{");
+		bool c = tok_is(tu, t[i], ")") || tok_is(tu, t[i], "]") ||
+		         tok_is(tu, t[i], "}");
+		if (depth == 1 && (c || tok_is(tu, t[i], ","))) {
+			if (at++ == k && i > b) {
+				*first = b;
+				*last = i - 1;
+				return true;
+			}
+			b = i + 1;
+		}
+		depth += o - c;
+		if (depth == 0)
+			break;
+	}
+	return false;
+}
+
+bool fe_macro_param_arg(const fe_ast *a, int n, uint32_t off, uint32_t *b,
+                        uint32_t *e)
+{
+	const fe_node *d = NULL;
+	for (size_t i = 0; i < a->macros.len && !d; i++) {
+		const fe_node *m = &a->n[a->macros.items[i]];
+		if (m->in_main && off >= m->b && off < m->e)
+			d = m;
+	}
+	if (!d || n < 0 || !a->n[n].in_main ||
+	    !kt_fe_macro_function_like(d->cur))
+		return false;
+	CXTranslationUnit tu = a->tu->tu;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu, clang_getCursorExtent(d->cur), &t, &nt);
+	/* the parameter spelled at off: its place in the list */
+	int k = -1;
+	unsigned close = 0;
+	for (unsigned i = 2, p = 0; i < nt && !close; i++) {
+		if (tok_is(tu, t[i], ")"))
+			close = i;
+		else if (tok_is(tu, t[i], ","))
+			p++;
+		else
+			for (unsigned j = i + 1; j < nt && k < 0; j++) {
+				kt_range r;
+				CXString sp = clang_getTokenSpelling(tu, t[i]);
+				if (kt_fe_range(a->tu,
+				                clang_getTokenExtent(tu, t[j]),
+				                &r) &&
+				    r.begin.offset == off &&
+				    tok_is(tu, t[j], clang_getCString(sp)))
+					k = (int)p;
+				clang_disposeString(sp);
+			}
+	}
+	clang_disposeTokens(tu, t, nt);
+	if (k < 0 || !close)
+		return false;
+	bool found = false;
+	for (size_t i = 0; i < a->expansions.len && !found; i++) {
+		const fe_node *x = &a->n[a->expansions.items[i]];
+		if (!x->in_main || a->n[n].b < x->b || a->n[n].b >= x->e ||
+		    !clang_equalCursors(clang_getCursorReferenced(x->cur),
+		                        d->cur))
+			continue;
+		clang_tokenize(tu, clang_getCursorExtent(x->cur), &t, &nt);
+		unsigned f, l;
+		kt_range rf, rl;
+		found =
+		    nt > 1 && tok_is(tu, t[1], "(") &&
+		    list_item(tu, t, nt, 1, k, &f, &l) &&
+		    kt_fe_range(a->tu, clang_getTokenExtent(tu, t[f]), &rf) &&
+		    kt_fe_range(a->tu, clang_getTokenExtent(tu, t[l]), &rl);
+		if (found) {
+			*b = rf.begin.offset;
+			*e = rl.end.offset;
+		}
+		clang_disposeTokens(tu, t, nt);
+	}
+	return found;
+}
+
 /* A literal a function-like macro's expansion produced from the main
  * file's text: one in its body that is not the whole body (the `1024` of
  * `dim3 block(std::min(d, 1024));` in a launching macro), or one written

@@ -101,6 +101,13 @@ bool fe_assigned(const fe_ast *a, int var);
 int fe_var_init(const fe_ast *a, int var);
 /* Whether offset off of the main file lies in a macro's definition. */
 bool fe_in_macro_definition(const fe_ast *a, uint32_t off);
+/* Where node n comes from an expansion in the main file of a
+ * function-like macro of the main file whose definition spells one of its
+ * parameters at offset off (`k<scalar_t>` in `#define LAUNCH(scalar_t)
+ * ...`): the argument that expansion gives the parameter, [*b, *e) of the
+ * main file (`LAUNCH(float)`: `float`); false otherwise. */
+bool fe_macro_param_arg(const fe_ast *a, int n, uint32_t off, uint32_t *b,
+                        uint32_t *e);
 /* The literal a host function's parameter parm is given by the one call
  * of the function in the file (or its default where that call leaves it
  * out), where nothing else names the function and nothing writes parm:

@@ -688,7 +688,42 @@ static bool call_expr(planner *P, int n, kt_str *out, pl_names *problems)
 	return k >= 2;
 }
 
-/* `sizeof(float)`, `sizeof x`: its value, when clang can evaluate it. */
+static const char *host_type_arg(planner *P, int fn, const char *name);
+static const char *type_arg(planner *P, const fe_kern *K, const char *t);
+
+/* `sizeof(T)`, T a type parameter of the kernel or host function
+ * template around
+ * (`16 / sizeof(scalar_t)`): the size of the type the kernel's launch,
+ * or a call or an instantiation of the template, gives T, where the
+ * planner has named
+ * that type from clang's own (concrete()); else 0. */
+static long long dependent_size(planner *P, int n)
+{
+	const fe_ast *a = P->a;
+	int ref = a->n[n].first;
+	if (ref < 0 || a->n[ref].kind != CXCursor_TypeRef)
+		return 0;
+	int tp = fe_decl_of(a, clang_getCursorReferenced(a->n[ref].cur));
+	int fn = tp >= 0 && a->n[tp].kind == CXCursor_TemplateTypeParameter
+	             ? a->n[tp].parent
+	             : -1;
+	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
+		return 0;
+	const char *t = NULL;
+	bool kernel = false;
+	for (size_t k = 0; k < P->f->kernels.len && !kernel; k++)
+		if ((kernel = P->f->kernels.items[k].node == fn))
+			t = type_arg(P, &P->f->kernels.items[k], a->n[tp].name);
+	if (!kernel)
+		t = host_type_arg(P, fn, a->n[tp].name);
+	for (int i = 0; t && i < P->nsizes; i++)
+		if (!strcmp(P->sizes[i].name, t))
+			return P->sizes[i].size;
+	return 0;
+}
+
+/* `sizeof(float)`, `sizeof x`: its value, when clang can evaluate it or
+ * it is the size of a host template's type parameter. */
 static bool sizeof_expr(planner *P, int n, kt_str *out)
 {
 	size_t len;
@@ -701,7 +736,10 @@ static bool sizeof_expr(planner *P, int n, kt_str *out)
 		kt_str_addf(out, "%lld", clang_EvalResult_getAsLongLong(r));
 	if (r)
 		clang_EvalResult_dispose(r);
-	return ok;
+	long long size = ok ? 0 : dependent_size(P, n);
+	if (size > 0)
+		kt_str_addf(out, "%lld", size);
+	return ok || size > 0;
 }
 
 /* A local an if-chain sets to the largest power of two up to T that
@@ -1010,7 +1048,17 @@ static const char *concrete(planner *P, CXType t)
 	CXString sp = clang_getTypeSpelling(c);
 	const char *r = pl_say(P, "%s", clang_getCString(sp));
 	clang_disposeString(sp);
-	return strstr(r, "type-parameter") ? NULL : r;
+	if (strstr(r, "type-parameter"))
+		return NULL;
+	long long size = clang_Type_getSizeOf(c);
+	bool known = false;
+	for (int i = 0; i < P->nsizes && !known; i++)
+		known = !strcmp(P->sizes[i].name, r);
+	if (!known && size > 0 && P->nsizes < 8) {
+		P->sizes[P->nsizes].name = r;
+		P->sizes[P->nsizes++].size = size;
+	}
+	return r;
 }
 
 /* The first call at or after node i of the file's that calls a
@@ -1030,8 +1078,6 @@ static size_t next_call_of(const fe_ast *a, int fn, size_t i, CXCursor *spec)
 	}
 	return a->len;
 }
-
-static const char *host_type_arg(planner *P, int fn, const char *name);
 
 /* The type an argument node has, through `depth` pointers; where it is a
  * parameter of the host function template around the launch, of a type
@@ -1590,25 +1636,60 @@ static const char *instantiated(planner *P, const fe_kern *K,
  * literal (the parameter it became, in the template), else -1; *named:
  * the argument names such a constant at all. A string `"threads"` would
  * name a local of the host the tuner never sees. */
-static int const_literal(const fe_ast *a, uint32_t b, uint32_t e, bool *named)
+static int const_literal(const fe_ast *a, uint32_t b, uint32_t e, int fn,
+                         bool *named)
 {
 	*named = false;
-	for (size_t j = 0; j < a->len; j++) {
+	int var = -1;
+	for (size_t j = 0; j < a->len && var < 0; j++) {
 		if (a->n[j].b != b || a->n[j].e != e || !a->n[j].in_main)
 			continue;
 		int r = fe_strip(a, (int)j);
-		if (r < 0 || a->n[r].kind != CXCursor_DeclRefExpr ||
-		    a->n[r].ref < 0 ||
-		    a->n[a->n[r].ref].kind != CXCursor_VarDecl ||
-		    fe_assigned(a, a->n[r].ref))
-			continue;
-		*named = true;
-		int init = fe_strip(a, fe_var_init(a, a->n[r].ref));
-		if (init >= 0 && a->n[init].kind == CXCursor_IntegerLiteral &&
-		    a->n[init].spelled)
-			return init;
+		if (r >= 0 && a->n[r].kind == CXCursor_DeclRefExpr &&
+		    a->n[r].ref >= 0 &&
+		    a->n[a->n[r].ref].kind == CXCursor_VarDecl)
+			var = a->n[r].ref;
 	}
+	/* a name in a macro's argument (`LAUNCH(T, NUM_THREADS)`): its
+	 * reference stands at the whole expansion; the function's local
+	 * of that name, declared before it */
+	for (size_t j = 0; j < a->len && var < 0 && fn >= 0; j++)
+		if (a->n[j].kind == CXCursor_VarDecl && a->n[j].in_main &&
+		    a->n[j].b >= a->n[fn].b && a->n[j].e <= b &&
+		    strlen(a->n[j].name) == e - b &&
+		    !strncmp(a->n[j].name, a->tu->text + b, e - b))
+			var = (int)j;
+	if (var < 0 || fe_assigned(a, var))
+		return -1;
+	*named = true;
+	int init = fe_strip(a, fe_var_init(a, var));
+	if (init >= 0 && a->n[init].kind == CXCursor_IntegerLiteral &&
+	    a->n[init].spelled)
+		return init;
 	return -1;
+}
+
+/*
+ * Template argument i at [arg[i][0], arg[i][1]) is a parameter of the
+ * launching macro (`k<scalar_t, NUM_THREADS>` in `#define LAUNCH(scalar_t,
+ * NUM_THREADS)`) and the launch, in a host template, instantiates nothing
+ * libclang can tell: moved to what the macro's expansion passes
+ * (`LAUNCH(scalar_t, NUM_THREADS)` in `template <typename scalar_t> void
+ * launcher(...)`), which is then read as a written argument is (the host
+ * template's parameter, a constant, a literal). False, arg unchanged,
+ * where the launch instantiates it or the expansion does not show it.
+ */
+static bool macro_arg(planner *P, const fe_launch *L, int i, uint32_t (*arg)[2])
+{
+	CXCursor r = clang_getCursorReferenced(P->a->n[L->kernel].cur);
+	uint32_t b, e;
+	if ((!clang_Cursor_isNull(r) &&
+	     clang_Cursor_getNumTemplateArguments(r) > i) ||
+	    !fe_macro_param_arg(P->a, L->kernel, arg[i][0], &b, &e))
+		return false;
+	arg[i][0] = b;
+	arg[i][1] = e;
+	return true;
 }
 
 /* `kernel template(...)`: an argument written as an integer literal is
@@ -1633,7 +1714,8 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 				return false;
 			continue;
 		}
-		if (fe_in_macro_definition(a, arg[i][0])) {
+		if (fe_in_macro_definition(a, arg[i][0]) &&
+		    !macro_arg(P, L, i, arg)) {
 			/* a macro's parameter (`k<T>` in a launching
 			 * macro): what the launch instantiates */
 			const char *t = instantiated(P, K, L, i);
@@ -1649,7 +1731,8 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 				lit = (int)j;
 		bool named = false;
 		if (lit < 0)
-			lit = const_literal(a, arg[i][0], arg[i][1], &named);
+			lit = const_literal(a, arg[i][0], arg[i][1], L->host_fn,
+			                    &named);
 		if (lit < 0 && named) {
 			/* a constant of another initialiser (`constexpr
 			 * bool kFast = true;`): the value the launch
@@ -1715,7 +1798,8 @@ static const char *type_arg(planner *P, const fe_kern *K, const char *t)
 			continue;
 		if (i >= n)
 			return deduced(P, K, L, K->tparams.items[i]);
-		if (fe_in_macro_definition(P->a, arg[i][0]) ||
+		if ((fe_in_macro_definition(P->a, arg[i][0]) &&
+		     !macro_arg(P, L, i, arg)) ||
 		    !clang_Cursor_isNull(fe_lambda_instance(P->a, L->kernel))) {
 			/* `k<T>` in a launching macro or a generic lambda:
 			 * the type the launch instantiates, as the `kernel

@@ -405,7 +405,9 @@ static void literal(reach *R, int n, span *s)
 
 /* A template parameter of the kernel: the literal the launch gives it;
  * a tuning parameter has no bound (it changes with the configuration),
- * but is ≥ 0 when its domain is. */
+ * but is ≥ 0 when its domain is, or when its type is unsigned (`const
+ * uint NUM_THREADS`, given a constant the host names: a value of that
+ * type, never a wrapped one). */
 static bool template_parm(reach *R, int n, span *s)
 {
 	const fe_ast *a = R->P->a;
@@ -418,6 +420,7 @@ static bool template_parm(reach *R, int n, span *s)
 		span_const(s, v);
 	else
 		literal(R, lit >= 0 ? lit : n, s);
+	s->nonneg |= is_unsigned(type_of(a, tp));
 	return true;
 }
 

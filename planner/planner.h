@@ -60,6 +60,13 @@ typedef struct planner {
 		int fn, call;
 	} inl[4];
 	int ninl;
+	/* derive.c: the sizes of the types concrete() named, for a
+	 * `sizeof(T)` of a template's type parameter T */
+	struct {
+		const char *name;
+		long long size;
+	} sizes[8];
+	int nsizes;
 	int oom;
 } planner;
 
