@@ -1221,6 +1221,107 @@ static const char *dependent_deduced(planner *P, int fn, const char *name,
 	return NULL;
 }
 
+/* Whether function template fn has a template parameter named w. */
+static bool own_tparam(const fe_ast *a, int fn, const char *w)
+{
+	for (int c = a->n[fn].first; c >= 0; c = a->n[c].next)
+		if ((a->n[c].kind == CXCursor_TemplateTypeParameter ||
+		     a->n[c].kind == CXCursor_NonTypeTemplateParameter) &&
+		    !strcmp(a->n[c].name, w))
+			return true;
+	return false;
+}
+
+/* The function that w names (`op_neg`, `ops::op_neg`) as template
+ * argument of call: the one a reference inside the call names (a header's
+ * too), else the one function of the file of that name; qualified by all
+ * the namespaces around it, or NULL. */
+static const char *function_named(planner *P, int call, const char *w)
+{
+	const fe_ast *a = P->a;
+	const char *last = w;
+	for (const char *c = w; *c; c++)
+		if (c[0] == ':' && c[1] == ':' && c > w && c[2])
+			last = ++c + 1;
+		else if (!isalnum((unsigned char)*c) && *c != '_')
+			return NULL;
+	CXCursor f = clang_getNullCursor();
+	for (size_t i = (size_t)call + 1;
+	     i < a->len && a->n[i].b < a->n[call].e && clang_Cursor_isNull(f);
+	     i++) {
+		CXCursor r = clang_getCursorReferenced(a->n[i].cur);
+		if (a->n[i].kind == CXCursor_DeclRefExpr &&
+		    !strcmp(a->n[i].name, last) &&
+		    clang_getCursorKind(r) == CXCursor_FunctionDecl)
+			f = r;
+	}
+	for (size_t i = 0; i < a->decls.len && clang_Cursor_isNull(f); i++) {
+		const fe_node *x = &a->n[a->decls.items[i]];
+		if (x->kind != CXCursor_FunctionDecl || strcmp(x->name, last))
+			continue;
+		for (size_t j = i + 1; j < a->decls.len; j++) {
+			const fe_node *y = &a->n[a->decls.items[j]];
+			if (y->kind == CXCursor_FunctionDecl &&
+			    !strcmp(y->name, last) &&
+			    !clang_equalCursors(
+			        clang_getCanonicalCursor(x->cur),
+			        clang_getCanonicalCursor(y->cur)))
+				return NULL; /* an overload: which is not said
+				              */
+		}
+		f = x->cur;
+	}
+	if (clang_Cursor_isNull(f))
+		return NULL;
+	const char *q = last;
+	for (CXCursor s = clang_getCursorSemanticParent(f);
+	     clang_getCursorKind(s) == CXCursor_Namespace;
+	     s = clang_getCursorSemanticParent(s)) {
+		CXString sp = clang_getCursorSpelling(s);
+		const char *ns = clang_getCString(sp);
+		/* an anonymous namespace's names need no qualifier */
+		if (*ns)
+			q = pl_say(P, "%s::%s", ns, q);
+		clang_disposeString(sp);
+	}
+	/* as written, or written with fewer of its namespaces */
+	size_t lq = strlen(q), lw = strlen(w);
+	return lq >= lw && !strcmp(q + lq - lw, w) &&
+	               (lq == lw || q[lq - lw - 1] == ':')
+	           ? q
+	           : NULL;
+}
+
+/*
+ * Template parameter idx of host function template fn, a
+ * pointer to a function (`template <float (*op)(float)>`), whose value
+ * libclang does not give: the function a call of fn names there
+ * (`unary_cuda<op_neg>(...)`), or where a call inside another function
+ * template passes that template's own parameter on (`unary_cuda<op>` in
+ * `op_unary<op>`), what that template's calls give it (depth levels at
+ * most); NULL otherwise.
+ */
+static const char *function_arg(planner *P, int fn, int idx, int depth)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < a->len && depth < 4; i++) {
+		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
+		    (*a->n[i].name && strcmp(a->n[i].name, a->n[fn].name)) ||
+		    fe_callee(a, (int)i) != fn)
+			continue;
+		const char *w = pl_call_targ(P, (int)i, a->n[fn].name, idx);
+		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
+		const char *r =
+		    !w ? NULL
+		    : caller >= 0 && caller != fn && own_tparam(a, caller, w)
+		        ? host_type_arg_d(P, caller, w, depth + 1)
+		        : function_named(P, (int)i, w);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
 /* What a call of the host function template fn in the file gives its
  * type or non-type parameter named name (a type's name, an integer's
  * value), or its first explicit instantiation, or NULL. */
@@ -1236,7 +1337,7 @@ static const char *host_type_arg_d(planner *P, int fn, const char *name,
 	if (fn < 0 || a->n[fn].kind != CXCursor_FunctionTemplate)
 		return NULL;
 	int idx = -1, k = 0;
-	bool type = true, truth = false;
+	bool type = true, truth = false, fptr = false;
 	for (int c = a->n[fn].first; c >= 0 && idx < 0; c = a->n[c].next) {
 		enum CXCursorKind ck = a->n[c].kind;
 		if ((ck == CXCursor_TemplateTypeParameter ||
@@ -1244,9 +1345,12 @@ static const char *host_type_arg_d(planner *P, int fn, const char *name,
 		    !strcmp(a->n[c].name, name)) {
 			idx = k;
 			type = ck == CXCursor_TemplateTypeParameter;
-			truth =
-			    !type && clang_getCursorType(a->n[c].cur).kind ==
-			                 CXType_Bool;
+			CXType pt = clang_getCanonicalType(
+			    clang_getCursorType(a->n[c].cur));
+			truth = !type && pt.kind == CXType_Bool;
+			fptr = !type && pt.kind == CXType_Pointer &&
+			       clang_getPointeeType(pt).kind ==
+			           CXType_FunctionProto;
 		}
 		k += ck == CXCursor_TemplateTypeParameter ||
 		     ck == CXCursor_NonTypeTemplateParameter ||
@@ -1278,6 +1382,8 @@ static const char *host_type_arg_d(planner *P, int fn, const char *name,
 		if (t)
 			return t;
 	}
+	if (fptr)
+		return function_arg(P, fn, idx, depth);
 	/* an explicit instantiation: a type as written (at namespace
 	 * scope, so fixed) or deduced from its parameters, an integer only
 	 * as a literal */

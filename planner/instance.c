@@ -276,3 +276,23 @@ const char *pl_instance_arg(planner *P, int fn, int idx, bool type,
 	}
 	return r;
 }
+
+const char *pl_call_targ(planner *P, int call, const char *name, int idx)
+{
+	toks v = {0};
+	spell(P, clang_getCursorExtent(P->a->n[call].cur), &v);
+	size_t item[32][2];
+	int n = 0;
+	const char *r = NULL;
+	/* past a qualifier (`ns::f<op>`) */
+	size_t at = 0;
+	while (at + 2 < v.len && ident(v.items[at]) &&
+	       is(v.items[at + 1], "::"))
+		at += 2;
+	if (at + 2 < v.len && is(v.items[at], name) &&
+	    is(v.items[at + 1], "<") && items(&v, at + 1, item, 32, &n) &&
+	    idx < n)
+		r = join(P, &v, item[idx][0], item[idx][1]);
+	kt_vec_release(&v);
+	return r;
+}

@@ -78,6 +78,11 @@ typedef struct planner {
 const char *pl_instance_arg(planner *P, int fn, int idx, bool type,
                             const int *depth, int nparm);
 
+/* instance.c: template argument idx of call, a call of function template
+ * name written `name<...>(...)`, as written (`unary_cuda<op>` gives
+ * "op"), or NULL. */
+const char *pl_call_targ(planner *P, int call, const char *name, int idx);
+
 /* arena printf into the plan */
 const char *pl_say(planner *P, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

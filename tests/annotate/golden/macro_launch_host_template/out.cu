@@ -4,8 +4,8 @@
 // nothing; the kernel's template arguments are read from the macro's
 // expansion (`LAUNCH(scalar_t, NUM_THREADS)`): the host template's type
 // from its first call, the constant that became the block's parameter.
-// `16 / sizeof(scalar_t)` folds to that type's size, and an index of
-// unsigned type is >= 0, so the guard gives the buffers' lengths.
+// `16 / sizeof(scalar_t)` folds to that type's size, and a template
+// parameter of unsigned type is >= 0, so the guard gives the lengths.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
