@@ -1625,8 +1625,9 @@ static bool fold(planner *P, int n, int64_t *v, int depth)
 	int64_t l, r;
 	switch (x->kind) {
 	case CXCursor_IntegerLiteral:
-		*v = x->ival;
-		return x->is_int && !holds_param(P, n);
+		*v = P->subst_on && n == P->subst ? P->subst_val : x->ival;
+		return x->is_int &&
+		       ((P->subst_on && n == P->subst) || !holds_param(P, n));
 	case CXCursor_ParenExpr: return fold(P, x->first, v, depth + 1);
 	case CXCursor_UnaryOperator:
 		if (!fold(P, x->first, &l, depth + 1))
@@ -1664,6 +1665,16 @@ static bool fold(planner *P, int n, int64_t *v, int depth)
 bool pl_fold(planner *P, int n, int64_t *v)
 {
 	return fold(P, n, v, 0);
+}
+
+bool pl_fold_with(planner *P, int n, int lit, int64_t val, int64_t *v)
+{
+	P->subst_on = true;
+	P->subst = lit;
+	P->subst_val = val;
+	bool ok = fold(P, n, v, 0);
+	P->subst_on = false;
+	return ok;
 }
 
 /* The type template parameter tp of kernel K, deduced from the launch's

@@ -509,11 +509,58 @@ static bool tunable_root(const planner *P, int i)
 	       x->role != KT_ROLE_VECTOR_WIDTH && k >= 0 && !P->skip[k];
 }
 
+/*
+ * Drops from v the values at which a `static_assert` of the file fails
+ * with literal root read as that value (`constexpr int kThreads = 1024;`
+ * then `static_assert(TopK / kThreads == 2)` in a kernel): the compiler
+ * refuses those, nvcc once per value (a torch file's seconds each) or
+ * NVRTC only where it instantiates the code around it. Conditions that
+ * do not fold, or fail at the original value, decide nothing. Returns
+ * the assertion that left only the original, or -1.
+ */
+static int static_asserts(planner *P, int root, i64s *v)
+{
+	const fe_ast *a = P->a;
+	const kt_candidate *x = &P->c->items[root];
+	int lit = P->f->cx.items[root].node, pinned = -1;
+	for (size_t s = 0; s < a->len && lit >= 0 && v->len > 1; s++) {
+		int cond = a->n[s].first;
+		int64_t at;
+		if (a->n[s].kind != CXCursor_StaticAssert || !a->n[s].in_main ||
+		    cond < 0 || !pl_fold_with(P, cond, lit, x->value, &at) ||
+		    !at)
+			continue;
+		size_t kept = 0;
+		for (size_t k = 0; k < v->len; k++) {
+			int64_t r;
+			if (v->items[k] == x->value ||
+			    !pl_fold_with(P, cond, lit, v->items[k], &r) || r)
+				v->items[kept++] = v->items[k];
+		}
+		if (kept < v->len && kept == 1)
+			pinned = (int)s;
+		v->len = kept;
+	}
+	return pinned;
+}
+
 static int add_root(planner *P, int i)
 {
 	const kt_candidate *x = &P->c->items[i];
 	i64s v = {0};
 	domain(P, i, &v);
+	int pinned = static_asserts(P, i, &v);
+	if (pinned >= 0) {
+		kt_range at = kt_fe_make_range(P->f->tu, P->a->n[pinned].b,
+		                               P->a->n[pinned].e);
+		kt_diags_add(P->d, KT_DIAG_NOTE, P->c->path, P->c->text,
+		             x->range.begin.line, x->range.begin.col, 1,
+		             "'%s' stays a literal: the static_assert at %d:%d "
+		             "holds at no other value of its domain",
+		             x->text, at.begin.line, at.begin.col);
+		kt_vec_release(&v);
+		return KT_OK;
+	}
 	const fe_cand *cx = &P->f->cx.items[i];
 	if (v.len == 1 && (cx->divides || cx->smem)) {
 		/* `n / 32` for a block of 32 threads: no other block keeps

@@ -67,6 +67,11 @@ typedef struct planner {
 		long long size;
 	} sizes[8];
 	int nsizes;
+	/* derive.c: fold reads literal node `subst` as subst_val (a
+	 * parameter's value tried; when subst_on) */
+	bool subst_on;
+	int subst;
+	int64_t subst_val;
 	int oom;
 } planner;
 
@@ -77,6 +82,11 @@ typedef struct planner {
  * a macro it expands, or NULL. */
 const char *pl_instance_arg(planner *P, int fn, int idx, bool type,
                             const int *depth, int nparm);
+
+/* derive.c: the integer value of expression n as the compiler computes
+ * it, with literal node lit read as val (a parameter's domain value
+ * tried): false where it does not fold. */
+bool pl_fold_with(planner *P, int n, int lit, int64_t val, int64_t *v);
 
 /* instance.c: template argument idx of call, a call of function template
  * name written `name<...>(...)`, as written (`unary_cuda<op>` gives
