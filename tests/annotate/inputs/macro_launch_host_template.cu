@@ -28,11 +28,11 @@ __global__ void scale_packs(scalar_t *out, const scalar_t *in, float s,
 	}
 
 template <typename scalar_t>
-void launcher(void *out, const void *in, float s, unsigned n)
+void launcher(void *out, const void *in, float s, unsigned elems)
 {
 	constexpr unsigned NUM_THREADS = 128;
 	const unsigned pack = 16 / sizeof(scalar_t);
-	const unsigned n_packs = n / pack;
+	const unsigned n_packs = elems / pack;
 	dim3 block(NUM_THREADS);
 	dim3 grid((n_packs + NUM_THREADS - 1) / NUM_THREADS);
 	LAUNCH(scalar_t, NUM_THREADS);
@@ -49,10 +49,10 @@ void launcher(void *out, const void *in, float s, unsigned n)
 
 #define CALL_LAUNCHER(scalar_t)                                             \
 	{                                                                   \
-		launcher<scalar_t>(out, in, s, n);                          \
+		launcher<scalar_t>(out, in, s, elems);                          \
 	}
 
-void scale(bool is_half, void *out, const void *in, float s, unsigned n)
+void scale(bool is_half, void *out, const void *in, float s, unsigned elems)
 {
 	DISPATCH(is_half, CALL_LAUNCHER);
 }

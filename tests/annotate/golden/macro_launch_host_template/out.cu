@@ -19,13 +19,13 @@
 #pragma kt param BLOCK_SIZE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(128)
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
-// ktc: complete and uncomment: #pragma kt problem n values(?)
+// ktc: complete and uncomment: #pragma kt problem elems values(?)
 #pragma kt kernel template("__half", BLOCK_SIZE)
-#pragma kt launch grid((((n / (16 / 2)) + BLOCK_SIZE - 1) / BLOCK_SIZE)) block(BLOCK_SIZE)
-#pragma kt arg out __half[8 * (n / (16 / 2))] out
-#pragma kt arg in __half[8 * (n / (16 / 2))] in
+#pragma kt launch grid((((elems / (16 / 2)) + BLOCK_SIZE - 1) / BLOCK_SIZE)) block(BLOCK_SIZE)
+#pragma kt arg out __half[8 * (elems / (16 / 2))] out
+#pragma kt arg in __half[8 * (elems / (16 / 2))] in
 // ktc: complete and uncomment: #pragma kt arg s float = ?
-#pragma kt arg n_packs unsigned int = (n / (16 / 2))
+#pragma kt arg n_packs unsigned int = (elems / (16 / 2))
 template <typename scalar_t, const unsigned NUM_THREADS>
 __global__ void
 #if MIN_BLOCKS > 0
@@ -50,11 +50,11 @@ scale_packs(scalar_t *out, const scalar_t *in, float s,
 
 #ifndef __CUDACC_RTC__
 template <typename scalar_t>
-void launcher(void *out, const void *in, float s, unsigned n)
+void launcher(void *out, const void *in, float s, unsigned elems)
 {
 	constexpr unsigned NUM_THREADS = BLOCK_SIZE;
 	const unsigned pack = 16 / sizeof(scalar_t);
-	const unsigned n_packs = n / pack;
+	const unsigned n_packs = elems / pack;
 	dim3 block(NUM_THREADS);
 	dim3 grid((n_packs + NUM_THREADS - 1) / NUM_THREADS);
 	LAUNCH(scalar_t, NUM_THREADS);
@@ -72,11 +72,11 @@ void launcher(void *out, const void *in, float s, unsigned n)
 
 #define CALL_LAUNCHER(scalar_t)                                             \
 	{                                                                   \
-		launcher<scalar_t>(out, in, s, n);                          \
+		launcher<scalar_t>(out, in, s, elems);                          \
 	}
 
 #ifndef __CUDACC_RTC__
-void scale(bool is_half, void *out, const void *in, float s, unsigned n)
+void scale(bool is_half, void *out, const void *in, float s, unsigned elems)
 {
 	DISPATCH(is_half, CALL_LAUNCHER);
 }
