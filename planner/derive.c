@@ -1166,6 +1166,16 @@ static int pointer_operand(const fe_ast *a, int n)
 	return n;
 }
 
+/* Node i is a call of the file that enters function fn, resolved or not
+ * (the callee's name is asked of libclang only where it is spelled as
+ * fn's). */
+static bool call_of(const fe_ast *a, size_t i, int fn)
+{
+	return a->n[i].kind == CXCursor_CallExpr && a->n[i].in_main &&
+	       (!*a->n[i].name || !strcmp(a->n[i].name, a->n[fn].name)) &&
+	       fe_callee(a, (int)i) == fn;
+}
+
 /*
  * Type parameter `name` of host function template fn, deduced at a call
  * of fn inside another function template, which clang leaves unresolved
@@ -1180,9 +1190,7 @@ static const char *dependent_deduced(planner *P, int fn, const char *name,
 {
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len && depth < 4; i++) {
-		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
-		    (*a->n[i].name && strcmp(a->n[i].name, a->n[fn].name)) ||
-		    fe_callee(a, (int)i) != fn ||
+		if (!call_of(a, i, fn) ||
 		    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(
 		        clang_getCursorReferenced(a->n[i].cur))))
 			continue;
@@ -1305,9 +1313,7 @@ static const char *function_arg(planner *P, int fn, int idx, int depth)
 {
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len && depth < 4; i++) {
-		if (a->n[i].kind != CXCursor_CallExpr || !a->n[i].in_main ||
-		    (*a->n[i].name && strcmp(a->n[i].name, a->n[fn].name)) ||
-		    fe_callee(a, (int)i) != fn)
+		if (!call_of(a, i, fn))
 			continue;
 		const char *w = pl_call_targ(P, (int)i, a->n[fn].name, idx);
 		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
