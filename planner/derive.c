@@ -1815,6 +1815,73 @@ static bool macro_arg(planner *P, const fe_launch *L, int i, uint32_t (*arg)[2])
 	return true;
 }
 
+/*
+ * Template argument i of the launch, a declaration (a function) that the
+ * launching macro writes (`KERNEL<scalar_t>` in `k<scalar_t,
+ * KERNEL<scalar_t>>`, which libclang gives no value): its text with each
+ * of the macro's parameters replaced by what the expansion passes
+ * (`act::silu_kernel`) and a name that another argument of the launch
+ * writes alone (`scalar_t`) by the type the launch instantiates there:
+ * `"act::silu_kernel<float>"`; else NULL.
+ */
+static const char *decl_arg(planner *P, const fe_kern *K, const fe_launch *L,
+                            int i, uint32_t (*arg)[2], int n)
+{
+	const fe_ast *a = P->a;
+	kt_tu *tu = P->f->tu;
+	CXCursor r = clang_getCursorReferenced(a->n[L->kernel].cur);
+	if (clang_Cursor_isNull(r) ||
+	    clang_Cursor_getNumTemplateArguments(r) <= i ||
+	    clang_Cursor_getTemplateArgumentKind(r, (unsigned)i) !=
+	        CXTemplateArgumentKind_Declaration)
+		return NULL;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(
+	    tu->tu,
+	    clang_getRange(
+	        clang_getLocationForOffset(tu->tu, tu->file, arg[i][0]),
+	        clang_getLocationForOffset(tu->tu, tu->file, arg[i][1])),
+	    &t, &nt);
+	kt_str out = KT_STR_INIT;
+	bool ok = nt > 0, word = false;
+	for (unsigned k = 0; k < nt && ok; k++) {
+		kt_range kr;
+		CXString sp = clang_getTokenSpelling(tu->tu, t[k]);
+		const char *w = clang_getCString(sp);
+		bool id = clang_getTokenKind(t[k]) == CXToken_Identifier;
+		uint32_t mb, me;
+		const char *by = NULL;
+		if (id &&
+		    kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[k]), &kr) &&
+		    kr.begin.offset < arg[i][1] &&
+		    fe_macro_param_arg(a, L->kernel, kr.begin.offset, &mb, &me))
+			by = pl_say(P, "%.*s", (int)(me - mb), tu->text + mb);
+		for (int j = 0; id && !by && j < n; j++) {
+			size_t len = arg[j][1] - arg[j][0];
+			const char *q =
+			    j != i && strlen(w) == len &&
+			            !strncmp(tu->text + arg[j][0], w, len)
+			        ? instantiated(P, K, L, j)
+			        : NULL;
+			size_t ql = q ? strlen(q) : 0;
+			if (ql > 2 && q[0] == '"')
+				by = pl_say(P, "%.*s", (int)ql - 2, q + 1);
+		}
+		if (word && id)
+			kt_str_addc(&out, ' ');
+		kt_str_adds(&out, by ? by : w);
+		word = id;
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu->tu, t, nt);
+	const char *q = ok && out.len && !strchr(out.ptr, '"')
+	                    ? pl_say(P, "\"%s\"", out.ptr)
+	                    : NULL;
+	kt_str_release(&out);
+	return q;
+}
+
 /* `kernel template(...)`: an argument written as an integer literal is
  * written as its parameter (or value), one that a host template's call
  * makes an integer as that number, any other as a string; a type
@@ -1842,6 +1909,8 @@ static bool template_line(planner *P, const fe_kern *K, const fe_launch *L,
 			/* a macro's parameter (`k<T>` in a launching
 			 * macro): what the launch instantiates */
 			const char *t = instantiated(P, K, L, i);
+			if (!t)
+				t = decl_arg(P, K, L, i, arg, n);
 			if (!t || kt_str_adds(s, t))
 				return false;
 			continue;
