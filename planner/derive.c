@@ -1315,7 +1315,9 @@ static const char *function_arg(planner *P, int fn, int idx, int depth)
 	for (size_t i = 0; i < a->len && depth < 4; i++) {
 		if (!call_of(a, i, fn))
 			continue;
-		const char *w = pl_call_targ(P, (int)i, a->n[fn].name, idx);
+		uint32_t off;
+		const char *w =
+		    pl_call_targ(P, (int)i, a->n[fn].name, idx, &off);
 		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
 		const char *r =
 		    !w ? NULL
@@ -1324,6 +1326,50 @@ static const char *function_arg(planner *P, int fn, int idx, int depth)
 		        : function_named(P, (int)i, w);
 		if (r)
 			return r;
+	}
+	return NULL;
+}
+
+/*
+ * Integer template parameter idx of host function template fn as a call
+ * writes it where libclang resolves nothing (a call inside another
+ * template, `get_rows_cuda_q<QK4_0, QR4_0, dq>(...)` in `template
+ * <typename dst_t> void get_rows_cuda(...)`): a literal, an object-like
+ * macro whose body is one (`QK4_0`, a header's too), or the caller's own
+ * parameter passed on, what that template's calls give it (depth levels
+ * at most); truth: a bool's, only `true` or `false` as written. NULL
+ * otherwise.
+ */
+static const char *written_int(planner *P, int fn, int idx, bool truth,
+                               int depth)
+{
+	const fe_ast *a = P->a;
+	for (size_t i = 0; i < a->len && depth < 4; i++) {
+		uint32_t off;
+		const char *w =
+		    call_of(a, i, fn)
+		        ? pl_call_targ(P, (int)i, a->n[fn].name, idx, &off)
+		        : NULL;
+		if (!w)
+			continue;
+		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
+		if (caller >= 0 && caller != fn && own_tparam(a, caller, w)) {
+			const char *r =
+			    host_type_arg_d(P, caller, w, depth + 1);
+			if (r)
+				return r;
+			continue;
+		}
+		if (truth && (!strcmp(w, "true") || !strcmp(w, "false")))
+			return w;
+		char *end = NULL;
+		long long v = strtoll(w, &end, 0);
+		int64_t mv;
+		if (!truth && *w && !*end)
+			return pl_say(P, "%lld", v);
+		if (!truth && off != UINT32_MAX &&
+		    fe_expansion_int(a, off, &mv))
+			return pl_say(P, "%lld", (long long)mv);
 	}
 	return NULL;
 }
@@ -1390,6 +1436,9 @@ static const char *host_type_arg_d(planner *P, int fn, const char *name,
 	}
 	if (fptr)
 		return function_arg(P, fn, idx, depth);
+	const char *w = type ? NULL : written_int(P, fn, idx, truth, depth);
+	if (w)
+		return w;
 	/* an explicit instantiation: a type as written (at namespace
 	 * scope, so fixed) or deduced from its parameters, an integer only
 	 * as a literal */

@@ -277,10 +277,21 @@ const char *pl_instance_arg(planner *P, int fn, int idx, bool type,
 	return r;
 }
 
-const char *pl_call_targ(planner *P, int call, const char *name, int idx)
+const char *pl_call_targ(planner *P, int call, const char *name, int idx,
+                         uint32_t *off)
 {
+	kt_tu *tu = P->f->tu;
+	CXToken *t = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu->tu, clang_getCursorExtent(P->a->n[call].cur), &t,
+	               &nt);
 	toks v = {0};
-	spell(P, clang_getCursorExtent(P->a->n[call].cur), &v);
+	for (unsigned i = 0; i < nt; i++) {
+		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
+		if (kt_vec_push(&v, pl_say(P, "%s", clang_getCString(sp))))
+			P->oom = 1;
+		clang_disposeString(sp);
+	}
 	size_t item[32][2];
 	int n = 0;
 	const char *r = NULL;
@@ -289,10 +300,17 @@ const char *pl_call_targ(planner *P, int call, const char *name, int idx)
 	while (at + 2 < v.len && ident(v.items[at]) &&
 	       is(v.items[at + 1], "::"))
 		at += 2;
-	if (at + 2 < v.len && is(v.items[at], name) &&
+	kt_range kr;
+	*off = UINT32_MAX;
+	if (!P->oom && v.len == nt && at + 2 < v.len && is(v.items[at], name) &&
 	    is(v.items[at + 1], "<") && items(&v, at + 1, item, 32, &n) &&
-	    idx < n)
+	    idx < n) {
 		r = join(P, &v, item[idx][0], item[idx][1]);
+		if (kt_fe_range(
+		        tu, clang_getTokenExtent(tu->tu, t[item[idx][0]]), &kr))
+			*off = kr.begin.offset;
+	}
+	clang_disposeTokens(tu->tu, t, nt);
 	kt_vec_release(&v);
 	return r;
 }

@@ -90,8 +90,10 @@ bool pl_fold_with(planner *P, int n, int lit, int64_t val, int64_t *v);
 
 /* instance.c: template argument idx of call, a call of function template
  * name written `name<...>(...)`, as written (`unary_cuda<op>` gives
- * "op"), or NULL. */
-const char *pl_call_targ(planner *P, int call, const char *name, int idx);
+ * "op"), or NULL; *off: where its first token stands in the main file
+ * (UINT32_MAX where it does not). */
+const char *pl_call_targ(planner *P, int call, const char *name, int idx,
+                         uint32_t *off);
 
 /* arena printf into the plan */
 const char *pl_say(planner *P, const char *fmt, ...)
