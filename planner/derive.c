@@ -2019,6 +2019,11 @@ int pl_template_lit(planner *P, const fe_kern *K, const fe_launch *L, int tp)
 			    a->n[j].spelled && a->n[j].b == arg[i][0] &&
 			    a->n[j].e == arg[i][1])
 				return (int)j;
+		/* a constant's name (`k<T, kThreads>` after `constexpr int
+		 * kThreads = 256;`): its literal */
+		bool named;
+		return const_literal(a, arg[i][0], arg[i][1], L->host_fn,
+		                     &named);
 	}
 	return -1;
 }
