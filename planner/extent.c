@@ -1246,6 +1246,19 @@ static void alias(reach *R, int var, CXType elem, int64_t unit)
 /* One step up from pointer expression n (a view of elem, unit buffer
  * elements each): the parent n leads to, or -1 when the use ends here
  * (an access recorded, a comparison, or a failure). */
+/* Sum s, of pointer p and an offset, is a pointer: its type says so, or,
+ * in a template where libclang gives a sum over a dependent pointee no
+ * type (`in + row * d` with `const T *in`), p's does. */
+static bool pointer_sum(const fe_ast *a, int s, int p)
+{
+	CXType t = clang_getCanonicalType(type_of(a, s));
+	if (t.kind == CXType_Pointer)
+		return true;
+	return (t.kind == CXType_Dependent || t.kind == CXType_Unexposed ||
+	        t.kind == CXType_Invalid) &&
+	       clang_getCanonicalType(type_of(a, p)).kind == CXType_Pointer;
+}
+
 static int up(reach *R, int n, CXType *elem, int64_t *unit)
 {
 	const fe_ast *a = R->P->a;
@@ -1268,9 +1281,7 @@ static int up(reach *R, int n, CXType *elem, int64_t *unit)
 		if (x->op >= CXBinaryOperator_LT &&
 		    x->op <= CXBinaryOperator_NE)
 			return -1; /* compared, not accessed */
-		if (x->op == CXBinaryOperator_Add &&
-		    clang_getCanonicalType(type_of(a, s)).kind ==
-		        CXType_Pointer &&
+		if (x->op == CXBinaryOperator_Add && pointer_sum(a, s, n) &&
 		    push(R, fe_child(a, s, fe_child(a, s, 0) == n), *unit))
 			return s;
 		break;

@@ -24,7 +24,7 @@ PROBLEMS = {"blocks": "1, 4, 132", "waves": "1, 2",
             "src_ne_0": "1, 33, 1000, 4099", "src_ne_1": "1, 31, 1000",
             "sh_rows": "1, 33, 1000", "sh_cols": "1, 7, 64",
             "w": "1, 33, 1000", "h": "1, 7, 1000", "m": "1, 7, 100",
-            "elems": "8, 40, 1000, 100000"}
+            "elems": "8, 40, 1000, 100000", "tokens": "1, 3, 1000"}
 # preconditions the host code keeps and the template must say, so that
 # `ktc check`'s unchecked size (half of each problem, odd) keeps them
 CONSTRAINTS = {"group_quant": ["hidden % group_size == 0",
