@@ -981,27 +981,36 @@ static int template_args(planner *P, const fe_launch *L, uint32_t (*arg)[2],
 	unsigned i = a->n[callee].kind == CXCursor_UnexposedDecl
 	                 ? fe_var_template_init(tu, t, nt)
 	                 : 0;
-	for (; i < nt && n < max; i++) {
+	bool done = false;
+	for (; i < nt && n < max && !done; i++) {
 		CXString sp = clang_getTokenSpelling(tu->tu, t[i]);
 		const char *s = clang_getCString(sp);
 		kt_range r;
 		bool ok =
 		    kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[i]), &r);
-		bool open = !strcmp(s, "<") || !strcmp(s, "(");
-		bool close = !strcmp(s, ">") || !strcmp(s, ")");
-		if (ok && depth == 1 && (!strcmp(s, ",") || close))
-			n++;
-		else if (ok && depth >= 1 && !(depth == 1 && open)) {
-			if (arg[n][0] == 0)
-				arg[n][0] = r.begin.offset;
-			arg[n][1] = r.end.offset;
+		/* `k<T, f<T>>`: the `>>` token closes twice, a character
+		 * each */
+		bool twice = !strcmp(s, ">>");
+		for (int piece = 0; piece <= twice && !done && n < max;
+		     piece++) {
+			bool open = !strcmp(s, "<") || !strcmp(s, "(");
+			bool close =
+			    twice || !strcmp(s, ">") || !strcmp(s, ")");
+			uint32_t b = r.begin.offset + (uint32_t)piece;
+			uint32_t e = twice ? b + 1 : r.end.offset;
+			if (ok && depth == 1 && (!strcmp(s, ",") || close))
+				n++;
+			else if (ok && depth >= 1 && !(depth == 1 && open)) {
+				if (arg[n][0] == 0)
+					arg[n][0] = b;
+				arg[n][1] = e;
+			}
+			depth += open - close;
+			if (ok && depth == 1 && open && arg[n][0] == 0)
+				arg[n][0] = arg[n][1] = 0;
+			done = depth == 0 && close;
 		}
-		depth += open - close;
-		if (ok && depth == 1 && open && arg[n][0] == 0)
-			arg[n][0] = arg[n][1] = 0;
 		clang_disposeString(sp);
-		if (depth == 0 && close)
-			break;
 	}
 	clang_disposeTokens(tu->tu, t, nt);
 	return n;
@@ -1917,9 +1926,14 @@ static const char *decl_arg(planner *P, const fe_kern *K, const fe_launch *L,
 			if (ql > 2 && q[0] == '"')
 				by = pl_say(P, "%.*s", (int)ql - 2, q + 1);
 		}
+		/* the first half of a `>>` that closes the launch's list too */
+		bool half =
+		    !strcmp(w, ">>") &&
+		    kt_fe_range(tu, clang_getTokenExtent(tu->tu, t[k]), &kr) &&
+		    kr.end.offset > arg[i][1];
 		if (word && id)
 			kt_str_addc(&out, ' ');
-		kt_str_adds(&out, by ? by : w);
+		kt_str_adds(&out, by ? by : half ? ">" : w);
 		word = id;
 		clang_disposeString(sp);
 	}

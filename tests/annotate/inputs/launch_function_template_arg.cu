@@ -6,7 +6,9 @@
 // gives a function argument no value: the macro's text is read with its
 // parameters replaced by the expansion's arguments and `scalar_t` by the
 // type the launch instantiates, `kernel template("float",
-// "act::silu_kernel<float>", "true")` (before: left to complete).
+// "act::silu_kernel<float>", "true")` (before: left to complete). The
+// second kernel's list ends `KERNEL<scalar_t>>`, one `>>` token that
+// closes both lists.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -24,6 +26,16 @@ __global__ void act_and_mul_kernel(scalar_t *__restrict__ out,
 		const scalar_t y = input[token_idx * 2 * d + d + idx];
 		out[token_idx * d + idx] = act_first ? ACT_FN(x) * y : x * ACT_FN(y);
 	}
+}
+
+template <typename scalar_t, scalar_t (*ACT_FN)(const scalar_t &)>
+__global__ void activation_kernel(scalar_t *__restrict__ out,
+                                  const scalar_t *__restrict__ input,
+                                  const int d)
+{
+	const int64_t token_idx = blockIdx.x;
+	for (int64_t idx = threadIdx.x; idx < d; idx += blockDim.x)
+		out[token_idx * d + idx] = ACT_FN(input[token_idx * d + idx]);
 }
 
 template <typename T> __device__ __forceinline__ T silu_kernel(const T &x)
@@ -51,6 +63,21 @@ template <typename T> __device__ __forceinline__ T silu_kernel(const T &x)
 		                        ACT_FIRST><<<grid, block>>>(        \
 		    (scalar_t *)out, (const scalar_t *)input, d);           \
 	});
+
+#define LAUNCH_ACTIVATION(KERNEL)                                           \
+	dim3 grid(num_tokens);                                              \
+	dim3 block(std::min(d, 1024));                                      \
+	DISPATCH_FLOATING(is_float, "activation", [&] {                     \
+		act::activation_kernel<scalar_t, KERNEL<scalar_t>>          \
+		    <<<grid, block>>>((scalar_t *)out,                      \
+		                      (const scalar_t *)input, d);          \
+	});
+
+void silu(bool is_float, void *out, const void *input, int num_tokens,
+          int d)
+{
+	LAUNCH_ACTIVATION(act::silu_kernel);
+}
 
 void silu_and_mul(bool is_float, void *out, const void *input,
                   int num_tokens, int d)

@@ -20,8 +20,8 @@ template <typename T> struct scale_traits {
 #pragma kt param MIN_BLOCKS values(0, 1, 2, 4) default(0)
 #pragma kt constraint BLOCK_SIZE * MIN_BLOCKS <= DEVICE_MAX_THREADS_PER_SM
 // ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt kernel template("scale_traits<float>")
 #pragma kt launch grid((n + (BLOCK_SIZE - 1)) / BLOCK_SIZE) block(BLOCK_SIZE) smem(4)
-// ktc: complete and uncomment: #pragma kt kernel template(?)
 #pragma kt arg y float[n] out
 #pragma kt arg x float[n] in
 // ktc: complete and uncomment: #pragma kt arg s float = ?
