@@ -648,26 +648,28 @@ bool fe_macro_param_arg(const fe_ast *a, int n, uint32_t off, uint32_t *b,
 	CXToken *t = NULL;
 	unsigned nt = 0;
 	clang_tokenize(tu, clang_getCursorExtent(d->cur), &t, &nt);
-	/* the parameter spelled at off: its place in the list */
+	/* the name spelled at off, and its place in the parameter list */
+	unsigned at = nt;
+	for (unsigned j = 0; j < nt && at == nt; j++) {
+		kt_range r;
+		if (kt_fe_range(a->tu, clang_getTokenExtent(tu, t[j]), &r) &&
+		    r.begin.offset == off)
+			at = j;
+	}
 	int k = -1;
 	unsigned close = 0;
-	for (unsigned i = 2, p = 0; i < nt && !close; i++) {
-		if (tok_is(tu, t[i], ")"))
-			close = i;
-		else if (tok_is(tu, t[i], ","))
-			p++;
-		else
-			for (unsigned j = i + 1; j < nt && k < 0; j++) {
-				kt_range r;
-				CXString sp = clang_getTokenSpelling(tu, t[i]);
-				if (kt_fe_range(a->tu,
-				                clang_getTokenExtent(tu, t[j]),
-				                &r) &&
-				    r.begin.offset == off &&
-				    tok_is(tu, t[j], clang_getCString(sp)))
-					k = (int)p;
-				clang_disposeString(sp);
-			}
+	if (at < nt) {
+		CXString name = clang_getTokenSpelling(tu, t[at]);
+		for (unsigned i = 2, p = 0; i < nt && !close; i++) {
+			if (tok_is(tu, t[i], ")"))
+				close = i;
+			else if (tok_is(tu, t[i], ","))
+				p++;
+			else if (k < 0 &&
+			         tok_is(tu, t[i], clang_getCString(name)))
+				k = (int)p;
+		}
+		clang_disposeString(name);
 	}
 	clang_disposeTokens(tu, t, nt);
 	if (k < 0 || !close)
