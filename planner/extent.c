@@ -1243,9 +1243,6 @@ static void alias(reach *R, int var, CXType elem, int64_t unit)
 	R->depth--;
 }
 
-/* One step up from pointer expression n (a view of elem, unit buffer
- * elements each): the parent n leads to, or -1 when the use ends here
- * (an access recorded, a comparison, or a failure). */
 /* Sum s, of pointer p and an offset, is a pointer: its type says so, or,
  * in a template where libclang gives a sum over a dependent pointee no
  * type (`in + row * d` with `const T *in`), p's does. */
@@ -1259,6 +1256,9 @@ static bool pointer_sum(const fe_ast *a, int s, int p)
 	       clang_getCanonicalType(type_of(a, p)).kind == CXType_Pointer;
 }
 
+/* One step up from pointer expression n (a view of elem, unit buffer
+ * elements each): the parent n leads to, or -1 when the use ends here
+ * (an access recorded, a comparison, or a failure). */
 static int up(reach *R, int n, CXType *elem, int64_t *unit)
 {
 	const fe_ast *a = R->P->a;

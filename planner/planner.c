@@ -509,13 +509,32 @@ static bool tunable_root(const planner *P, int i)
 	       x->role != KT_ROLE_VECTOR_WIDTH && k >= 0 && !P->skip[k];
 }
 
+/* Whether node n lies in a branch of an `if constexpr`, which a template
+ * may discard unchecked. */
+static bool discarded(const fe_ast *a, int n)
+{
+	for (int p = a->n[n].parent; p >= 0; p = a->n[p].parent) {
+		size_t len;
+		const char *t = a->n[p].kind == CXCursor_IfStmt
+		                    ? fe_text(a, p, &len)
+		                    : NULL;
+		const char *c = t && len > 2 ? t + 2 : NULL;
+		while (c && c < t + len && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c && c + 9 <= t + len && !strncmp(c, "constexpr", 9))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Drops from v the values at which a `static_assert` of the file fails
  * with literal root read as that value (`constexpr int kThreads = 1024;`
  * then `static_assert(TopK / kThreads == 2)` in a kernel): the compiler
  * refuses those, nvcc once per value (a torch file's seconds each) or
  * NVRTC only where it instantiates the code around it. Conditions that
- * do not fold, or fail at the original value, decide nothing. Returns
+ * do not fold, or fail at the original value, and assertions in an `if
+ * constexpr` branch decide nothing. Returns
  * the assertion that left only the original, or -1.
  */
 static int static_asserts(planner *P, int root, i64s *v)
@@ -527,8 +546,8 @@ static int static_asserts(planner *P, int root, i64s *v)
 		int cond = a->n[s].first;
 		int64_t at;
 		if (a->n[s].kind != CXCursor_StaticAssert || !a->n[s].in_main ||
-		    cond < 0 || !pl_fold_with(P, cond, lit, x->value, &at) ||
-		    !at)
+		    cond < 0 || discarded(a, (int)s) ||
+		    !pl_fold_with(P, cond, lit, x->value, &at) || !at)
 			continue;
 		size_t kept = 0;
 		for (size_t k = 0; k < v->len; k++) {

@@ -4,7 +4,9 @@
 // around it). kThreads is pinned by `kTopK % kThreads == 0` and `kTopK /
 // kThreads == 2` (each thread two items; the second alone holds from 683
 // to 1024): it stays a literal. kBlock must be a multiple of 128: the
-// other block sizes are not offered.
+// other block sizes are not offered. An assertion in an `if constexpr`
+// branch, which the template may discard, decides nothing (kScale's
+// block keeps its whole domain; the compiles decide).
 #include <cuda_runtime.h>
 
 constexpr int kTopK = 2048;
@@ -28,8 +30,21 @@ __global__ void twice(float *x, int n)
 		x[i] *= 2.0f;
 }
 
+constexpr int kScale = 256;
+
+template <int kMode> __global__ void scale(float *x, int n)
+{
+	if constexpr (kMode == 1) {
+		static_assert((kScale + kMode) / 128 == 2, "mode 1: 256 to 383");
+	}
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] *= 0.5f;
+}
+
 void run(float *out, const float *in, int rows, float *x, int n)
 {
+	scale<0><<<(n + kScale - 1) / kScale, kScale>>>(x, n);
 	pairs<<<rows, kThreads>>>(out, in);
 	constexpr int kBlock = 256;
 	static_assert(kBlock % 128 == 0, "whole groups of 128 threads");

@@ -4,17 +4,25 @@
 // around it). kThreads is pinned by `kTopK % kThreads == 0` and `kTopK /
 // kThreads == 2` (each thread two items; the second alone holds from 683
 // to 1024): it stays a literal. kBlock must be a multiple of 128: the
-// other block sizes are not offered.
+// other block sizes are not offered. An assertion in an `if constexpr`
+// branch, which the template may discard, decides nothing (kScale's
+// block keeps its whole domain; the compiles decide).
 #include <cuda_runtime.h>
 
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 256
+#endif
+#ifndef SCALE
+#define SCALE 256
 #endif
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 1
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 0
+#endif
+#ifndef MIN_BLOCKS_2
+#define MIN_BLOCKS_2 0
 #endif
 
 constexpr int kTopK = 2048;
@@ -57,9 +65,34 @@ twice(float *x, int n)
 	}
 }
 
+constexpr int kScale = SCALE;
+
+#pragma kt param SCALE values(32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 608, 640, 672, 704, 736, 768, 800, 832, 864, 896, 928, 960, 992, 1024) default(256)
+#pragma kt param MIN_BLOCKS_2 values(0, 1, 2, 4) default(0)
+#pragma kt constraint SCALE * MIN_BLOCKS_2 <= DEVICE_MAX_THREADS_PER_SM
+// ktc: complete and uncomment: #pragma kt problem n values(?)
+#pragma kt kernel template(0)
+#pragma kt launch grid((n + SCALE - 1) / SCALE) block(SCALE)
+#pragma kt arg x float[n] inout
+#pragma kt arg n int = n
+template <int kMode> __global__ void
+#if MIN_BLOCKS_2 > 0
+__launch_bounds__(SCALE, MIN_BLOCKS_2)
+#endif
+scale(float *x, int n)
+{
+	if constexpr (kMode == 1) {
+		static_assert((kScale + kMode) / 128 == 2, "mode 1: 256 to 383");
+	}
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] *= 0.5f;
+}
+
 #ifndef __CUDACC_RTC__
 void run(float *out, const float *in, int rows, float *x, int n)
 {
+	scale<0><<<(n + kScale - 1) / kScale, kScale>>>(x, n);
 	pairs<<<rows, kThreads>>>(out, in);
 	constexpr int kBlock = BLOCK_SIZE;
 	static_assert(kBlock % 128 == 0, "whole groups of 128 threads");
