@@ -692,11 +692,10 @@ static const char *host_type_arg(planner *P, int fn, const char *name);
 static const char *type_arg(planner *P, const fe_kern *K, const char *t);
 
 /* `sizeof(T)`, T a type parameter of the kernel or host function
- * template around
- * (`16 / sizeof(scalar_t)`): the size of the type the kernel's launch,
- * or a call or an instantiation of the template, gives T, where the
- * planner has named
- * that type from clang's own (concrete()); else 0. */
+ * template around (`16 / sizeof(scalar_t)`): the size of the type the
+ * kernel's launch, or a call or an instantiation of the template, gives
+ * T, where the planner named that type from clang's own (concrete());
+ * else 0. */
 static long long dependent_size(planner *P, int n)
 {
 	const fe_ast *a = P->a;
@@ -1266,10 +1265,11 @@ static const char *function_named(planner *P, int call, const char *w)
 	for (size_t i = (size_t)call + 1;
 	     i < a->len && a->n[i].b < a->n[call].e && clang_Cursor_isNull(f);
 	     i++) {
+		if (a->n[i].kind != CXCursor_DeclRefExpr ||
+		    strcmp(a->n[i].name, last))
+			continue;
 		CXCursor r = clang_getCursorReferenced(a->n[i].cur);
-		if (a->n[i].kind == CXCursor_DeclRefExpr &&
-		    !strcmp(a->n[i].name, last) &&
-		    clang_getCursorKind(r) == CXCursor_FunctionDecl)
+		if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
 			f = r;
 	}
 	for (size_t i = 0; i < a->decls.len && clang_Cursor_isNull(f); i++) {
@@ -1283,8 +1283,7 @@ static const char *function_named(planner *P, int call, const char *w)
 			    !clang_equalCursors(
 			        clang_getCanonicalCursor(x->cur),
 			        clang_getCanonicalCursor(y->cur)))
-				return NULL; /* an overload: which is not said
-				              */
+				return NULL; /* an overload */
 		}
 		f = x->cur;
 	}
@@ -1309,16 +1308,39 @@ static const char *function_named(planner *P, int call, const char *w)
 	           : NULL;
 }
 
+/* A written integer template argument w (at offset off of the main
+ * file, or UINT32_MAX): a literal, or an object-like macro whose body is
+ * one (`QK4_0`, a header's too); for a bool (truth) only `true` or
+ * `false`. NULL otherwise. */
+static const char *written_int(planner *P, const char *w, uint32_t off,
+                               bool truth)
+{
+	if (truth)
+		return !strcmp(w, "true") || !strcmp(w, "false") ? w : NULL;
+	char *end = NULL;
+	long long v = strtoll(w, &end, 0);
+	int64_t mv;
+	if (*w && !*end)
+		return pl_say(P, "%lld", v);
+	if (off != UINT32_MAX && fe_expansion_int(P->a, off, &mv))
+		return pl_say(P, "%lld", (long long)mv);
+	return NULL;
+}
+
 /*
- * Template parameter idx of host function template fn, a
- * pointer to a function (`template <float (*op)(float)>`), whose value
- * libclang does not give: the function a call of fn names there
- * (`unary_cuda<op_neg>(...)`), or where a call inside another function
- * template passes that template's own parameter on (`unary_cuda<op>` in
- * `op_unary<op>`), what that template's calls give it (depth levels at
- * most); NULL otherwise.
+ * Non-type template parameter idx of host function template fn as a
+ * call writes it, where libclang gives it no value: a pointer to a
+ * function (`template <float (*op)(float)>`, fptr), which it never
+ * gives, named as the call writes it (`unary_cuda<op_neg>(...)`), or an
+ * integer in a call libclang leaves unresolved inside another template
+ * (`get_rows_cuda_q<QK4_0, QR4_0, dq>(...)` in `template <typename dst_t>
+ * void get_rows_cuda(...)`), read by written_int. Where the call passes
+ * its own template's parameter on (`unary_cuda<op>` in `op_unary<op>`):
+ * what that template's calls give it (depth levels at most). NULL
+ * otherwise.
  */
-static const char *function_arg(planner *P, int fn, int idx, int depth)
+static const char *written_arg(planner *P, int fn, int idx, bool fptr,
+                               bool truth, int depth)
 {
 	const fe_ast *a = P->a;
 	for (size_t i = 0; i < a->len && depth < 4; i++) {
@@ -1332,53 +1354,10 @@ static const char *function_arg(planner *P, int fn, int idx, int depth)
 		    !w ? NULL
 		    : caller >= 0 && caller != fn && own_tparam(a, caller, w)
 		        ? host_type_arg_d(P, caller, w, depth + 1)
-		        : function_named(P, (int)i, w);
+		    : fptr ? function_named(P, (int)i, w)
+		           : written_int(P, w, off, truth);
 		if (r)
 			return r;
-	}
-	return NULL;
-}
-
-/*
- * Integer template parameter idx of host function template fn as a call
- * writes it where libclang resolves nothing (a call inside another
- * template, `get_rows_cuda_q<QK4_0, QR4_0, dq>(...)` in `template
- * <typename dst_t> void get_rows_cuda(...)`): a literal, an object-like
- * macro whose body is one (`QK4_0`, a header's too), or the caller's own
- * parameter passed on, what that template's calls give it (depth levels
- * at most); truth: a bool's, only `true` or `false` as written. NULL
- * otherwise.
- */
-static const char *written_int(planner *P, int fn, int idx, bool truth,
-                               int depth)
-{
-	const fe_ast *a = P->a;
-	for (size_t i = 0; i < a->len && depth < 4; i++) {
-		uint32_t off;
-		const char *w =
-		    call_of(a, i, fn)
-		        ? pl_call_targ(P, (int)i, a->n[fn].name, idx, &off)
-		        : NULL;
-		if (!w)
-			continue;
-		int caller = fe_ancestor(a, (int)i, CXCursor_FunctionTemplate);
-		if (caller >= 0 && caller != fn && own_tparam(a, caller, w)) {
-			const char *r =
-			    host_type_arg_d(P, caller, w, depth + 1);
-			if (r)
-				return r;
-			continue;
-		}
-		if (truth && (!strcmp(w, "true") || !strcmp(w, "false")))
-			return w;
-		char *end = NULL;
-		long long v = strtoll(w, &end, 0);
-		int64_t mv;
-		if (!truth && *w && !*end)
-			return pl_say(P, "%lld", v);
-		if (!truth && off != UINT32_MAX &&
-		    fe_expansion_int(a, off, &mv))
-			return pl_say(P, "%lld", (long long)mv);
 	}
 	return NULL;
 }
@@ -1443,10 +1422,9 @@ static const char *host_type_arg_d(planner *P, int fn, const char *name,
 		if (t)
 			return t;
 	}
-	if (fptr)
-		return function_arg(P, fn, idx, depth);
-	const char *w = type ? NULL : written_int(P, fn, idx, truth, depth);
-	if (w)
+	const char *w =
+	    type ? NULL : written_arg(P, fn, idx, fptr, truth, depth);
+	if (w || fptr)
 		return w;
 	/* an explicit instantiation: a type as written (at namespace
 	 * scope, so fixed) or deduced from its parameters, an integer only
